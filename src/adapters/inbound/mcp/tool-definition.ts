@@ -1,0 +1,56 @@
+import type { ZodRawShape, z } from 'zod';
+
+/** Facts about the caller that some tools need (the editor tools keep per-session state). */
+export interface ToolCallContext {
+  /** The Mcp-Session-Id, or 'stdio' for the stdio connection. */
+  readonly sessionId: string;
+}
+
+/** What a handler returns; the MCP adapter turns it into a CallToolResult. */
+export interface ToolOutput {
+  /** Sent as structuredContent (snake_case keys) and, unless `text` is set, as JSON text. */
+  readonly structured?: Record<string, unknown>;
+  /** Text block shown to the model instead of the JSON rendering. */
+  readonly text?: string;
+  /** An image content block (base64 data). */
+  readonly image?: { readonly data: string; readonly mimeType: string };
+}
+
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+/** What the call log records besides tool, outcome, duration and size (NFR-017). */
+export interface ToolLogFields {
+  readonly root?: string;
+  readonly path?: string;
+}
+
+/**
+ * One tool = one module exporting a factory that returns this. Handlers parse nothing
+ * themselves (the SDK validates `inputSchema`) and throw only DomainErrors; the adapter
+ * maps errors, logs the call, and formats the result.
+ */
+export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: Shape;
+  readonly outputSchema?: ZodRawShape;
+  readonly annotations: ToolAnnotations;
+  logFields(args: z.infer<z.ZodObject<Shape>>): ToolLogFields;
+  handle(args: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<ToolOutput>;
+}
+
+/** Identity helper that keeps the schema's inferred argument type for `handle`. */
+export function defineTool<Shape extends ZodRawShape>(definition: ToolDefinition<Shape>): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const WRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const IDEMPOTENT_WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const DESTRUCTIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };

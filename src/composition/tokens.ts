@@ -1,0 +1,26 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { AppConfig } from '../config/app-config.js';
+import type { Clock } from '../domain/ports/clock.port.js';
+import type { ContentHasher } from '../domain/ports/content-hasher.port.js';
+import type { FileSystemPort } from '../domain/ports/file-system.port.js';
+import type { Logger } from '../domain/ports/logger.port.js';
+import type { RegexEngine } from '../domain/ports/regex-engine.port.js';
+import type { PathPolicy } from '../domain/path-policy.js';
+import type { ToolPolicy } from '../domain/tool-policy.js';
+import type { Settings } from '../domain/settings.js';
+import type { ToolDefinition } from '../adapters/inbound/mcp/tool-definition.js';
+
+/** One typed token per port and shared service; every injection names its token. */
+export const TOKENS = {
+  Config: Symbol.for('AppConfig') as ServiceIdentifier<AppConfig>,
+  Settings: Symbol.for('Settings') as ServiceIdentifier<Settings>,
+  FileSystem: Symbol.for('FileSystemPort') as ServiceIdentifier<FileSystemPort>,
+  Clock: Symbol.for('Clock') as ServiceIdentifier<Clock>,
+  Logger: Symbol.for('Logger') as ServiceIdentifier<Logger>,
+  RegexEngine: Symbol.for('RegexEngine') as ServiceIdentifier<RegexEngine>,
+  ContentHasher: Symbol.for('ContentHasher') as ServiceIdentifier<ContentHasher>,
+  PathPolicy: Symbol.for('PathPolicy') as ServiceIdentifier<PathPolicy>,
+  ToolPolicy: Symbol.for('ToolPolicy') as ServiceIdentifier<ToolPolicy>,
+  /** Multi-bound: every tool family module binds its definitions here. */
+  ToolDefinition: Symbol.for('ToolDefinition') as ServiceIdentifier<ToolDefinition>,
+} as const;

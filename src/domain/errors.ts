@@ -1,0 +1,81 @@
+export type ErrorCode =
+  | 'UNKNOWN_ROOT'
+  | 'TOOL_NOT_ALLOWED'
+  | 'ACCESS_DENIED'
+  | 'INVALID_PATH'
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'NOT_A_DIRECTORY'
+  | 'IS_A_DIRECTORY'
+  | 'NOT_A_FILE'
+  | 'FILE_TOO_LARGE'
+  | 'PATCH_FAILED'
+  | 'PERMISSION_DENIED'
+  | 'FILE_NOT_VIEWED'
+  | 'FILE_CHANGED_SINCE_VIEW'
+  | 'IO_ERROR'
+  | 'INTERNAL_ERROR';
+
+/** Facts kept for the server log only; never shown to a client (they may hold host paths). */
+export interface ErrorLogDetails {
+  tool?: string;
+  root?: string;
+  attemptedPath?: string;
+  resolvedPath?: string;
+  cause?: string;
+}
+
+/**
+ * The one error type of the domain. `message` is client-safe: it names the root and the
+ * in-root path, never a host path. Adapters translate every foreign error into one of these.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly logDetails: ErrorLogDetails = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get isSecurityDenial(): boolean {
+    return this.code === 'ACCESS_DENIED' || this.code === 'TOOL_NOT_ALLOWED' || this.code === 'INVALID_PATH';
+  }
+
+  /** The text a client sees: `CODE: message`. */
+  toClientText(): string {
+    return `${this.code}: ${this.message}`;
+  }
+}
+
+/** Suffix naming where a failure happened, e.g. ` (root: workspace)`. */
+export function inRoot(rootName: string): string {
+  return ` (root: ${rootName})`;
+}
+
+export const errors = {
+  unknownRoot: (name: string) => new DomainError('UNKNOWN_ROOT', `unknown root: ${name}`),
+  toolNotAllowed: (tool: string, root: string) =>
+    new DomainError('TOOL_NOT_ALLOWED', `tool ${tool} not allowed on root ${root}`, { tool, root }),
+  outsideRoot: (root: string, path: string, resolvedPath?: string) =>
+    new DomainError('ACCESS_DENIED', `path resolves outside root boundary: ${path}${inRoot(root)}`, {
+      root,
+      attemptedPath: path,
+      resolvedPath,
+    }),
+  invalidPath: (root: string, path: string, reason: string) =>
+    new DomainError('INVALID_PATH', `invalid path: ${reason}${inRoot(root)}`, { root, attemptedPath: path }),
+  notFound: (what: 'file' | 'directory' | 'path' | 'source file' | 'source', root: string, path: string) =>
+    new DomainError('NOT_FOUND', `${what} not found: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
+  alreadyExists: (root: string, path: string, hint = '') =>
+    new DomainError('ALREADY_EXISTS', `file already exists: ${path}${hint}${inRoot(root)}`, { root, attemptedPath: path }),
+  notADirectory: (root: string, path: string) =>
+    new DomainError('NOT_A_DIRECTORY', `not a directory: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
+  isADirectory: (root: string, path: string, hint = '') =>
+    new DomainError('IS_A_DIRECTORY', `path is a directory: ${path}${hint}${inRoot(root)}`, { root, attemptedPath: path }),
+  notAFile: (root: string, path: string) =>
+    new DomainError('NOT_A_FILE', `not a regular file: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
+  invalidArgument: (message: string) => new DomainError('INVALID_ARGUMENT', message),
+};

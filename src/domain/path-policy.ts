@@ -1,0 +1,128 @@
+import { errors } from './errors.js';
+import type { Root, RootPath } from './roots.js';
+
+/** Linux PATH_MAX and NAME_MAX, in bytes. */
+const MAX_PATH_BYTES = 4096;
+const MAX_NAME_BYTES = 255;
+/** Like the kernel's MAXSYMLINKS: a chain longer than this is treated as a loop. */
+export const MAX_SYMLINK_HOPS = 40;
+
+const utf8 = new TextEncoder();
+
+/**
+ * The confinement rules (FR-001), pure: root lookup, lexical normalisation of client
+ * paths, and the judgement of every symlink hop. The OS mechanics that apply these rules
+ * without races live in the file system adapter.
+ */
+export class PathPolicy {
+  private readonly rootsByName: ReadonlyMap<string, Root>;
+
+  constructor(readonly roots: readonly Root[]) {
+    this.rootsByName = new Map(roots.map((root) => [root.name, root]));
+  }
+
+  root(name: string): Root {
+    const root = this.rootsByName.get(name);
+    if (!root) throw errors.unknownRoot(name);
+    return root;
+  }
+
+  /**
+   * Confines a client path to `root`. Chroot-like: a leading '/' means the root itself,
+   * '.' and empty segments vanish, '..' is resolved lexically and may never climb above
+   * the root. Everything else is a literal name: '%2e%2e' is a file called '%2e%2e', a
+   * backslash is an ordinary character on POSIX, Unicode is not normalised.
+   */
+  resolve(root: Root, rawPath: string): RootPath {
+    // Security: a NUL would truncate the path in the C layer below us; refuse it outright.
+    if (rawPath.includes('\0')) throw errors.invalidPath(root.name, printable(rawPath), 'path contains a null byte');
+    if (utf8.encode(rawPath).length > MAX_PATH_BYTES) {
+      throw errors.invalidPath(root.name, truncateForMessage(rawPath), `path longer than ${MAX_PATH_BYTES} bytes`);
+    }
+    const segments: string[] = [];
+    for (const segment of rawPath.split('/')) {
+      if (segment === '' || segment === '.') continue;
+      if (segment === '..') {
+        // Security: '..' at the top would leave the root (E2E-063).
+        if (segments.length === 0) throw errors.outsideRoot(root.name, rawPath);
+        segments.pop();
+        continue;
+      }
+      if (utf8.encode(segment).length > MAX_NAME_BYTES) {
+        throw errors.invalidPath(root.name, truncateForMessage(rawPath), `a path component is longer than ${MAX_NAME_BYTES} bytes`);
+      }
+      segments.push(segment);
+    }
+    return { root, segments };
+  }
+
+  /**
+   * Where a symlink found in directory `linkDirectory` leads, or null when any part of it
+   * leaves the root. An absolute target must lie inside the root's host path (compared
+   * component by component); a relative one is joined to the link's directory and may not
+   * climb above the root. The result still has to be walked hop by hop by the adapter.
+   */
+  resolveLinkTarget(linkDirectory: RootPath, linkText: string): RootPath | null {
+    const { root } = linkDirectory;
+    if (linkText.includes('\0')) return null;
+    let base: string[];
+    let rest: string;
+    if (linkText.startsWith('/')) {
+      const relative = hostPathInside(root.hostPath, normalizeAbsolute(linkText));
+      if (relative === null) return null;
+      base = [];
+      rest = relative;
+    } else {
+      base = [...linkDirectory.segments];
+      rest = linkText;
+    }
+    for (const segment of rest.split('/')) {
+      if (segment === '' || segment === '.') continue;
+      if (segment === '..') {
+        if (base.length === 0) return null;
+        base.pop();
+        continue;
+      }
+      base.push(segment);
+    }
+    return { root, segments: base };
+  }
+
+  /** The in-root path of a host path, or null when it is not inside the root. */
+  hostToRootPath(root: Root, hostPath: string): RootPath | null {
+    const relative = hostPathInside(root.hostPath, normalizeAbsolute(hostPath));
+    if (relative === null) return null;
+    return { root, segments: relative === '' ? [] : relative.split('/') };
+  }
+}
+
+/**
+ * Security: containment by path components, never by bare string prefix, so a root
+ * `/data/ws` does not admit `/data/ws-evil`. Returns the remainder ('' for the root
+ * itself) or null. Both arguments must be absolute and normalised.
+ */
+export function hostPathInside(rootHostPath: string, candidate: string): string | null {
+  if (candidate === rootHostPath) return '';
+  const prefix = rootHostPath.endsWith('/') ? rootHostPath : `${rootHostPath}/`;
+  if (!candidate.startsWith(prefix)) return null;
+  return candidate.slice(prefix.length);
+}
+
+/** Lexical normalisation of an absolute POSIX path ('..' above '/' stays at '/'). */
+export function normalizeAbsolute(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
+function printable(path: string): string {
+  return path.replace(/\0/g, '\\0');
+}
+
+function truncateForMessage(path: string): string {
+  return path.length > 80 ? `${path.slice(0, 80)}...` : path;
+}

@@ -1,0 +1,104 @@
+import type { RootPath } from '../roots.js';
+
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
+
+/** Where a symlink leads, judged by PathPolicy's rules (every hop must stay inside the root). */
+export interface LinkInfo {
+  /** The raw link text as stored on disk (may be a host path: never show it unfiltered). */
+  readonly text: string;
+  /** inside: resolves to an existing entry in the root; missing: would resolve inside the root but nothing is there; outside: some hop leaves the root; loop: too many hops. */
+  readonly resolution: 'inside' | 'missing' | 'outside' | 'loop';
+  /** The in-root path the link resolves to (inside and missing only). */
+  readonly resolvedPath?: RootPath;
+  /** Kind of the final target after following every hop (inside only). */
+  readonly targetKind?: EntryKind;
+}
+
+export interface EntryStat {
+  readonly name: string;
+  /** Kind of the entry itself (not followed). */
+  readonly kind: EntryKind;
+  readonly size: number;
+  readonly modifiedAt: Date;
+  readonly createdAt?: Date;
+  /** Permission bits only (mode & 0o7777). */
+  readonly permissions: number;
+  readonly uid: number;
+  readonly gid: number;
+  /** Set when kind === 'symlink'. */
+  readonly link?: LinkInfo;
+}
+
+/** An open regular file. Reads are positional, so a caller can stream any range. */
+export interface ReadableFile {
+  /** Metadata of the opened file itself (after following in-root links). */
+  readonly stat: EntryStat;
+  read(position: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export type WriteMode =
+  /** Atomically replace (temp file + rename in the same directory); keeps an existing file's permissions. */
+  | 'replace'
+  /** Create only if nothing exists at the path (not even a dangling link); ALREADY_EXISTS otherwise. Atomic. */
+  | 'create_exclusive'
+  /** Append to the end; creates the file if missing. */
+  | 'append';
+
+export interface WriteOptions {
+  readonly mode: WriteMode;
+  /** Create missing parent directories (0755) inside the root. */
+  readonly createParents: boolean;
+  /** Permissions for a newly created file; default 0o644. */
+  readonly newFilePermissions?: number;
+}
+
+export interface WriteResult {
+  readonly created: boolean;
+  /** Size of the file after the write. */
+  readonly size: number;
+}
+
+/**
+ * The file system as the domain needs it. Every method takes an in-root path and
+ * guarantees confinement itself: adapters resolve symlinks hop by hop under PathPolicy's
+ * rules and act on the very object they checked (no check-then-use race).
+ *
+ * Errors are DomainErrors: ACCESS_DENIED (a hop leaves the root), NOT_FOUND,
+ * NOT_A_DIRECTORY, IS_A_DIRECTORY, NOT_A_FILE, ALREADY_EXISTS, PERMISSION_DENIED, IO_ERROR.
+ * Messages name the root and the in-root path, never a host path.
+ */
+export interface FileSystemPort {
+  /** Metadata, or null when nothing exists there. With followSymlinks, an in-root link is followed to its target. */
+  stat(path: RootPath, options?: { followSymlinks?: boolean }): Promise<EntryStat | null>;
+
+  /** Entries of a directory (in-root links followed to reach it), unsorted, each not followed, links described. */
+  readDirectory(path: RootPath): Promise<EntryStat[]>;
+
+  /** Open a regular file for reading; in-root links are followed. */
+  openFile(path: RootPath): Promise<ReadableFile>;
+
+  /** Write bytes under the given mode. A final in-root link is written through to its target. */
+  writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult>;
+
+  /** mkdir -p inside the root. created=false when it already was a directory. NOT_A_DIRECTORY when a file is in the way. */
+  createDirectory(path: RootPath): Promise<{ created: boolean }>;
+
+  /** Remove one non-directory entry; a symlink itself is removed, never its target. */
+  removeFile(path: RootPath): Promise<void>;
+
+  /** Remove a directory and everything below it without following any link. */
+  removeDirectory(path: RootPath): Promise<void>;
+
+  /**
+   * Rename an entry (not followed) to `to`, replacing a non-directory there.
+   * 'cross-device' when the two paths are on different file systems and nothing was done.
+   */
+  rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'>;
+
+  /** Copy one regular file (source links followed in-root) to `to`, atomically, keeping permissions. */
+  copyFile(from: RootPath, to: RootPath): Promise<{ size: number }>;
+
+  /** Owner and group names for ids; falls back to the numeric id as a string. */
+  ownerNames(uid: number, gid: number): Promise<{ owner: string; group: string }>;
+}

@@ -1,0 +1,18 @@
+/** The operator's limits that the domain enforces (from config; see src/config). */
+export interface Settings {
+  /** read_file without offset/limit refuses files larger than this (bytes). */
+  readonly maxFullReadSize: number;
+  /** Editor tools refuse to read or write files larger than this (bytes). */
+  readonly maxFileSize: number;
+  /** str_replace and create_file over an existing file need a prior view in the session. */
+  readonly requireViewBeforeEdit: boolean;
+  /** Root the editor namespace's working directory starts in. */
+  readonly defaultRoot: string;
+  /** grep/glob defaults and ceilings (OQ-001). */
+  readonly search: {
+    readonly defaultTimeoutSeconds: number;
+    readonly maxTimeoutSeconds: number;
+    readonly defaultMaxResults: number;
+    readonly maxResultsLimit: number;
+  };
+}

@@ -1,0 +1,28 @@
+import { ToolPolicy } from '../../src/domain/tool-policy.js';
+import { makeRoot } from '../support/roots.js';
+
+describe('ToolPolicy', () => {
+  const policy = new ToolPolicy();
+  const readonly = makeRoot('readonly', '/r', ['list_folder', 'read_file']);
+  const all = makeRoot('dest', '/d', ['*']);
+
+  it('E2E-066: rejects a tool missing from the allowlist, naming tool and root', () => {
+    expect(() => policy.assertAllowed('write_file', readonly)).toThrow('tool write_file not allowed on root readonly');
+    expect(() => policy.assertAllowed('read_file', readonly)).not.toThrow();
+  });
+
+  it('expands the wildcard to every allowlistable tool', () => {
+    expect(() => policy.assertAllowed('remove_folder', all)).not.toThrow();
+    expect(() => policy.assertAllowed('view', all)).not.toThrow();
+  });
+
+  it('E2E-067 / E2E-068: cross-root operations need the tool on both roots', () => {
+    expect(() => policy.assertAllowedOnBoth('copy', readonly, all)).toThrow('tool copy not allowed on root readonly');
+    expect(() => policy.assertAllowedOnBoth('copy', all, readonly)).toThrow('tool copy not allowed on root readonly');
+    expect(() => policy.assertAllowedOnBoth('copy', all, all)).not.toThrow();
+  });
+
+  it('E2E-083: reports unknown names for config validation', () => {
+    expect(ToolPolicy.unknownNames(['read_file', '*', 'nonexistent_tool'])).toEqual(['nonexistent_tool']);
+  });
+});
