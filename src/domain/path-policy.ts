@@ -63,29 +63,7 @@ export class PathPolicy {
    * climb above the root. The result still has to be walked hop by hop by the adapter.
    */
   resolveLinkTarget(linkDirectory: RootPath, linkText: string): RootPath | null {
-    const { root } = linkDirectory;
-    if (linkText.includes('\0')) return null;
-    let base: string[];
-    let rest: string;
-    if (linkText.startsWith('/')) {
-      const relative = hostPathInside(root.hostPath, normalizeAbsolute(linkText));
-      if (relative === null) return null;
-      base = [];
-      rest = relative;
-    } else {
-      base = [...linkDirectory.segments];
-      rest = linkText;
-    }
-    for (const segment of rest.split('/')) {
-      if (segment === '' || segment === '.') continue;
-      if (segment === '..') {
-        if (base.length === 0) return null;
-        base.pop();
-        continue;
-      }
-      base.push(segment);
-    }
-    return { root, segments: base };
+    return resolveLinkTarget(linkDirectory, linkText);
   }
 
   /** The in-root path of a host path, or null when it is not inside the root. */
@@ -94,6 +72,33 @@ export class PathPolicy {
     if (relative === null) return null;
     return { root, segments: relative === '' ? [] : relative.split('/') };
   }
+}
+
+/** See PathPolicy.resolveLinkTarget; exported for the file system adapters that walk links. */
+export function resolveLinkTarget(linkDirectory: RootPath, linkText: string): RootPath | null {
+  const { root } = linkDirectory;
+  if (linkText.includes('\0')) return null;
+  let base: string[];
+  let rest: string;
+  if (linkText.startsWith('/')) {
+    const relative = hostPathInside(root.hostPath, normalizeAbsolute(linkText));
+    if (relative === null) return null;
+    base = [];
+    rest = relative;
+  } else {
+    base = [...linkDirectory.segments];
+    rest = linkText;
+  }
+  for (const segment of rest.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (base.length === 0) return null;
+      base.pop();
+      continue;
+    }
+    base.push(segment);
+  }
+  return { root, segments: base };
 }
 
 /**

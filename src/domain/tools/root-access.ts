@@ -1,0 +1,39 @@
+import type { PathPolicy } from '../path-policy.js';
+import type { Root, RootPath } from '../roots.js';
+import type { ToolPolicy } from '../tool-policy.js';
+
+/**
+ * The preamble every root-scoped tool runs, in the spec's order (FR-001, FR-002):
+ * the root must exist, the tool must be allowed on it, then the path is confined.
+ */
+export class RootAccess {
+  constructor(
+    private readonly paths: PathPolicy,
+    private readonly tools: ToolPolicy,
+  ) {}
+
+  root(tool: string, rootName: string): Root {
+    const root = this.paths.root(rootName);
+    this.tools.assertAllowed(tool, root);
+    return root;
+  }
+
+  path(tool: string, rootName: string, rawPath: string): RootPath {
+    return this.paths.resolve(this.root(tool, rootName), rawPath);
+  }
+
+  /** copy/move: both roots must exist and allow the tool before either path is looked at. */
+  pair(
+    tool: string,
+    source: { root: string; path: string },
+    destination: { root: string; path: string },
+  ): { source: RootPath; destination: RootPath } {
+    const sourceRoot = this.paths.root(source.root);
+    const destinationRoot = this.paths.root(destination.root);
+    this.tools.assertAllowedOnBoth(tool, sourceRoot, destinationRoot);
+    return {
+      source: this.paths.resolve(sourceRoot, source.path),
+      destination: this.paths.resolve(destinationRoot, destination.path),
+    };
+  }
+}
