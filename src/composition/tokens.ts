@@ -10,6 +10,10 @@ import type { ToolPolicy } from '../domain/tool-policy.js';
 import type { Settings } from '../domain/settings.js';
 import type { ToolDefinition } from '../adapters/inbound/mcp/tool-definition.js';
 
+export interface SessionEndListener {
+  sessionEnded(sessionId: string): void;
+}
+
 /** One typed token per port and shared service; every injection names its token. */
 export const TOKENS = {
   Config: Symbol.for('AppConfig') as ServiceIdentifier<AppConfig>,
@@ -21,6 +25,8 @@ export const TOKENS = {
   ContentHasher: Symbol.for('ContentHasher') as ServiceIdentifier<ContentHasher>,
   PathPolicy: Symbol.for('PathPolicy') as ServiceIdentifier<PathPolicy>,
   ToolPolicy: Symbol.for('ToolPolicy') as ServiceIdentifier<ToolPolicy>,
+  /** Multi-bound: told when an MCP session ends (DELETE, transport close, stdio exit) so per-session state is dropped. */
+  SessionEndListener: Symbol.for('SessionEndListener') as ServiceIdentifier<SessionEndListener>,
   /** Multi-bound: every tool family module binds its definitions here. */
   ToolDefinition: Symbol.for('ToolDefinition') as ServiceIdentifier<ToolDefinition>,
 } as const;
