@@ -1,0 +1,30 @@
+import { injectable } from 'inversify';
+import RE2 from 're2';
+import { errors } from '../../domain/errors.js';
+import type { LineMatcher, RegexEngine } from '../../domain/ports/regex-engine.port.js';
+
+/**
+ * Patterns from clients run on RE2: matching is linear in the input, so a pattern like
+ * `(a+)+$` cannot stall the event loop the way a backtracking RegExp would. The syntax is
+ * RE2's (Go's), so lookarounds and backreferences are rejected at compile time.
+ */
+@injectable()
+export class Re2RegexEngine implements RegexEngine {
+  compile(pattern: string, options: { caseInsensitive: boolean }): LineMatcher {
+    // No 'g' flag: test() then keeps no lastIndex state between lines.
+    const flags = options.caseInsensitive ? 'iu' : 'u';
+    let compiled: RE2;
+    try {
+      compiled = new RE2(pattern, flags);
+    } catch (error) {
+      throw errors.invalidArgument(`invalid pattern: ${reasonOf(error)}`);
+    }
+    return { test: (line) => compiled.test(line) };
+  }
+}
+
+// The addon's SyntaxError may come from another realm (jest's VM), so `instanceof Error` is unreliable.
+function reasonOf(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
+}

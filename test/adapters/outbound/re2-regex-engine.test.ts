@@ -1,0 +1,60 @@
+import { DomainError } from '../../../src/domain/errors.js';
+import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
+
+describe('Re2RegexEngine', () => {
+  const engine = new Re2RegexEngine();
+
+  it('searches unanchored, like grep', () => {
+    const matcher = engine.compile('TODO|FIXME', { caseInsensitive: false });
+    expect(matcher.test('  // TODO: fix this')).toBe(true);
+    expect(matcher.test('nothing here')).toBe(false);
+  });
+
+  it('honours case_insensitive', () => {
+    expect(engine.compile('error', { caseInsensitive: false }).test('ERROR')).toBe(false);
+    expect(engine.compile('error', { caseInsensitive: true }).test('ERROR')).toBe(true);
+  });
+
+  it('accepts Go/RE2 syntax: \\d, inline flags, (?P<name>...)', () => {
+    expect(engine.compile('test_\\d+\\.go', { caseInsensitive: false }).test('src/test_12.go')).toBe(true);
+    expect(engine.compile('(?i)hello', { caseInsensitive: false }).test('HELLO')).toBe(true);
+    expect(engine.compile('(?P<word>ab)c', { caseInsensitive: false }).test('xabc')).toBe(true);
+  });
+
+  it('gives the same answer on repeated calls (no lastIndex state)', () => {
+    const matcher = engine.compile('a', { caseInsensitive: false });
+    expect([matcher.test('a'), matcher.test('a'), matcher.test('a')]).toEqual([true, true, true]);
+  });
+
+  it('matches non-ASCII text as code points', () => {
+    expect(engine.compile('^.{3}$', { caseInsensitive: false }).test('été')).toBe(true);
+    expect(engine.compile('😀', { caseInsensitive: false }).test('smile 😀')).toBe(true);
+  });
+
+  it('E2E-052: an invalid pattern is INVALID_ARGUMENT with the parse error', () => {
+    let caught: unknown;
+    try {
+      engine.compile('[invalid', { caseInsensitive: false });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(DomainError);
+    expect((caught as DomainError).code).toBe('INVALID_ARGUMENT');
+    expect((caught as DomainError).message).toBe('invalid pattern: missing ]: [invalid');
+  });
+
+  it('rejects backtracking-only constructs (lookbehind, backreferences)', () => {
+    expect(() => engine.compile('(?<=a)b', { caseInsensitive: false })).toThrow(/^invalid pattern: /);
+    expect(() => engine.compile('(a)\\1', { caseInsensitive: false })).toThrow(/^invalid pattern: /);
+  });
+
+  it('matches a pathological pattern on a 100k-character line in linear time', () => {
+    const matcher = engine.compile('(a+)+$', { caseInsensitive: false });
+    const line = `${'a'.repeat(100_000)}!`;
+    const started = process.hrtime.bigint();
+    expect(matcher.test(line)).toBe(false);
+    const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+    // A backtracking engine would not finish this in our lifetime; RE2 takes milliseconds.
+    expect(elapsedMs).toBeLessThan(1000);
+  });
+});
