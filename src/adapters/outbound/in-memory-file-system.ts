@@ -1,0 +1,207 @@
+import { errors, inRoot } from '../../domain/errors.js';
+import { hostPathInside, normalizeAbsolute } from '../../domain/path-policy.js';
+import type { Clock } from '../../domain/ports/clock.port.js';
+import type {
+  EntryStat,
+  FileSystemPort,
+  ReadableFile,
+  WriteOptions,
+  WriteResult,
+} from '../../domain/ports/file-system.port.js';
+import { baseName, displayPath, parentPath, type RootPath } from '../../domain/roots.js';
+import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
+import { InMemorySeeding } from './in-memory/seeding.js';
+import { type DirectoryNode, hostPathOf, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
+
+/** uid/gid 1000 is the account every seeded entry belongs to. */
+const USER_NAMES: ReadonlyMap<number, string> = new Map([
+  [0, 'root'],
+  [1000, 'agent'],
+]);
+
+/**
+ * FileSystemPort over an in-memory tree with the Node adapter's semantics (the contract
+ * suite keeps them aligned). Seeding and inspection helpers for tests live in
+ * InMemorySeeding and take host-style absolute paths.
+ */
+export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPort {
+  constructor(options: { clock?: Clock } = {}) {
+    super(options.clock);
+  }
+
+  async stat(path: RootPath, options: { followSymlinks?: boolean } = {}): Promise<EntryStat | null> {
+    const result = this.tree.walk(path, options.followSymlinks ?? false);
+    if (result.status === 'absent' || result.status === 'missing') return null;
+    if (result.status !== 'found') throw walkFailure(result, path, 'path');
+    return this.tree.statOf(baseName(path) || '.', result.node, parentPath(result.path));
+  }
+
+  async readDirectory(path: RootPath): Promise<EntryStat[]> {
+    const result = this.tree.walk(path, true);
+    if (result.status !== 'found') throw walkFailure(result, path, 'directory');
+    if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
+    return [...result.node.children].map(([name, child]) => this.tree.statOf(name, child, result.path));
+  }
+
+  async openFile(path: RootPath): Promise<ReadableFile> {
+    const result = this.tree.walk(path, true);
+    if (result.status !== 'found') throw walkFailure(result, path, 'file');
+    const { node } = result;
+    if (node.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
+    if (node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
+    const stat = this.tree.statOf(baseName(path) || '.', node, parentPath(result.path));
+    return openSnapshot(stat, node.data.slice(), path);
+  }
+
+  async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
+    if (path.segments.length === 0) throw errors.isADirectory(path.root.name, '.');
+    if (options.createParents) this.makeDirectories(parentPath(path), path);
+    const entry = this.tree.walk(path, false);
+    if (options.mode === 'create_exclusive' && entry.status === 'found') {
+      throw errors.alreadyExists(path.root.name, displayPath(path));
+    }
+    if (entry.status === 'missing') throw errors.notFound('directory', path.root.name, displayPath(parentPath(path)));
+    // A final in-root link is written through: walk again, this time following it.
+    const target = entry.status === 'found' && entry.node.kind === 'symlink' ? this.tree.walk(path, true) : entry;
+    if (target.status === 'found') {
+      if (target.node.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
+      if (target.node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
+      this.checkInjectedFailure(target.path, path);
+      const file = target.node;
+      file.data = options.mode === 'append' ? concat(file.data, data) : data.slice();
+      file.modifiedAt = this.now();
+      return { created: false, size: file.data.length };
+    }
+    if (target.status !== 'absent') throw walkFailure(target, path, 'path');
+    this.checkInjectedFailure(target.path, path);
+    const file = newFile(this.now(), data.slice(), options.newFilePermissions ?? 0o644);
+    this.attach(target.parent, baseName(target.path), file);
+    return { created: true, size: file.data.length };
+  }
+
+  async createDirectory(path: RootPath): Promise<{ created: boolean }> {
+    return { created: this.makeDirectories(path, path) };
+  }
+
+  async removeFile(path: RootPath): Promise<void> {
+    const result = this.tree.walk(path, false);
+    if (result.status !== 'found') throw walkFailure(result, path, 'file');
+    if (result.node.kind === 'directory' || !result.parent) throw errors.isADirectory(path.root.name, displayPath(path));
+    this.detach(result.parent, baseName(result.path));
+  }
+
+  async removeDirectory(path: RootPath): Promise<void> {
+    if (path.segments.length === 0) {
+      throw errors.invalidArgument(`refusing to remove the root directory itself${inRoot(path.root.name)}`);
+    }
+    const result = this.tree.walk(path, false);
+    if (result.status !== 'found') throw walkFailure(result, path, 'directory');
+    if (result.node.kind !== 'directory' || !result.parent) throw errors.notADirectory(path.root.name, displayPath(path));
+    // Dropping the subtree never looks at what its links point to.
+    this.detach(result.parent, baseName(result.path));
+  }
+
+  async rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'> {
+    if (from.segments.length === 0) throw errors.invalidArgument(`cannot move the root directory itself${inRoot(from.root.name)}`);
+    const source = this.tree.walk(from, false);
+    if (source.status !== 'found') throw walkFailure(source, from, 'source');
+    const destination = this.tree.walk(to, false);
+    if (destination.status === 'missing') throw errors.notFound('directory', to.root.name, displayPath(parentPath(to)));
+    if (destination.status !== 'found' && destination.status !== 'absent') throw walkFailure(destination, to, 'path');
+    const sourceHost = hostPathOf(source.path);
+    const destinationHost = hostPathOf(destination.path);
+    if (sourceHost === destinationHost) return 'renamed';
+    if (source.node.kind === 'directory' && hostPathInside(sourceHost, destinationHost) !== null) {
+      throw errors.invalidArgument(
+        `cannot move a directory into itself: ${displayPath(from)} -> ${displayPath(to)}${inRoot(to.root.name)}`,
+      );
+    }
+    if (destination.status === 'found') {
+      if (destination.node.kind === 'directory' || !destination.parent) throw errors.isADirectory(to.root.name, displayPath(to));
+      if (source.node.kind === 'directory') throw errors.notADirectory(to.root.name, displayPath(to));
+    }
+    if (this.deviceOf(sourceHost) !== this.deviceOf(destinationHost)) return 'cross-device';
+    this.detach(source.parent as DirectoryNode, baseName(source.path));
+    this.attach(destination.parent as DirectoryNode, baseName(destination.path), source.node);
+    return 'renamed';
+  }
+
+  async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
+    const source = this.tree.walk(from, true);
+    if (source.status !== 'found') throw walkFailure(source, from, 'source file');
+    if (source.node.kind === 'directory') throw errors.isADirectory(from.root.name, displayPath(from));
+    if (source.node.kind !== 'file') throw errors.notAFile(from.root.name, displayPath(from));
+    const destination = this.tree.walk(to, false);
+    if (destination.status === 'missing') throw errors.notFound('directory', to.root.name, displayPath(parentPath(to)));
+    if (destination.status !== 'found' && destination.status !== 'absent') throw walkFailure(destination, to, 'path');
+    if (destination.status === 'found' && (destination.node.kind === 'directory' || !destination.parent)) {
+      throw errors.isADirectory(to.root.name, displayPath(to));
+    }
+    this.checkInjectedFailure(destination.path, to);
+    // Like temp file + rename: whatever non-directory was at the destination is replaced, not written through.
+    const copy = newFile(this.now(), source.node.data.slice(), source.node.permissions);
+    this.attach(destination.parent as DirectoryNode, baseName(destination.path), copy);
+    return { size: copy.data.length };
+  }
+
+  async ownerNames(uid: number, gid: number): Promise<{ owner: string; group: string }> {
+    return { owner: USER_NAMES.get(uid) ?? String(uid), group: USER_NAMES.get(gid) ?? String(gid) };
+  }
+
+  /** mkdir -p that follows in-root links on the way; true when the last directory was created. */
+  private makeDirectories(path: RootPath, requested: RootPath): boolean {
+    let created = false;
+    for (let depth = 0; depth <= path.segments.length; depth += 1) {
+      const prefix = { root: path.root, segments: path.segments.slice(0, depth) };
+      const result = this.tree.walk(prefix, true);
+      created = false;
+      if (result.status === 'absent') {
+        this.attach(result.parent, baseName(result.path), newDirectory(this.now()));
+        created = true;
+      } else if (result.status === 'found') {
+        if (result.node.kind !== 'directory') throw errors.notADirectory(requested.root.name, displayPath(requested));
+      } else {
+        throw walkFailure(result, requested, 'path');
+      }
+    }
+    return created;
+  }
+
+  private checkInjectedFailure(target: RootPath, requested: RootPath): void {
+    for (const host of [hostPathOf(target), hostPathOf(requested)]) {
+      if (this.failingWrites.delete(normalizeAbsolute(host))) throw simulatedWriteFailure(requested);
+    }
+  }
+
+  private attach(parent: DirectoryNode, name: string, node: TreeNode): void {
+    parent.children.set(name, node);
+    parent.modifiedAt = this.now();
+  }
+
+  private detach(parent: DirectoryNode, name: string): void {
+    parent.children.delete(name);
+    parent.modifiedAt = this.now();
+  }
+}
+
+function openSnapshot(stat: EntryStat, bytes: Uint8Array, path: RootPath): ReadableFile {
+  let closed = false;
+  return {
+    stat,
+    async read(position: number, length: number): Promise<Uint8Array> {
+      if (closed) throw errors.invalidArgument(`file already closed: ${displayPath(path)}${inRoot(path.root.name)}`);
+      return bytes.slice(position, position + length);
+    },
+    async close(): Promise<void> {
+      closed = true;
+    },
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
