@@ -1,0 +1,194 @@
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import convict from 'convict';
+import type { AppConfig, RootConfig } from './app-config.js';
+import { configSchema, type RawConfig, type RawRoot } from './schema.js';
+
+/** A bad configuration: the process prints `message` as its one line on stderr and exits. */
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    readonly reason: string,
+  ) {
+    super(`config error: ${key}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface CommandLine {
+  readonly config?: string;
+  readonly stdio: boolean;
+  readonly help: boolean;
+}
+
+export const USAGE =
+  'usage: mcp-filesystem --config FILE [--host HOST] [--port N] [--max-file-size BYTES] [--stdio]\n' +
+  'Every setting can also come from an MCP_FS_* environment variable (see .env.example).';
+
+/** Strict: an unknown or misspelt flag is an error rather than silently ignored. */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        config: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'max-file-size': { type: 'string' },
+        stdio: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    });
+    return { config: values.config, stdio: values.stdio ?? false, help: values.help ?? false };
+  } catch (error) {
+    throw new ConfigError('command line', `${firstSentence(error)} (${USAGE.split('\n')[0]})`);
+  }
+}
+
+/** Reads the YAML file named by --config or MCP_FS_CONFIG, applies env and flags on top, validates everything. */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
+  const commandLine = parseCommandLine(argv);
+  const configFile = locateConfigFile(commandLine.config ?? env.MCP_FS_CONFIG);
+
+  const config = convict<RawConfig>(configSchema, { args: [...argv], env: { ...env } });
+  try {
+    config.loadFile(configFile);
+  } catch (error) {
+    throw new ConfigError('config', `cannot load ${configFile}: ${firstLine(error).replace(/:$/, '')}`);
+  }
+  try {
+    config.validate({ allowed: 'strict' });
+  } catch (error) {
+    throw fromConvictMessage(firstLine(error));
+  }
+  const raw = config.getProperties();
+
+  const roots = raw.roots.map((root, index) => resolveRoot(root, index, dirname(configFile)));
+  return {
+    host: raw.host,
+    port: raw.port,
+    allowedHosts: resolveAllowedHosts(raw.host, raw.allowed_hosts),
+    logLevel: raw.log_level,
+    configFile,
+    settings: {
+      maxFullReadSize: raw.max_full_read_size,
+      maxFileSize: raw.max_file_size,
+      requireViewBeforeEdit: raw.require_view_before_edit,
+      defaultRoot: resolveDefaultRoot(raw.default_root, roots),
+      search: checkSearchLimits(raw.search),
+    },
+    roots,
+  };
+}
+
+function locateConfigFile(given: string | undefined): string {
+  if (given === undefined || given === '') {
+    throw new ConfigError('config', 'no config file given (use --config FILE or MCP_FS_CONFIG)');
+  }
+  const file = resolve(given);
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    throw new ConfigError('config', `file not found: ${file}`);
+  }
+  if (!isFile) throw new ConfigError('config', `not a regular file: ${file}`);
+  return file;
+}
+
+/** Turns the first line of convict's report into `key: reason`. */
+function fromConvictMessage(line: string): ConfigError {
+  const undeclared = /^configuration param '(.+)' not declared in the schema$/.exec(line);
+  if (undeclared) return new ConfigError(undeclared[1], 'unknown key');
+  const missing = /^configuration param '(.+)' missing from config/.exec(line);
+  if (missing) return new ConfigError(missing[1], 'missing (is its parent a mapping?)');
+
+  const separator = line.indexOf(': ');
+  if (separator < 0) return new ConfigError('config', line);
+  let key = line.slice(0, separator);
+  let reason = line.slice(separator + 2).replace(/: value was .*$/, '');
+  // Custom formats prefix the reason with the position inside the value, e.g. `[1].name: ...`.
+  const position = /^(\[\d+\][\w.[\]]*): /.exec(reason);
+  if (position) {
+    key += position[1];
+    reason = reason.slice(position[0].length);
+  }
+  return new ConfigError(key, reason.trim());
+}
+
+function resolveRoot(root: RawRoot, index: number, configDirectory: string): RootConfig {
+  const key = `roots[${index}].path`;
+  const configured = isAbsolute(root.path) ? root.path : resolve(configDirectory, root.path);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(configured).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ConfigError(key, `directory does not exist: ${configured}`);
+    throw new ConfigError(key, `cannot access ${configured} (${code ?? 'unknown error'})`);
+  }
+  if (!isDirectory) throw new ConfigError(key, `not a directory: ${configured}`);
+  try {
+    accessSync(configured, constants.R_OK | constants.X_OK);
+  } catch {
+    throw new ConfigError(key, `directory is not readable by this process: ${configured}`);
+  }
+  // Security: every later containment check compares against the real path (NFR-007).
+  return { name: root.name, path: realpathSync(configured), allowedTools: [...root.allowed_tools] };
+}
+
+function resolveDefaultRoot(configured: string, roots: readonly RootConfig[]): string {
+  if (configured === '') return roots[0].name;
+  if (!roots.some((root) => root.name === configured)) {
+    throw new ConfigError('default_root', `"${configured}" is not a configured root (roots: ${roots.map((root) => root.name).join(', ')})`);
+  }
+  return configured;
+}
+
+function checkSearchLimits(search: RawConfig['search']) {
+  if (search.timeout_seconds > search.max_timeout_seconds) {
+    throw new ConfigError('search.timeout_seconds', `must not exceed search.max_timeout_seconds (${search.max_timeout_seconds})`);
+  }
+  if (search.max_results > search.max_results_limit) {
+    throw new ConfigError('search.max_results', `must not exceed search.max_results_limit (${search.max_results_limit})`);
+  }
+  return {
+    defaultTimeoutSeconds: search.timeout_seconds,
+    maxTimeoutSeconds: search.max_timeout_seconds,
+    defaultMaxResults: search.max_results,
+    maxResultsLimit: search.max_results_limit,
+  };
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Security: the Host allowlist is the DNS-rebinding guard. On loopback the defaults are the
+ * loopback names; on a wildcard address nobody can guess which names clients use, so the
+ * operator must list them (or write "*" and accept the risk) instead of getting an open door.
+ */
+function resolveAllowedHosts(host: string, configured: readonly string[]): string[] {
+  if (configured.length > 0) return configured.map((name) => name.toLowerCase());
+  if (WILDCARD_HOSTS.has(host)) {
+    throw new ConfigError(
+      'allowed_hosts',
+      `must be set when listening on ${host}: list the host names clients use to reach the server, or ["*"] to accept any Host header`,
+    );
+  }
+  const listenName = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase();
+  return LOOPBACK_NAMES.includes(listenName) ? [...LOOPBACK_NAMES] : [...LOOPBACK_NAMES, listenName];
+}
+
+function firstLine(error: unknown): string {
+  // Not `instanceof Error`: errors from Node built-ins may come from another realm (e.g. under jest).
+  const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+  return message.split('\n')[0].trim();
+}
+
+function firstSentence(error: unknown): string {
+  return firstLine(error).split('. ')[0];
+}

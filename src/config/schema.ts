@@ -1,0 +1,170 @@
+import convict from 'convict';
+import YAML from 'yaml';
+import { ToolPolicy } from '../domain/tool-policy.js';
+
+/** A root entry as written in the YAML file (snake_case, before realpath). */
+export interface RawRoot {
+  name: string;
+  path: string;
+  allowed_tools: string[];
+}
+
+/** The shape convict produces from the schema below. */
+export interface RawConfig {
+  host: string;
+  port: number;
+  max_full_read_size: number;
+  max_file_size: number;
+  require_view_before_edit: boolean;
+  default_root: string;
+  search: {
+    timeout_seconds: number;
+    max_timeout_seconds: number;
+    max_results: number;
+    max_results_limit: number;
+  };
+  allowed_hosts: string[];
+  log_level: string;
+  roots: RawRoot[];
+}
+
+// Root names appear as the first segment of /<root>/... paths in the editor tools, so
+// they are restricted to characters that can never be read as a path separator or '..'.
+const ROOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const ROOT_KEYS = new Set(['name', 'path', 'allowed_tools']);
+const HOST_NAME = /^(\*|\[[0-9a-f:.]+\]|[a-z0-9_.-]+)$/;
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function validateRoot(entry: unknown, at: string, seen: Set<string>): void {
+  if (!isMapping(entry)) throw new Error(`${at}: must be a mapping with name, path and allowed_tools`);
+  const unknownKey = Object.keys(entry).find((key) => !ROOT_KEYS.has(key));
+  if (unknownKey !== undefined) throw new Error(`${at}.${unknownKey}: unknown key (expected name, path, allowed_tools)`);
+
+  const { name, path, allowed_tools: tools } = entry;
+  if (typeof name !== 'string' || name === '') throw new Error(`${at}.name: is required and must be a non-empty string`);
+  if (!ROOT_NAME.test(name)) {
+    throw new Error(`${at}.name: invalid root name "${name}" (use letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+  }
+  if (seen.has(name)) throw new Error(`${at}.name: duplicate root name "${name}"`);
+  seen.add(name);
+
+  if (typeof path !== 'string' || path === '') throw new Error(`${at}.path: is required and must be a non-empty string`);
+
+  if (!Array.isArray(tools)) throw new Error(`${at}.allowed_tools: is required and must be a list of tool names (["*"] allows every tool)`);
+  const notString = tools.findIndex((tool) => typeof tool !== 'string');
+  if (notString >= 0) throw new Error(`${at}.allowed_tools[${notString}]: must be a string`);
+  const unknown = ToolPolicy.unknownNames(tools as string[]);
+  if (unknown.length > 0) throw new Error(`${at}.allowed_tools: unknown tool name "${unknown[0]}"`);
+}
+
+/** Bytes and counts: strict integers, so "10MB" is an error rather than 10. */
+function positiveIntFormat(value: unknown): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw new Error('must be a positive integer');
+}
+
+function flagCoerce(value: string): boolean | string {
+  const lower = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+  if (['false', '0', 'no', 'off'].includes(lower)) return false;
+  return value;
+}
+
+convict.addFormats({
+  'positive-int': {
+    validate: positiveIntFormat,
+    coerce: (value: string) => (value.trim() === '' ? Number.NaN : Number(value)),
+  },
+  flag: {
+    validate: (value: unknown) => {
+      if (typeof value !== 'boolean') throw new Error('must be true or false');
+    },
+    coerce: flagCoerce,
+  },
+  'host-list': {
+    validate: (value: unknown) => {
+      if (!Array.isArray(value)) throw new Error('must be a list of host names');
+      value.forEach((host, index) => {
+        if (typeof host !== 'string' || !HOST_NAME.test(host.toLowerCase())) {
+          throw new Error(`[${index}]: "${String(host)}" is not a host name (no scheme or port; IPv6 in brackets; "*" allows any host)`);
+        }
+      });
+    },
+    coerce: (value: string) => value.split(',').map((host) => host.trim()).filter((host) => host !== ''),
+  },
+  roots: {
+    validate: (value: unknown) => {
+      if (!Array.isArray(value)) throw new Error('must be a list of roots');
+      if (value.length === 0) throw new Error('at least one root is required');
+      const seen = new Set<string>();
+      value.forEach((entry, index) => validateRoot(entry, `[${index}]`, seen));
+    },
+  },
+});
+
+// YAML is a superset of JSON, so it also serves files with other extensions.
+convict.addParser({
+  extension: ['yml', 'yaml', '*'],
+  parse: (text: string) => {
+    const document: unknown = YAML.parse(text);
+    if (!isMapping(document)) throw new Error('the file must hold a YAML mapping of config keys');
+    return document;
+  },
+});
+
+/** Every key; precedence is CLI flag > environment variable > YAML file > default. */
+export const configSchema: convict.Schema<RawConfig> = {
+  host: { doc: 'Listen address', format: String, default: '127.0.0.1', env: 'MCP_FS_HOST', arg: 'host' },
+  port: { doc: 'Listen port (0 picks a free port)', format: 'port', default: 8091, env: 'MCP_FS_PORT', arg: 'port' },
+  max_full_read_size: {
+    doc: 'read_file without offset/limit refuses larger files (bytes)',
+    format: 'positive-int',
+    default: 1048576,
+    env: 'MCP_FS_MAX_FULL_READ_SIZE',
+  },
+  max_file_size: {
+    doc: 'Editor tools refuse larger files (bytes)',
+    format: 'positive-int',
+    default: 10485760,
+    env: 'MCP_FS_MAX_FILE_SIZE',
+    arg: 'max-file-size',
+  },
+  require_view_before_edit: {
+    doc: 'str_replace/create_file over an existing file need a prior view in the session',
+    format: 'flag',
+    default: true,
+    env: 'MCP_FS_REQUIRE_VIEW_BEFORE_EDIT',
+  },
+  default_root: {
+    doc: 'Root the editor working directory starts in (empty: the first root)',
+    format: String,
+    default: '',
+    env: 'MCP_FS_DEFAULT_ROOT',
+  },
+  search: {
+    timeout_seconds: {
+      doc: 'grep/glob timeout when a call gives none',
+      format: 'positive-int',
+      default: 300,
+      env: 'MCP_FS_SEARCH_TIMEOUT_SECONDS',
+    },
+    max_timeout_seconds: { doc: 'Largest timeout a call may ask for', format: 'positive-int', default: 600 },
+    max_results: {
+      doc: 'grep/glob result cap when a call gives none',
+      format: 'positive-int',
+      default: 100,
+      env: 'MCP_FS_SEARCH_MAX_RESULTS',
+    },
+    max_results_limit: { doc: 'Largest result cap a call may ask for', format: 'positive-int', default: 10000 },
+  },
+  allowed_hosts: {
+    doc: 'Host header names accepted on HTTP (empty: loopback names, plus the listen host if it is not a wildcard)',
+    format: 'host-list',
+    default: [],
+    env: 'MCP_FS_ALLOWED_HOSTS',
+  },
+  log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
+  roots: { doc: 'Named root directories with their tool allowlists', format: 'roots', default: [], sensitive: true },
+};
