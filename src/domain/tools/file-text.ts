@@ -1,0 +1,180 @@
+import type { ReadableFile } from '../ports/file-system.port.js';
+
+/** FR-005: a NUL byte in this many leading bytes marks a file as binary. */
+export const BINARY_SNIFF_BYTES = 8 * 1024;
+
+/** NFR-003: files are streamed in chunks no larger than this. */
+export const STREAM_CHUNK_BYTES = 32 * 1024;
+
+const NEWLINE = 0x0a;
+const UNITS = ['B', 'KB', 'MB', 'GB'] as const;
+
+/** 500 -> "500B", 1048576 -> "1MB", 5452595 -> "5.2MB" (one decimal at most, ".0" dropped). */
+export function formatSize(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const rounded = Math.round(value * 10) / 10;
+  return `${Number.isInteger(rounded) ? rounded.toFixed(0) : rounded.toFixed(1)}${UNITS[unit]}`;
+}
+
+export function looksBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES);
+  for (let i = 0; i < end; i += 1) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/** Reads up to `length` bytes from `position`, chunk by chunk; shorter only at end of file. */
+export async function readRange(file: ReadableFile, position: number, length: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  while (total < length) {
+    const chunk = await file.read(position + total, Math.min(STREAM_CHUNK_BYTES, length - total));
+    if (chunk.length === 0) break;
+    parts.push(chunk);
+    total += chunk.length;
+  }
+  return concatBytes(parts, total);
+}
+
+/** The file from `position` to its end, one bounded chunk at a time. */
+export async function* streamChunks(file: ReadableFile, position = 0): AsyncGenerator<Uint8Array> {
+  let offset = position;
+  for (;;) {
+    const chunk = await file.read(offset, STREAM_CHUNK_BYTES);
+    if (chunk.length === 0) return;
+    offset += chunk.length;
+    yield chunk;
+  }
+}
+
+export interface LineWindow {
+  /** The requested lines with their original line endings. */
+  readonly bytes: Uint8Array;
+  readonly linesReturned: number;
+  /** Lines in the whole file; a last line without a newline counts. */
+  readonly linesTotal: number;
+  /** True when the byte budget stopped the window before `limit` lines were taken. */
+  readonly budgetExhausted: boolean;
+}
+
+/**
+ * Lines `first` .. `first + limit - 1` (1-based) of a file, found by streaming it once:
+ * memory holds one chunk plus the lines kept, never the whole file. Taking lines stops
+ * before the first line that would push the kept bytes past `byteBudget`.
+ */
+export async function readLineWindow(
+  file: ReadableFile,
+  first: number,
+  limit: number | undefined,
+  byteBudget: number,
+): Promise<LineWindow> {
+  const last = limit === undefined ? Number.POSITIVE_INFINITY : first + limit - 1;
+  const kept: Uint8Array[] = [];
+  let keptBytes = 0;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let linesReturned = 0;
+  let budgetExhausted = false;
+  let line = 1;
+  let sawBytes = false;
+  let endsWithNewline = false;
+
+  const wanted = () => !budgetExhausted && line >= first && line <= last;
+  const holdPart = (part: Uint8Array) => {
+    if (part.length === 0) return;
+    pendingBytes += part.length;
+    if (keptBytes + pendingBytes > byteBudget) {
+      budgetExhausted = true;
+      pending = [];
+      pendingBytes = 0;
+      return;
+    }
+    // Copied: an adapter may hand out views of a buffer it reuses for the next read.
+    pending.push(part.slice());
+  };
+  const finishLine = () => {
+    if (wanted()) {
+      kept.push(...pending);
+      keptBytes += pendingBytes;
+      linesReturned += 1;
+    }
+    pending = [];
+    pendingBytes = 0;
+  };
+
+  for await (const chunk of streamChunks(file)) {
+    sawBytes = true;
+    let start = 0;
+    for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
+      if (wanted()) holdPart(chunk.subarray(start, nl + 1));
+      finishLine();
+      line += 1;
+      start = nl + 1;
+    }
+    if (wanted()) holdPart(chunk.subarray(start));
+    endsWithNewline = start === chunk.length;
+  }
+  const unterminatedLastLine = sawBytes && !endsWithNewline;
+  if (unterminatedLastLine) finishLine();
+  const linesTotal = unterminatedLastLine ? line : line - 1;
+  return { bytes: concatBytes(kept, keptBytes), linesReturned, linesTotal, budgetExhausted };
+}
+
+export interface DecodedContent {
+  readonly content: string;
+  readonly encoding: 'utf-8' | 'base64';
+}
+
+/** Text when the bytes are valid UTF-8 of a text file; otherwise base64, so nothing is lost. */
+export function decodeContent(bytes: Uint8Array, binary: boolean): DecodedContent {
+  if (!binary) {
+    try {
+      return { content: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), encoding: 'utf-8' };
+    } catch {
+      // Invalid UTF-8 (or a range cut through a character): fall through to the lossless form.
+    }
+  }
+  return { content: toBase64(bytes), encoding: 'base64' };
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  }
+  return btoa(binary);
+}
+
+/** Unicode code point order (== UTF-8 byte order); plain `<` compares UTF-16 units instead. */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** Surrogates (astral code points) must sort after U+E000..U+FFFF. */
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+function concatBytes(parts: readonly Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
