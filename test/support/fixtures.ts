@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ToolCallOutcome } from './mcp.js';
+
+/** File tree for seeding a root: relative path -> content. A path ending in '/' is an (empty) directory. */
+export type Tree = Record<string, string | Uint8Array>;
+
+/** Writes `tree` below `hostDir` with node:fs, creating parents (the server is not involved). */
+export async function writeTree(hostDir: string, tree: Tree): Promise<void> {
+  for (const [relative, content] of Object.entries(tree)) {
+    const target = join(hostDir, relative);
+    if (relative.endsWith('/')) {
+      await fs.mkdir(target, { recursive: true });
+      continue;
+    }
+    await fs.mkdir(dirname(target), { recursive: true });
+    await fs.writeFile(target, content);
+  }
+}
+
+/**
+ * Every entry below `hostDir` (links not followed) -> 'dir', 'link:<text>' or 'file:<sha256>'.
+ * Comparing two snapshots proves a failed call changed nothing.
+ */
+export async function snapshotTree(hostDir: string): Promise<Record<string, string>> {
+  const snapshot: Record<string, string> = {};
+  async function walk(directory: string, prefix: string): Promise<void> {
+    for (const entry of await fs.readdir(directory, { withFileTypes: true })) {
+      const host = join(directory, entry.name);
+      const relative = prefix + entry.name;
+      if (entry.isSymbolicLink()) snapshot[relative] = `link:${await fs.readlink(host)}`;
+      else if (entry.isDirectory()) {
+        snapshot[relative] = 'dir';
+        await walk(host, `${relative}/`);
+      } else snapshot[relative] = `file:${sha256(await fs.readFile(host))}`;
+    }
+  }
+  await walk(hostDir, '');
+  return snapshot;
+}
+
+export async function pathExists(hostPath: string): Promise<boolean> {
+  try {
+    await fs.lstat(hostPath);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * The structured result of a successful call. Also checks the contract that the text
+ * block carries the same JSON as structuredContent.
+ */
+export function ok(outcome: ToolCallOutcome): any {
+  if (outcome.isError) throw new Error(`expected success, got error: ${outcome.text}`);
+  expect(outcome.structured).toBeDefined();
+  expect(JSON.parse(outcome.text)).toEqual(outcome.structured);
+  return outcome.structured;
+}
+
+/** Asserts an isError result whose text is `CODE: ...` and contains every fragment. */
+export function expectError(outcome: ToolCallOutcome, code: string, ...fragments: (string | RegExp)[]): void {
+  expect({ isError: outcome.isError, text: outcome.text }).toEqual({ isError: true, text: expect.any(String) });
+  expect(outcome.text).toMatch(new RegExp(`^${code}: `));
+  for (const fragment of fragments) {
+    if (typeof fragment === 'string') expect(outcome.text).toContain(fragment);
+    else expect(outcome.text).toMatch(fragment);
+  }
+}
+
+/** The bytes read_file returned, whichever encoding it chose. */
+export function decodedContent(result: { content: string; encoding: string }): Buffer {
+  return Buffer.from(result.content, result.encoding === 'base64' ? 'base64' : 'utf8');
+}
