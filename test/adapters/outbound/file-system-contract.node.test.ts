@@ -1,0 +1,65 @@
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
+import { makeRoot } from '../../support/roots.js';
+import { describeFileSystemContract, type Fixture } from './file-system.contract.js';
+
+/** Real temp dirs: `<tmp>/root` is the root, `<tmp>/outside` and `<tmp>/root-evil` its neighbours. */
+async function nodeFixture(): Promise<Fixture> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'fs-contract-')));
+  const rootHost = join(base, 'root');
+  const outside = join(base, 'outside');
+  mkdirSync(rootHost);
+  mkdirSync(outside);
+  const inRoot = (rel: string) => join(rootHost, rel);
+  const writeFile = (host: string, content: string, permissions?: number) => {
+    mkdirSync(dirname(host), { recursive: true });
+    writeFileSync(host, content);
+    // Explicit, so the umask does not decide what the tests expect.
+    chmodSync(host, permissions ?? 0o644);
+  };
+  const symlink = (host: string, linkText: string) => {
+    mkdirSync(dirname(host), { recursive: true });
+    symlinkSync(linkText, host);
+  };
+  /** lstat semantics, like the in-memory inspection helpers: a link is not read through. */
+  const textOf = (host: string): string | undefined => {
+    try {
+      return lstatSync(host).isFile() ? readFileSync(host, 'utf8') : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    fs: new NodeFileSystem(),
+    root: makeRoot('workspace', rootHost),
+    outsideHostDir: outside,
+    seed: {
+      dir: (rel) => mkdirSync(inRoot(rel), { recursive: true, mode: 0o755 }),
+      file: (rel, content, permissions) => writeFile(inRoot(rel), content, permissions),
+      symlink: (rel, linkText) => symlink(inRoot(rel), linkText),
+      outsideFile: (name, content) => writeFile(join(outside, name), content),
+      outsideSymlink: (name, linkText) => symlink(join(outside, name), linkText),
+      linkToOutside: (rel, outsideName) => symlink(inRoot(rel), join(outside, outsideName)),
+      lookAlikeFile: (name, content) => writeFile(join(`${rootHost}-evil`, name), content),
+    },
+    inspect: {
+      text: (rel) => textOf(inRoot(rel)),
+      exists: (rel) => {
+        try {
+          lstatSync(inRoot(rel));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      outsideEntries: () => (readdirSync(outside, { recursive: true }) as string[]).sort(),
+      outsideText: (name) => textOf(join(outside, name)),
+    },
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+}
+
+describeFileSystemContract('NodeFileSystem', nodeFixture);

@@ -1,0 +1,209 @@
+import { MAX_SYMLINK_HOPS } from '../../../../src/domain/path-policy.js';
+import { type ContractContext, decode } from '../file-system.contract.js';
+import { DIRECTORY_ESCAPES, FILE_ESCAPES, REAL, seedEscapes } from './escapes.js';
+
+/** stat, readDirectory, openFile and how links are judged along the way. */
+export function describeReadContract({ fixture, at, expectError, statOf }: ContractContext): void {
+  const seedChain = (length: number): string => {
+    fixture().seed.file('real.txt', REAL);
+    for (let i = 0; i < length; i += 1) fixture().seed.symlink(`l${i}`, i === length - 1 ? 'real.txt' : `l${i + 1}`);
+    return 'l0';
+  };
+
+  describe('stat', () => {
+    it('describes a regular file without following anything', async () => {
+      fixture().seed.file('a.txt', 'hello', 0o640);
+      const stat = await statOf('a.txt');
+      expect(stat).toMatchObject({ name: 'a.txt', kind: 'file', size: 5, permissions: 0o640 });
+      expect(stat?.modifiedAt).toBeInstanceOf(Date);
+      expect(typeof stat?.uid).toBe('number');
+      expect(typeof stat?.gid).toBe('number');
+      expect(stat?.link).toBeUndefined();
+    });
+
+    it('describes directories, including the root itself', async () => {
+      fixture().seed.dir('d');
+      expect(await statOf('d')).toMatchObject({ name: 'd', kind: 'directory' });
+      expect(await statOf('')).toMatchObject({ kind: 'directory' });
+    });
+
+    it('returns null when nothing is there, even below a missing directory', async () => {
+      expect(await statOf('missing.txt')).toBeNull();
+      expect(await statOf('missing/deeper.txt')).toBeNull();
+    });
+
+    it('E2E-034: describes an in-root link and, when asked, follows it to its target', async () => {
+      fixture().seed.file('target.txt', 'twelve bytes');
+      fixture().seed.symlink('link', 'target.txt');
+      const link = await statOf('link');
+      expect(link).toMatchObject({ name: 'link', kind: 'symlink' });
+      expect(link?.link).toMatchObject({ text: 'target.txt', resolution: 'inside', targetKind: 'file' });
+      expect(link?.link?.resolvedPath?.segments).toEqual(['target.txt']);
+      expect(await statOf('link', true)).toMatchObject({ kind: 'file', size: 12 });
+    });
+
+    it('resolves absolute link text inside the root and chains of links', async () => {
+      fixture().seed.dir('d');
+      fixture().seed.symlink('abs', `${fixture().root.hostPath}/d`);
+      fixture().seed.symlink('chain', 'abs');
+      const chain = await statOf('chain');
+      expect(chain?.link).toMatchObject({ resolution: 'inside', targetKind: 'directory' });
+      expect(chain?.link?.resolvedPath?.segments).toEqual(['d']);
+      expect(await statOf('chain', true)).toMatchObject({ kind: 'directory' });
+    });
+
+    it('reports a dangling in-root link as missing, and null when followed', async () => {
+      fixture().seed.symlink('dangling', 'sub/nothing.txt');
+      const stat = await statOf('dangling');
+      expect(stat?.link).toMatchObject({ text: 'sub/nothing.txt', resolution: 'missing' });
+      expect(stat?.link?.resolvedPath?.segments).toEqual(['sub', 'nothing.txt']);
+      expect(stat?.link?.targetKind).toBeUndefined();
+      expect(await statOf('dangling', true)).toBeNull();
+    });
+
+    it.each(FILE_ESCAPES)('reports %s as outside and refuses to follow it', async (_label, rel) => {
+      seedEscapes(fixture());
+      const stat = await statOf(rel);
+      expect(stat?.kind).toBe('symlink');
+      expect(stat?.link?.resolution).toBe('outside');
+      expect(stat?.link?.resolvedPath).toBeUndefined();
+      expect(stat?.link?.targetKind).toBeUndefined();
+      await expectError(statOf(rel, true), 'ACCESS_DENIED');
+    });
+
+    it.each(DIRECTORY_ESCAPES)('refuses a path through %s, followed or not', async (_label, rel) => {
+      seedEscapes(fixture());
+      await expectError(statOf(`${rel}/secret.txt`), 'ACCESS_DENIED');
+      await expectError(statOf(`${rel}/secret.txt`, true), 'ACCESS_DENIED');
+    });
+
+    it('reports loops, and refuses to follow them with a clear reason', async () => {
+      fixture().seed.symlink('loop-a', 'loop-b');
+      fixture().seed.symlink('loop-b', 'loop-a');
+      fixture().seed.symlink('self', 'self');
+      expect((await statOf('loop-a'))?.link?.resolution).toBe('loop');
+      expect((await statOf('self'))?.link?.resolution).toBe('loop');
+      const error = await expectError(statOf('loop-a', true), 'ACCESS_DENIED');
+      expect(error.message).toMatch(/too many levels of symbolic links/);
+    });
+
+    it(`follows a chain of exactly ${MAX_SYMLINK_HOPS} links but not one more`, async () => {
+      const start = seedChain(MAX_SYMLINK_HOPS);
+      expect((await statOf(start))?.link).toMatchObject({ resolution: 'inside', targetKind: 'file' });
+      expect(await statOf(start, true)).toMatchObject({ kind: 'file' });
+      fixture().seed.symlink('one-more', start);
+      expect((await statOf('one-more'))?.link?.resolution).toBe('loop');
+      await expectError(statOf('one-more', true), 'ACCESS_DENIED');
+    });
+
+    it('goes through an in-root link to a directory in the middle of a path', async () => {
+      fixture().seed.file('real-dir/inner.txt', 'inner');
+      fixture().seed.symlink('dir-link', 'real-dir');
+      expect(await statOf('dir-link/inner.txt')).toMatchObject({ name: 'inner.txt', kind: 'file', size: 5 });
+    });
+  });
+
+  describe('readDirectory', () => {
+    const namesOf = async (rel: string) => (await fixture().fs.readDirectory(at(rel))).map((e) => e.name).sort();
+
+    it('lists every entry, not followed, with link information', async () => {
+      fixture().seed.file('d/a.txt', 'aaa');
+      fixture().seed.dir('d/sub');
+      fixture().seed.symlink('d/link', 'a.txt');
+      fixture().seed.symlink('d/dangling', 'nothing');
+      fixture().seed.linkToOutside('d/escape', 'secret.txt');
+      fixture().seed.outsideFile('secret.txt', 'secret');
+      const entries = await fixture().fs.readDirectory(at('d'));
+      const byName = new Map(entries.map((entry) => [entry.name, entry]));
+      expect([...byName.keys()].sort()).toEqual(['a.txt', 'dangling', 'escape', 'link', 'sub']);
+      expect(byName.get('a.txt')).toMatchObject({ kind: 'file', size: 3 });
+      expect(byName.get('sub')).toMatchObject({ kind: 'directory' });
+      expect(byName.get('link')).toMatchObject({ kind: 'symlink', link: { resolution: 'inside', targetKind: 'file' } });
+      expect(byName.get('link')?.link?.resolvedPath?.segments).toEqual(['d', 'a.txt']);
+      expect(byName.get('dangling')?.link?.resolution).toBe('missing');
+      expect(byName.get('escape')?.link?.resolution).toBe('outside');
+    });
+
+    it('lists the root itself and an empty directory', async () => {
+      fixture().seed.dir('empty');
+      expect(await namesOf('')).toEqual(['empty']);
+      expect(await namesOf('empty')).toEqual([]);
+    });
+
+    it('follows an in-root link to reach the directory', async () => {
+      fixture().seed.file('real-dir/inner.txt', 'x');
+      fixture().seed.symlink('dir-link', 'real-dir');
+      expect(await namesOf('dir-link')).toEqual(['inner.txt']);
+    });
+
+    it('fails with NOT_FOUND, NOT_A_DIRECTORY as appropriate', async () => {
+      fixture().seed.file('a.txt', 'x');
+      await expectError(fixture().fs.readDirectory(at('missing')), 'NOT_FOUND');
+      await expectError(fixture().fs.readDirectory(at('a.txt')), 'NOT_A_DIRECTORY');
+    });
+
+    it.each(DIRECTORY_ESCAPES)('refuses to list through %s', async (_label, rel) => {
+      seedEscapes(fixture());
+      await expectError(fixture().fs.readDirectory(at(rel)), 'ACCESS_DENIED');
+    });
+  });
+
+  describe('openFile', () => {
+    const readAll = async (rel: string): Promise<string> => {
+      const file = await fixture().fs.openFile(at(rel));
+      try {
+        return decode(await file.read(0, file.stat.size));
+      } finally {
+        await file.close();
+      }
+    };
+
+    it('reads any range positionally and reports the file stat', async () => {
+      fixture().seed.file('a.txt', '0123456789', 0o600);
+      const file = await fixture().fs.openFile(at('a.txt'));
+      expect(file.stat).toMatchObject({ kind: 'file', size: 10, permissions: 0o600 });
+      expect(decode(await file.read(3, 4))).toBe('3456');
+      expect(decode(await file.read(0, 2))).toBe('01');
+      expect(decode(await file.read(8, 100))).toBe('89');
+      expect((await file.read(10, 5)).length).toBe(0);
+      await file.close();
+    });
+
+    it('E2E-065: follows in-root links, also through a directory link', async () => {
+      fixture().seed.file('real.txt', 'real');
+      fixture().seed.symlink('link.txt', 'real.txt');
+      fixture().seed.file('real-dir/inner.txt', 'inner');
+      fixture().seed.symlink('dir-link', 'real-dir');
+      expect(await readAll('link.txt')).toBe('real');
+      expect(await readAll('dir-link/inner.txt')).toBe('inner');
+      expect((await fixture().fs.openFile(at('link.txt'))).stat.kind).toBe('file');
+    });
+
+    it.each(FILE_ESCAPES)('E2E-064: refuses %s', async (_label, rel) => {
+      seedEscapes(fixture());
+      await expectError(fixture().fs.openFile(at(rel)), 'ACCESS_DENIED');
+    });
+
+    it.each(DIRECTORY_ESCAPES)('refuses a file reached through %s', async (_label, rel) => {
+      seedEscapes(fixture());
+      await expectError(fixture().fs.openFile(at(`${rel}/secret.txt`)), 'ACCESS_DENIED');
+    });
+
+    it('refuses loops', async () => {
+      fixture().seed.symlink('self', 'self');
+      await expectError(fixture().fs.openFile(at('self')), 'ACCESS_DENIED');
+      await expectError(fixture().fs.openFile(at(seedChain(MAX_SYMLINK_HOPS + 1))), 'ACCESS_DENIED');
+    });
+
+    it('fails with IS_A_DIRECTORY, NOT_FOUND, NOT_A_DIRECTORY as appropriate', async () => {
+      fixture().seed.dir('d');
+      fixture().seed.file('a.txt', 'x');
+      fixture().seed.symlink('dangling', 'nothing.txt');
+      await expectError(fixture().fs.openFile(at('d')), 'IS_A_DIRECTORY');
+      await expectError(fixture().fs.openFile(at('')), 'IS_A_DIRECTORY');
+      await expectError(fixture().fs.openFile(at('missing.txt')), 'NOT_FOUND');
+      await expectError(fixture().fs.openFile(at('dangling')), 'NOT_FOUND');
+      await expectError(fixture().fs.openFile(at('a.txt/b.txt')), 'NOT_A_DIRECTORY');
+    });
+  });
+}

@@ -1,0 +1,96 @@
+import { DomainError, type ErrorCode } from '../../../src/domain/errors.js';
+import type { EntryStat, FileSystemPort, WriteOptions } from '../../../src/domain/ports/file-system.port.js';
+import type { Root, RootPath } from '../../../src/domain/roots.js';
+import { describeReadContract } from './file-system-contract/read.contract.js';
+import { describeWriteContract } from './file-system-contract/write.contract.js';
+import { describeTreeContract } from './file-system-contract/tree.contract.js';
+
+/**
+ * One adapter set up for a test: a root named 'workspace', a directory outside it, and
+ * ways to build and inspect both by in-root (`rel`) or outside names, whatever the adapter.
+ */
+export interface Fixture {
+  readonly fs: FileSystemPort;
+  readonly root: Root;
+  /** A host directory outside the root, for escape attempts. */
+  readonly outsideHostDir: string;
+  readonly seed: {
+    dir(rel: string): void;
+    file(rel: string, content: string, permissions?: number): void;
+    symlink(rel: string, linkText: string): void;
+    outsideFile(name: string, content: string): void;
+    /** A symlink inside outsideHostDir (for chains that leave the root and come back). */
+    outsideSymlink(name: string, linkText: string): void;
+    /** A symlink at `rel` with the absolute host path of `outsideHostDir/outsideName` as its text. */
+    linkToOutside(rel: string, outsideName: string): void;
+    /** A file in `<root hostPath>-evil/`, the sibling whose name merely starts like the root's. */
+    lookAlikeFile(name: string, content: string): void;
+  };
+  readonly inspect: {
+    text(rel: string): string | undefined;
+    /** lstat semantics: a dangling link exists. */
+    exists(rel: string): boolean;
+    /** Every entry under outsideHostDir, recursively, as sorted relative paths. */
+    outsideEntries(): string[];
+    outsideText(name: string): string | undefined;
+  };
+  cleanup(): Promise<void>;
+}
+
+/** What every contract part receives: the live fixture and helpers bound to it. */
+export interface ContractContext {
+  readonly fixture: () => Fixture;
+  readonly at: (rel: string) => RootPath;
+  readonly expectError: (action: Promise<unknown>, code: ErrorCode) => Promise<DomainError>;
+  readonly statOf: (rel: string, followSymlinks?: boolean) => Promise<EntryStat | null>;
+}
+
+export const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+export const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+export const REPLACE: WriteOptions = { mode: 'replace', createParents: false };
+
+export function describeFileSystemContract(adapterName: string, makeFixture: () => Promise<Fixture>): void {
+  describe(`FileSystemPort contract: ${adapterName}`, () => {
+    let current: Fixture | undefined;
+
+    beforeEach(async () => {
+      current = await makeFixture();
+    });
+
+    afterEach(async () => {
+      await current?.cleanup();
+      current = undefined;
+    });
+
+    const fixture = (): Fixture => {
+      if (!current) throw new Error('fixture used outside a test');
+      return current;
+    };
+
+    const context: ContractContext = {
+      fixture,
+      at: (rel) => ({ root: fixture().root, segments: rel === '' ? [] : rel.split('/') }),
+      statOf: (rel, followSymlinks = false) => fixture().fs.stat(context.at(rel), { followSymlinks }),
+      async expectError(action, code) {
+        const outcome = await action.then(
+          (value: unknown) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+        if (!('error' in outcome)) throw new Error(`expected ${code}, but the call succeeded`);
+        const { error } = outcome;
+        expect(error).toBeInstanceOf(DomainError);
+        const domainError = error as DomainError;
+        expect(domainError.code).toBe(code);
+        // Security: a client sees this message; it may name the root, never a host path.
+        expect(domainError.message).not.toContain(fixture().root.hostPath);
+        expect(domainError.message).not.toContain(fixture().outsideHostDir);
+        if (code !== 'INVALID_ARGUMENT') expect(domainError.message).toContain(`(root: ${fixture().root.name})`);
+        return domainError;
+      },
+    };
+
+    describeReadContract(context);
+    describeWriteContract(context);
+    describeTreeContract(context);
+  });
+}
