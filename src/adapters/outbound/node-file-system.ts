@@ -1,0 +1,223 @@
+import { constants, existsSync, type Stats } from 'node:fs';
+import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { injectable } from 'inversify';
+import { DomainError, errors, inRoot } from '../../domain/errors.js';
+import type {
+  EntryStat,
+  FileSystemPort,
+  LinkInfo,
+  ReadableFile,
+  WriteOptions,
+  WriteResult,
+} from '../../domain/ports/file-system.port.js';
+import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
+import { describeLink, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
+import { errnoOf, translate } from './node-fs/node-errors.js';
+import { OwnerDirectory } from './node-fs/owners.js';
+import { NodeReadableFile } from './node-fs/readable-file.js';
+import { removeTree } from './node-fs/removal.js';
+import { Walk, Walker, type Dir, type Located } from './node-fs/walker.js';
+import { Writer } from './node-fs/writes.js';
+
+// Security: O_NONBLOCK so a FIFO planted in a root cannot hang the server on open.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const LISTING_CONCURRENCY = 64;
+
+export interface NodeFileSystemOptions {
+  /** Use /proc/self/fd for race-free walks; defaults to whether it exists (Linux). */
+  readonly procFd?: boolean;
+}
+
+/**
+ * The production FileSystemPort. Confinement mechanics live in node-fs/walker.ts: every
+ * operation acts on directory fds it opened and verified itself, never on a re-resolved path.
+ */
+@injectable()
+export class NodeFileSystem implements FileSystemPort {
+  private readonly walker: Walker;
+  private readonly writer: Writer;
+  private readonly owners = new OwnerDirectory();
+
+  constructor(options: NodeFileSystemOptions = {}) {
+    this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
+    this.writer = new Writer(this.walker);
+  }
+
+  async stat(path: RootPath, options: { followSymlinks?: boolean } = {}): Promise<EntryStat | null> {
+    const walk = new Walk(path);
+    let found: Located;
+    try {
+      found = await this.walker.locate(path, walk, { followFinal: options.followSymlinks === true });
+    } catch (error) {
+      if (error instanceof DomainError && (error.code === 'NOT_FOUND' || error.code === 'NOT_A_DIRECTORY')) return null;
+      throw error;
+    }
+    try {
+      if (found.stats === null) return null;
+      return await this.entryStat(found.parent, found.name, found.stats, walk, baseName(path));
+    } finally {
+      await found.parent.close();
+    }
+  }
+
+  async readDirectory(path: RootPath): Promise<EntryStat[]> {
+    const walk = new Walk(path);
+    const { dir } = await this.walker.directory(path, walk);
+    try {
+      let names: string[];
+      try {
+        names = await readdir(dir.self);
+      } catch (error) {
+        throw translate(error, path, 'directory');
+      }
+      const entries = await mapLimit(names, LISTING_CONCURRENCY, async (name) => {
+        const stats = await this.walker.lstatIn(dir, name, walk);
+        return stats && this.entryStat(dir, name, stats, walk, name);
+      });
+      return entries.filter((entry): entry is EntryStat => entry !== null);
+    } finally {
+      await dir.close();
+    }
+  }
+
+  async openFile(path: RootPath): Promise<ReadableFile> {
+    const { handle, stats } = await this.openRegularFile(path, 'file');
+    return new NodeReadableFile(handle, toEntryStat(baseName(path), stats), path);
+  }
+
+  writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
+    return this.writer.write(path, data, options, new Walk(path));
+  }
+
+  async createDirectory(path: RootPath): Promise<{ created: boolean }> {
+    const { dir, created } = await this.walker.directory(path, new Walk(path), true);
+    await dir.close();
+    return { created };
+  }
+
+  async removeFile(path: RootPath): Promise<void> {
+    const found = await this.walker.locate(path, new Walk(path), { followFinal: false });
+    try {
+      if (found.stats === null) throw errors.notFound('file', path.root.name, displayPath(path));
+      if (found.stats.isDirectory()) throw errors.isADirectory(path.root.name, displayPath(path));
+      await unlink(found.parent.entry(found.name));
+    } catch (error) {
+      throw translate(error, path, 'file');
+    } finally {
+      await found.parent.close();
+    }
+  }
+
+  async removeDirectory(path: RootPath): Promise<void> {
+    if (isRootItself(path)) throw rootItself('remove', path);
+    const walk = new Walk(path);
+    const found = await this.walker.locate(path, walk, { followFinal: false });
+    try {
+      if (found.stats === null) throw errors.notFound('directory', path.root.name, displayPath(path));
+      if (!found.stats.isDirectory()) throw errors.notADirectory(path.root.name, displayPath(path));
+      await removeTree(this.walker, found.parent, found.name, walk);
+    } finally {
+      await found.parent.close();
+    }
+  }
+
+  async rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'> {
+    if (isRootItself(from)) throw rootItself('move', from);
+    if (isRootItself(to)) throw rootItself('replace', to);
+    const source = await this.walker.locate(from, new Walk(from), { followFinal: false });
+    try {
+      if (source.stats === null) throw errors.notFound('source', from.root.name, displayPath(from));
+      const target = await this.walker.locate(to, new Walk(to), { followFinal: false });
+      try {
+        if (target.stats?.isDirectory()) throw errors.isADirectory(to.root.name, displayPath(to));
+        await rename(source.parent.entry(source.name), target.parent.entry(target.name));
+        return 'renamed';
+      } catch (error) {
+        if (errnoOf(error) === 'EXDEV') return 'cross-device';
+        if (errnoOf(error) === 'EINVAL') throw intoItself(from, to);
+        throw translate(error, to);
+      } finally {
+        await target.parent.close();
+      }
+    } finally {
+      await source.parent.close();
+    }
+  }
+
+  async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
+    const source = await this.openRegularFile(from, 'source file');
+    try {
+      return { size: await this.writer.copy(source.handle, source.stats, to, new Walk(to)) };
+    } finally {
+      await source.handle.close();
+    }
+  }
+
+  ownerNames(uid: number, gid: number): Promise<{ owner: string; group: string }> {
+    return this.owners.names(uid, gid);
+  }
+
+  /** Opens a regular file (in-root links followed) and checks that what was opened is what was judged. */
+  private async openRegularFile(path: RootPath, missing: 'file' | 'source file'): Promise<{ handle: FileHandle; stats: Stats }> {
+    const walk = new Walk(path);
+    for (;;) {
+      const found = await this.walker.locate(path, walk, { followFinal: true });
+      try {
+        assertRegularFile(found.stats, path, missing);
+        let handle: FileHandle;
+        try {
+          handle = await open(found.parent.entry(found.name), READ_FLAGS);
+        } catch (error) {
+          // A link was swapped in after the lstat: judge it afresh.
+          if (errnoOf(error) === 'ELOOP') {
+            walk.hop();
+            continue;
+          }
+          throw translate(error, path, missing);
+        }
+        try {
+          const stats = await handle.stat();
+          assertRegularFile(stats, path, missing);
+          await this.walker.verify(handle, path.root, walk);
+          return { handle, stats };
+        } catch (error) {
+          await handle.close();
+          throw translate(error, path, missing);
+        }
+      } finally {
+        await found.parent.close();
+      }
+    }
+  }
+
+  private async entryStat(dir: Dir, name: string, stats: Stats, walk: Walk, shownName: string): Promise<EntryStat> {
+    let link: LinkInfo | undefined;
+    if (stats.isSymbolicLink()) {
+      const text = await this.walker.readLinkIn(dir, name, walk);
+      link = text === null ? { text: '', resolution: 'missing' } : await describeLink(this.walker, dir.path, text);
+    }
+    return toEntryStat(shownName, stats, link);
+  }
+}
+
+function assertRegularFile(stats: Stats | null, path: RootPath, missing: 'file' | 'source file'): void {
+  const root = path.root.name;
+  if (stats === null) throw errors.notFound(missing, root, displayPath(path));
+  if (stats.isDirectory()) throw errors.isADirectory(root, displayPath(path));
+  if (!stats.isFile()) throw errors.notAFile(root, displayPath(path));
+}
+
+function intoItself(from: RootPath, to: RootPath): DomainError {
+  return new DomainError(
+    'INVALID_ARGUMENT',
+    `cannot move a directory into itself: ${displayPath(from)} -> ${displayPath(to)}${inRoot(to.root.name)}`,
+    { root: to.root.name, attemptedPath: displayPath(to) },
+  );
+}
+
+function rootItself(action: 'remove' | 'move' | 'replace', path: RootPath): DomainError {
+  return new DomainError('ACCESS_DENIED', `cannot ${action} root directory${inRoot(path.root.name)}`, {
+    root: path.root.name,
+    attemptedPath: displayPath(path),
+  });
+}

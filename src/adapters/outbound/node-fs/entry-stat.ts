@@ -1,0 +1,66 @@
+import type { Stats } from 'node:fs';
+import { DomainError } from '../../../domain/errors.js';
+import { resolveLinkTarget } from '../../../domain/path-policy.js';
+import type { EntryKind, EntryStat, LinkInfo } from '../../../domain/ports/file-system.port.js';
+import type { RootPath } from '../../../domain/roots.js';
+import { SymlinkLoopError } from './node-errors.js';
+import { Walk, type Walker } from './walker.js';
+
+export function kindOf(stats: Stats): EntryKind {
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isSymbolicLink()) return 'symlink';
+  return 'other';
+}
+
+export function toEntryStat(name: string, stats: Stats, link?: LinkInfo): EntryStat {
+  return {
+    name,
+    kind: kindOf(stats),
+    size: stats.size,
+    // Built here rather than taking stats.mtime, so the Date belongs to our realm (jest's vm too).
+    modifiedAt: new Date(stats.mtimeMs),
+    ...(stats.birthtimeMs > 0 ? { createdAt: new Date(stats.birthtimeMs) } : {}),
+    permissions: stats.mode & 0o7777,
+    uid: stats.uid,
+    gid: stats.gid,
+    ...(link ? { link } : {}),
+  };
+}
+
+/**
+ * Where the link with text `text` in directory `linkDirectory` leads, following every hop
+ * under the same rules (and the same walker) as real I/O, so a listing never promises a
+ * target that an open would refuse.
+ */
+export async function describeLink(walker: Walker, linkDirectory: RootPath, text: string): Promise<LinkInfo> {
+  const first = resolveLinkTarget(linkDirectory, text);
+  if (first === null) return { text, resolution: 'outside' };
+  const walk = new Walk(first);
+  walk.hop();
+  try {
+    const found = await walker.locate(first, walk, { followFinal: true });
+    await found.parent.close();
+    if (found.stats === null) return { text, resolution: 'missing', resolvedPath: found.path };
+    return { text, resolution: 'inside', resolvedPath: found.path, targetKind: kindOf(found.stats) };
+  } catch (error) {
+    if (error instanceof SymlinkLoopError) return { text, resolution: 'loop' };
+    if (error instanceof DomainError && error.code === 'ACCESS_DENIED') return { text, resolution: 'outside' };
+    if (error instanceof DomainError) return { text, resolution: 'missing', resolvedPath: first };
+    throw error;
+  }
+}
+
+/** Runs `task` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

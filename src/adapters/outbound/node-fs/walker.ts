@@ -1,0 +1,220 @@
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
+import { hostPathInside, MAX_SYMLINK_HOPS, resolveLinkTarget } from '../../../domain/path-policy.js';
+import { errors } from '../../../domain/errors.js';
+import { baseName, childPath, displayPath, parentPath, type Root, type RootPath } from '../../../domain/roots.js';
+import { errnoOf, outsideRoot, SymlinkLoopError, translate } from './node-errors.js';
+
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+const NEW_DIRECTORY_MODE = 0o755;
+
+/** One operation's state: the client's path (the only one messages may name) and its link budget. */
+export class Walk {
+  private hops = 0;
+
+  constructor(readonly subject: RootPath) {}
+
+  /** Spends one hop: a link followed, or a retry because an entry changed under us. */
+  hop(): void {
+    if (++this.hops > MAX_SYMLINK_HOPS) throw new SymlinkLoopError(this.subject);
+  }
+}
+
+/** An open directory and its in-root path (links already substituted, so it is the physical path). */
+export class Dir {
+  private closed = false;
+
+  constructor(
+    readonly handle: FileHandle,
+    readonly path: RootPath,
+    private readonly procFd: boolean,
+  ) {}
+
+  /**
+   * A path naming the directory object we hold. Security: on Linux `/proc/self/fd/N` is a
+   * magic link to the opened directory itself, so `self/name` is looked up in that very
+   * directory (Node's stand-in for openat), whatever happened to its host path since.
+   */
+  get self(): string {
+    return this.procFd ? `/proc/self/fd/${this.handle.fd}` : [this.path.root.hostPath, ...this.path.segments].join('/');
+  }
+
+  entry(name: string): string {
+    return `${this.self}/${name}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.handle.close();
+  }
+}
+
+/** The final component of a path, not followed, inside its open parent (`name` is '.' for the root itself). */
+export interface Located {
+  readonly parent: Dir;
+  readonly name: string;
+  readonly stats: Stats | null;
+  readonly path: RootPath;
+}
+
+type Step = { readonly dir: Dir; readonly created: boolean } | { readonly link: string | null };
+
+/**
+ * Walks in-root paths one component at a time from an fd of the root, never letting the
+ * kernel follow a link: every directory is opened O_NOFOLLOW relative to its already-open
+ * parent, and every link met is read, judged with resolveLinkTarget and replaced by the
+ * in-root path it names, which is then walked again from the root.
+ *
+ * Without /proc/self/fd (non-Linux) the same walk runs on real host paths: each component
+ * is still opened O_NOFOLLOW, but the parents in that path are re-resolved by the kernel,
+ * so a concurrent swap of a parent for a link can slip through. Linux is the supported platform.
+ */
+export class Walker {
+  constructor(readonly procFd: boolean) {}
+
+  /** Opens the directory at `target` (links followed in-root); `create` makes missing components. */
+  async directory(target: RootPath, walk: Walk, create = false): Promise<{ dir: Dir; created: boolean }> {
+    let dir = await this.openRoot(target.root, walk);
+    let pending = [...target.segments];
+    let created = false;
+    try {
+      while (pending.length > 0) {
+        const step = await this.step(dir, pending[0], create, walk);
+        if ('dir' in step) {
+          await dir.close();
+          dir = step.dir;
+          created = step.created;
+          pending.shift();
+          continue;
+        }
+        walk.hop();
+        if (step.link === null) continue;
+        const next = resolveLinkTarget(dir.path, step.link);
+        if (next === null) throw outsideRoot(walk.subject, step.link);
+        pending = [...next.segments, ...pending.slice(1)];
+        await dir.close();
+        dir = await this.openRoot(target.root, walk);
+        created = false;
+      }
+      await this.verify(dir.handle, target.root, walk);
+      return { dir, created };
+    } catch (error) {
+      await dir.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Opens the parent of `target` and lstats its last component. With `followFinal`, an
+   * in-root link there is replaced by its target (hop by hop) until a non-link or nothing.
+   */
+  async locate(target: RootPath, walk: Walk, options: { followFinal: boolean; createParents?: boolean }): Promise<Located> {
+    for (;;) {
+      if (target.segments.length === 0) {
+        const dir = await this.openRoot(target.root, walk);
+        return { parent: dir, name: '.', stats: await this.lstatIn(dir, '.', walk), path: target };
+      }
+      const { dir } = await this.directory(parentPath(target), walk, options.createParents);
+      const name = baseName(target);
+      let next: RootPath | null;
+      try {
+        const stats = await this.lstatIn(dir, name, walk);
+        if (!options.followFinal || !stats?.isSymbolicLink()) return { parent: dir, name, stats, path: childPath(dir.path, name) };
+        const text = await this.readLinkIn(dir, name, walk);
+        walk.hop();
+        next = text === null ? childPath(dir.path, name) : resolveLinkTarget(dir.path, text);
+        if (next === null) throw outsideRoot(walk.subject, text ?? undefined);
+      } catch (error) {
+        await dir.close();
+        throw error;
+      }
+      await dir.close();
+      target = next;
+    }
+  }
+
+  /**
+   * Security: defense in depth. Whatever we opened, the kernel's own name for it must lie
+   * inside the root; if not (say, a directory was moved out while we held it), refuse.
+   */
+  async verify(handle: FileHandle, root: Root, walk: Walk): Promise<void> {
+    if (!this.procFd) return;
+    let actual: string;
+    try {
+      actual = await readlink(`/proc/self/fd/${handle.fd}`);
+    } catch (error) {
+      throw translate(error, walk.subject);
+    }
+    if (hostPathInside(root.hostPath, actual) === null) throw outsideRoot(walk.subject, actual);
+  }
+
+  /** lstat of one entry in `dir`; null when it does not exist. */
+  async lstatIn(dir: Dir, name: string, walk: Walk): Promise<Stats | null> {
+    try {
+      return await lstat(dir.entry(name));
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return null;
+      throw translate(error, walk.subject);
+    }
+  }
+
+  /** The text of the link `name` in `dir`; null when it stopped being a link. */
+  async readLinkIn(dir: Dir, name: string, walk: Walk): Promise<string | null> {
+    try {
+      return await readlink(dir.entry(name));
+    } catch (error) {
+      const code = errnoOf(error);
+      if (code === 'ENOENT' || code === 'EINVAL') return null;
+      throw translate(error, walk.subject);
+    }
+  }
+
+  async openRoot(root: Root, walk: Walk): Promise<Dir> {
+    try {
+      return new Dir(await open(root.hostPath, DIRECTORY_FLAGS), { root, segments: [] }, this.procFd);
+    } catch (error) {
+      throw translate(error, walk.subject, 'directory');
+    }
+  }
+
+  /** Opens a child directory of `dir` without following it, or reports the link found there. */
+  private async step(dir: Dir, name: string, create: boolean, walk: Walk): Promise<Step> {
+    const entry = dir.entry(name);
+    let created = false;
+    if (create) created = await makeDirectory(entry, walk);
+    let handle: FileHandle;
+    try {
+      handle = await open(entry, DIRECTORY_FLAGS);
+    } catch (error) {
+      const code = errnoOf(error);
+      if (code !== 'ENOTDIR' && code !== 'ELOOP') throw translate(error, walk.subject);
+      const stats = await this.lstatIn(dir, name, walk);
+      // The entry changed between the open and the lstat: walk this component again.
+      if (stats === null || stats.isDirectory()) return { link: null };
+      if (stats.isSymbolicLink()) return { link: await this.readLinkIn(dir, name, walk) };
+      throw errors.notADirectory(walk.subject.root.name, displayPath(walk.subject));
+    }
+    const child = new Dir(handle, childPath(dir.path, name), this.procFd);
+    if (created) {
+      try {
+        // Explicit, so the umask does not decide the mode of directories we create.
+        await handle.chmod(NEW_DIRECTORY_MODE);
+      } catch (error) {
+        await child.close();
+        throw translate(error, walk.subject);
+      }
+    }
+    return { dir: child, created };
+  }
+}
+
+async function makeDirectory(entry: string, walk: Walk): Promise<boolean> {
+  try {
+    await mkdir(entry, NEW_DIRECTORY_MODE);
+    return true;
+  } catch (error) {
+    if (errnoOf(error) === 'EEXIST') return false;
+    throw translate(error, walk.subject);
+  }
+}

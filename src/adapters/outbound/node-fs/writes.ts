@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { errors } from '../../../domain/errors.js';
+import { resolveLinkTarget } from '../../../domain/path-policy.js';
+import type { WriteOptions, WriteResult } from '../../../domain/ports/file-system.port.js';
+import { displayPath, type RootPath } from '../../../domain/roots.js';
+import { errnoOf, outsideRoot, translate } from './node-errors.js';
+import type { Dir, Located, Walk, Walker } from './walker.js';
+
+const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = constants;
+// Security: O_EXCL never follows a link, not even a dangling one, and O_NOFOLLOW says so twice.
+const CREATE_FLAGS = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
+const APPEND_FLAGS = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK;
+const TEMP_MODE = 0o600;
+const DEFAULT_FILE_MODE = 0o644;
+const COPY_CHUNK = 128 * 1024;
+
+type Fill = (handle: FileHandle) => Promise<number>;
+
+/** Writes that land only in directories the walker opened and verified, never at a re-resolved path. */
+export class Writer {
+  constructor(private readonly walker: Walker) {}
+
+  async write(path: RootPath, data: Uint8Array, options: WriteOptions, walk: Walk): Promise<WriteResult> {
+    const permissions = options.newFilePermissions ?? DEFAULT_FILE_MODE;
+    if (options.mode === 'append') return this.append(path, data, permissions, options.createParents, walk);
+    const followFinal = options.mode === 'replace';
+    const target = await this.walker.locate(path, walk, { followFinal, createParents: options.createParents });
+    try {
+      if (options.mode === 'create_exclusive') {
+        await this.createExclusive(target, (handle) => writeAll(handle, data), permissions, walk);
+        return { created: true, size: data.byteLength };
+      }
+      assertWritableFile(target, walk);
+      await replace(target, (handle) => writeAll(handle, data), target.stats ? target.stats.mode & 0o7777 : permissions, walk);
+      return { created: target.stats === null, size: data.byteLength };
+    } finally {
+      await target.parent.close();
+    }
+  }
+
+  /** Copies an open source file to `to`; a link there is replaced, not written through. */
+  async copy(source: FileHandle, sourceStats: Stats, to: RootPath, walk: Walk): Promise<number> {
+    const target = await this.walker.locate(to, walk, { followFinal: false });
+    try {
+      assertWritableFile(target, walk, true);
+      return await replace(target, (handle) => copyAll(source, handle), sourceStats.mode & 0o7777, walk);
+    } finally {
+      await target.parent.close();
+    }
+  }
+
+  private async createExclusive(target: Located, fill: Fill, permissions: number, walk: Walk): Promise<void> {
+    if (target.stats?.isSymbolicLink()) {
+      const text = await this.walker.readLinkIn(target.parent, target.name, walk);
+      if (text !== null && resolveLinkTarget(target.parent.path, text) === null) throw outsideRoot(walk.subject, text);
+    }
+    if (target.stats !== null) throw errors.alreadyExists(walk.subject.root.name, displayPath(walk.subject));
+    const temp = await writeTemp(target.parent, fill, permissions, walk);
+    try {
+      // link(2) fails with EEXIST if anything (a link included) appeared meanwhile: atomic create-only.
+      await link(target.parent.entry(temp), target.parent.entry(target.name));
+    } catch (error) {
+      throw translate(error, walk.subject);
+    } finally {
+      await unlinkQuietly(target.parent.entry(temp));
+    }
+  }
+
+  private async append(path: RootPath, data: Uint8Array, permissions: number, createParents: boolean, walk: Walk): Promise<WriteResult> {
+    for (;;) {
+      const target = await this.walker.locate(path, walk, { followFinal: true, createParents });
+      try {
+        assertWritableFile(target, walk);
+        const entry = target.parent.entry(target.name);
+        const created = target.stats === null;
+        let handle: FileHandle;
+        try {
+          handle = await open(entry, created ? CREATE_FLAGS | O_APPEND : APPEND_FLAGS, TEMP_MODE);
+        } catch (error) {
+          // The entry appeared, vanished or became a link since the lstat: resolve it again.
+          if (!['EEXIST', 'ENOENT', 'ELOOP'].includes(errnoOf(error) ?? '')) throw translate(error, walk.subject);
+          walk.hop();
+          continue;
+        }
+        try {
+          if (!(await handle.stat()).isFile()) throw errors.notAFile(walk.subject.root.name, displayPath(walk.subject));
+          await this.walker.verify(handle, path.root, walk);
+          if (created) await handle.chmod(permissions);
+          await writeAll(handle, data);
+          return { created, size: (await handle.stat()).size };
+        } catch (error) {
+          if (created) await unlinkQuietly(entry);
+          throw translate(error, walk.subject);
+        } finally {
+          await handle.close();
+        }
+      } finally {
+        await target.parent.close();
+      }
+    }
+  }
+}
+
+function assertWritableFile(target: Located, walk: Walk, linkReplaced = false): void {
+  const root = walk.subject.root.name;
+  const stats = target.stats;
+  if (stats?.isDirectory()) throw errors.isADirectory(root, displayPath(walk.subject));
+  if (stats && !stats.isFile() && !(linkReplaced && stats.isSymbolicLink())) throw errors.notAFile(root, displayPath(walk.subject));
+}
+
+/** NFR-014: fill a temp file in the target's own directory, then rename it over the target. */
+async function replace(target: Located, fill: Fill, permissions: number, walk: Walk): Promise<number> {
+  let size = 0;
+  const temp = await writeTemp(target.parent, async (handle) => (size = await fill(handle)), permissions, walk);
+  try {
+    await rename(target.parent.entry(temp), target.parent.entry(target.name));
+  } catch (error) {
+    await unlinkQuietly(target.parent.entry(temp));
+    throw translate(error, walk.subject);
+  }
+  return size;
+}
+
+/** Creates, fills, chmods (explicitly, so the umask has no say) and fsyncs a temp file; returns its name. */
+async function writeTemp(dir: Dir, fill: Fill, permissions: number, walk: Walk): Promise<string> {
+  const { name, handle } = await createTemp(dir, walk);
+  let open = true;
+  try {
+    await fill(handle);
+    await handle.chmod(permissions);
+    await handle.sync();
+    open = false;
+    await handle.close();
+    return name;
+  } catch (error) {
+    if (open) await handle.close();
+    await unlinkQuietly(dir.entry(name));
+    throw translate(error, walk.subject);
+  }
+}
+
+async function createTemp(dir: Dir, walk: Walk): Promise<{ name: string; handle: FileHandle }> {
+  for (let attempt = 0; ; attempt++) {
+    const name = `.mcp-fs-${randomBytes(8).toString('hex')}.tmp`;
+    try {
+      return { name, handle: await open(dir.entry(name), CREATE_FLAGS, TEMP_MODE) };
+    } catch (error) {
+      if (errnoOf(error) !== 'EEXIST' || attempt >= 3) throw translate(error, walk.subject);
+    }
+  }
+}
+
+async function writeAll(handle: FileHandle, data: Uint8Array): Promise<number> {
+  let offset = 0;
+  while (offset < data.byteLength) {
+    const { bytesWritten } = await handle.write(data, offset, data.byteLength - offset);
+    offset += bytesWritten;
+  }
+  return offset;
+}
+
+async function copyAll(source: FileHandle, target: FileHandle): Promise<number> {
+  const buffer = Buffer.allocUnsafe(COPY_CHUNK);
+  let position = 0;
+  for (;;) {
+    const { bytesRead } = await source.read(buffer, 0, buffer.byteLength, position);
+    if (bytesRead === 0) return position;
+    await writeAll(target, buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+}
+
+export async function unlinkQuietly(entry: string): Promise<void> {
+  try {
+    await unlink(entry);
+  } catch {
+    // Best effort: the entry is a temp file of ours or already gone.
+  }
+}
