@@ -1,0 +1,56 @@
+import type { ReadableFile } from '../ports/file-system.port.js';
+
+const CHUNK_BYTES = 64 * 1024;
+/** Where grep looks for a NUL byte to call a file binary (FR-016). */
+export const BINARY_SNIFF_BYTES = 8 * 1024;
+/** Text kept of one line; the rest of a longer line is not searched, so a one-line multi-GB file cannot exhaust memory. */
+export const MAX_LINE_CHARS = 1024 * 1024;
+
+export async function looksBinary(file: ReadableFile): Promise<boolean> {
+  const head = await file.read(0, BINARY_SNIFF_BYTES);
+  return head.includes(0);
+}
+
+/**
+ * The file's lines without their terminator ('\n', or '\r\n'), read in fixed chunks so a
+ * file of any size costs one chunk plus one line of memory. Stops at the size the file had
+ * when opened, so a file that keeps growing (a live log) still ends.
+ */
+export async function* readLines(file: ReadableFile): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  const end = file.stat.size;
+  let position = 0;
+  let pending = '';
+  let overflowing = false;
+  while (position < end) {
+    const bytes = await file.read(position, Math.min(CHUNK_BYTES, end - position));
+    if (bytes.length === 0) break;
+    position += bytes.length;
+    const text = decoder.decode(bytes, { stream: true });
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      if (!overflowing) pending += text.slice(start, newline);
+      yield withoutCarriageReturn(capped(pending));
+      pending = '';
+      overflowing = false;
+      start = newline + 1;
+    }
+    if (!overflowing) {
+      pending += text.slice(start);
+      if (pending.length > MAX_LINE_CHARS) {
+        pending = pending.slice(0, MAX_LINE_CHARS);
+        overflowing = true;
+      }
+    }
+  }
+  if (!overflowing) pending += decoder.decode();
+  if (pending !== '') yield withoutCarriageReturn(capped(pending));
+}
+
+function capped(line: string): string {
+  return line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line;
+}
+
+function withoutCarriageReturn(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}

@@ -1,0 +1,104 @@
+import { errors } from '../errors.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
+import type { RegexEngine } from '../ports/regex-engine.port.js';
+import { displayPath } from '../roots.js';
+import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
+import { SearchLimits } from '../search/search-limits.js';
+import { statSearchStart } from '../search/start-point.js';
+import type { Settings } from '../settings.js';
+import { walkTree } from '../tree-walker.js';
+import type { RootAccess } from './root-access.js';
+
+export const TYPE_FILTERS = ['file', 'directory', 'symlink', 'all'] as const;
+export type TypeFilter = (typeof TYPE_FILTERS)[number];
+
+export interface GlobInput {
+  readonly root: string;
+  readonly pattern?: string;
+  readonly regex?: string;
+  readonly path?: string;
+  readonly max_results?: number;
+  readonly timeout_seconds?: number;
+  readonly max_depth?: number;
+  readonly type_filter?: string;
+}
+
+export interface GlobMatch {
+  /** Relative to the root, so it can be passed straight to another tool. */
+  readonly path: string;
+  readonly type: EntryKind;
+  readonly size: number;
+  readonly modified_at: string;
+}
+
+export interface GlobResult {
+  readonly matches: GlobMatch[];
+  readonly total_matches: number;
+  readonly truncated: boolean;
+  readonly timed_out: boolean;
+}
+
+/** FR-017: find entries by glob or regex on their path below a directory of a root. */
+export class Glob {
+  constructor(
+    private readonly fs: FileSystemPort,
+    private readonly clock: Clock,
+    private readonly regex: RegexEngine,
+    private readonly settings: Settings,
+    private readonly access: RootAccess,
+  ) {}
+
+  async execute(input: GlobInput): Promise<GlobResult> {
+    const start = this.access.path('glob', input.root, input.path ?? '.');
+    const typeFilter = parseTypeFilter(input.type_filter);
+    const limits = SearchLimits.from(this.settings.search, this.clock, input);
+    const matches = this.pathPredicate(input);
+
+    const startStat = await statSearchStart(this.fs, start);
+    if (startStat.kind !== 'directory') throw errors.notADirectory(start.root.name, displayPath(start));
+
+    const found: GlobMatch[] = [];
+    let truncated = false;
+    let timedOut = false;
+    for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth })) {
+      if (limits.expired()) {
+        timedOut = true;
+        break;
+      }
+      if (typeFilter !== 'all' && entry.stat.kind !== typeFilter) continue;
+      if (!matches(entry.relativePath)) continue;
+      if (found.length >= limits.maxResults) {
+        truncated = true;
+        break;
+      }
+      found.push({
+        path: displayPath(entry.path),
+        type: entry.stat.kind,
+        size: entry.stat.size,
+        modified_at: entry.stat.modifiedAt.toISOString(),
+      });
+    }
+    found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { matches: found, total_matches: found.length, truncated, timed_out: timedOut };
+  }
+
+  /** Glob or regex, both against the path relative to the search directory. */
+  private pathPredicate(input: GlobInput): PathPredicate {
+    // An empty string is how some clients spell "not given".
+    const pattern = input.pattern || undefined;
+    const regex = input.regex || undefined;
+    if ((pattern === undefined) === (regex === undefined)) {
+      throw errors.invalidArgument('exactly one of pattern or regex must be provided');
+    }
+    if (pattern !== undefined) return compileGlob(pattern);
+    const matcher = this.regex.compile(regex as string, { caseInsensitive: false });
+    return (relativePath) => matcher.test(relativePath);
+  }
+}
+
+function parseTypeFilter(value: string | undefined): TypeFilter {
+  if (value === undefined) return 'all';
+  if ((TYPE_FILTERS as readonly string[]).includes(value)) return value as TypeFilter;
+  throw errors.invalidArgument(`invalid type_filter: ${value} (valid: ${TYPE_FILTERS.join(', ')})`);
+}

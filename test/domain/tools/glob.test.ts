@@ -1,0 +1,218 @@
+import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
+import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
+import { DomainError } from '../../../src/domain/errors.js';
+import { PathPolicy } from '../../../src/domain/path-policy.js';
+import type { Clock } from '../../../src/domain/ports/clock.port.js';
+import type { Settings } from '../../../src/domain/settings.js';
+import { ToolPolicy } from '../../../src/domain/tool-policy.js';
+import { Glob, type GlobInput } from '../../../src/domain/tools/glob.js';
+import { RootAccess } from '../../../src/domain/tools/root-access.js';
+import { makeRoot } from '../../support/roots.js';
+
+const START = new Date('2026-01-01T00:00:00Z').getTime();
+
+class SteppingClock implements Clock {
+  private readings = 0;
+  constructor(private readonly stepMs: number) {}
+  now(): Date {
+    return new Date(START + this.stepMs * this.readings++);
+  }
+}
+
+const settings: Settings = {
+  maxFullReadSize: 1024 * 1024,
+  maxFileSize: 10 * 1024 * 1024,
+  requireViewBeforeEdit: true,
+  defaultRoot: 'workspace',
+  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 20 },
+};
+
+let fs: InMemoryFileSystem;
+
+function globWith(options: { clock?: Clock; tools?: string[] } = {}): Glob {
+  const workspace = makeRoot('workspace', '/ws', options.tools ?? ['*']);
+  const access = new RootAccess(new PathPolicy([workspace]), new ToolPolicy());
+  return new Glob(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), settings, access);
+}
+
+const glob = (input: Omit<GlobInput, 'root'>, globber = globWith()) => globber.execute({ root: 'workspace', ...input });
+const paths = async (input: Omit<GlobInput, 'root'>) => (await glob(input)).matches.map((m) => m.path);
+
+async function failureOf(action: Promise<unknown>): Promise<DomainError> {
+  const error = await action.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+beforeEach(() => {
+  fs = new InMemoryFileSystem();
+  fs.seedDirectory('/ws');
+});
+
+describe('Glob', () => {
+  it('E2E-055: `*.go` matches top-level Go files only, with type, size and modified_at', async () => {
+    const modifiedAt = new Date('2025-06-01T12:00:00Z');
+    fs.seedFile('/ws/a.go', 'a', { modifiedAt });
+    fs.seedFile('/ws/b.go', 'bb', { modifiedAt });
+    fs.seedFile('/ws/c.txt', 'c');
+    fs.seedFile('/ws/sub/d.go', 'd');
+
+    expect(await glob({ pattern: '*.go' })).toEqual({
+      matches: [
+        { path: 'a.go', type: 'file', size: 1, modified_at: '2025-06-01T12:00:00.000Z' },
+        { path: 'b.go', type: 'file', size: 2, modified_at: '2025-06-01T12:00:00.000Z' },
+      ],
+      total_matches: 2,
+      truncated: false,
+      timed_out: false,
+    });
+  });
+
+  it('E2E-056: regex is an unanchored search on the relative path', async () => {
+    fs.seedFile('/ws/test_1.go', '');
+    fs.seedFile('/ws/test_2.go', '');
+    fs.seedFile('/ws/main.go', '');
+    fs.seedFile('/ws/pkg/test_30.go', '');
+
+    expect(await paths({ regex: 'test_\\d+\\.go' })).toEqual(['pkg/test_30.go', 'test_1.go', 'test_2.go']);
+    expect(await paths({ regex: '^test_\\d+\\.go$' })).toEqual(['test_1.go', 'test_2.go']);
+  });
+
+  it('E2E-057: `**` spans any number of directories, none included', async () => {
+    fs.seedFile('/ws/top.go', '');
+    fs.seedFile('/ws/src/a.go', '');
+    fs.seedFile('/ws/src/pkg/b.go', '');
+    fs.seedFile('/ws/src/pkg/sub/c.go', '');
+    fs.seedFile('/ws/src/pkg/readme.md', '');
+
+    expect(await paths({ pattern: '**/*.go' })).toEqual(['src/a.go', 'src/pkg/b.go', 'src/pkg/sub/c.go', 'top.go']);
+    expect(await paths({ pattern: 'src/**/*.go' })).toEqual(['src/a.go', 'src/pkg/b.go', 'src/pkg/sub/c.go']);
+  });
+
+  it('E2E-058: type_filter selects files, directories or symlinks', async () => {
+    fs.seedFile('/ws/x.txt', 'x');
+    fs.seedFile('/ws/d1/inner.txt', 'i');
+    fs.seedDirectory('/ws/d2');
+    fs.seedSymlink('/ws/link', 'x.txt');
+
+    expect(await paths({ pattern: '*', type_filter: 'file' })).toEqual(['x.txt']);
+    expect(await paths({ pattern: '*', type_filter: 'directory' })).toEqual(['d1', 'd2']);
+    expect(await glob({ pattern: '*', type_filter: 'symlink' })).toMatchObject({ matches: [{ path: 'link', type: 'symlink' }] });
+    expect(await paths({ pattern: '*', type_filter: 'all' })).toEqual(['d1', 'd2', 'link', 'x.txt']);
+    expect(await paths({ pattern: '*' })).toEqual(['d1', 'd2', 'link', 'x.txt']);
+  });
+
+  it('an unknown type_filter is INVALID_ARGUMENT listing the valid values', async () => {
+    const error = await failureOf(glob({ pattern: '*', type_filter: 'files' }));
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid type_filter: files (valid: file, directory, symlink, all)');
+  });
+
+  it('E2E-059: no match gives total_matches 0', async () => {
+    fs.seedFile('/ws/a.go', '');
+    expect(await glob({ pattern: '*.xyz' })).toEqual({ matches: [], total_matches: 0, truncated: false, timed_out: false });
+  });
+
+  it('E2E-060: exactly one of pattern or regex (empty strings count as absent)', async () => {
+    for (const input of [{ pattern: '*.go', regex: '.*\\.go' }, {}, { pattern: '', regex: '' }]) {
+      const error = await failureOf(glob(input));
+      expect(error.toClientText()).toBe('INVALID_ARGUMENT: exactly one of pattern or regex must be provided');
+    }
+    fs.seedFile('/ws/a.go', '');
+    expect(await paths({ pattern: '*.go', regex: '' })).toEqual(['a.go']);
+  });
+
+  it("E2E-076: an invalid regex is INVALID_ARGUMENT with RE2's reason", async () => {
+    const error = await failureOf(glob({ regex: '[unclosed' }));
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [unclosed');
+  });
+
+  it('E2E-076: an invalid glob (unbalanced bracket) is INVALID_ARGUMENT', async () => {
+    const error = await failureOf(glob({ pattern: 'src/[abc' }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toMatch(/^invalid pattern: Missing closing: "\]"/);
+  });
+
+  it('matches dot files and dot directories like any other name', async () => {
+    fs.seedFile('/ws/.env', '');
+    fs.seedFile('/ws/.github/workflows/ci.yml', '');
+
+    expect(await paths({ pattern: '*', type_filter: 'file' })).toEqual(['.env']);
+    expect(await paths({ pattern: '**/*.yml' })).toEqual(['.github/workflows/ci.yml']);
+  });
+
+  it('matches against the path below `path` but reports paths relative to the root', async () => {
+    fs.seedFile('/ws/src/main.go', '');
+    fs.seedFile('/ws/src/pkg/util.go', '');
+    fs.seedFile('/ws/main.go', '');
+
+    expect(await paths({ pattern: '*.go', path: 'src' })).toEqual(['src/main.go']);
+    expect(await paths({ regex: '^pkg', path: 'src' })).toEqual(['src/pkg', 'src/pkg/util.go']);
+  });
+
+  it('sorts results by path, not by walk order', async () => {
+    fs.seedFile('/ws/a/b.txt', '');
+    fs.seedFile('/ws/a-b.txt', '');
+    fs.seedFile('/ws/B.txt', '');
+
+    expect(await paths({ pattern: '**/*.txt' })).toEqual(['B.txt', 'a-b.txt', 'a/b.txt']);
+  });
+
+  it('max_depth 1 lists only entries directly in path, like grep', async () => {
+    fs.seedFile('/ws/top.go', '');
+    fs.seedFile('/ws/one/mid.go', '');
+    fs.seedFile('/ws/one/two/low.go', '');
+
+    expect(await paths({ pattern: '**/*.go', max_depth: 1 })).toEqual(['top.go']);
+    expect(await paths({ pattern: '**/*.go', max_depth: 2 })).toEqual(['one/mid.go', 'top.go']);
+  });
+
+  it('NFR-009: lists symlinks as entries without following them out of the root', async () => {
+    fs.seedFile('/outside/secret.go', '');
+    fs.seedSymlink('/ws/escape', '/outside');
+    fs.seedFile('/ws/real/a.go', '');
+    fs.seedSymlink('/ws/alias', 'real');
+
+    expect(await glob({ pattern: '**' })).toMatchObject({
+      matches: [
+        { path: 'alias', type: 'symlink' },
+        { path: 'escape', type: 'symlink' },
+        { path: 'real', type: 'directory' },
+        { path: 'real/a.go', type: 'file' },
+      ],
+    });
+    expect((await failureOf(glob({ pattern: '*', path: 'escape' }))).code).toBe('ACCESS_DENIED');
+  });
+
+  it('stops at max_results with truncated=true, and clamps max_results to the ceiling', async () => {
+    for (let i = 0; i < 30; i += 1) fs.seedFile(`/ws/f${String(i).padStart(2, '0')}.txt`, '');
+
+    expect(await glob({ pattern: '*.txt', max_results: 3 })).toMatchObject({ total_matches: 3, truncated: true });
+    expect(await glob({ pattern: '*.txt', max_results: 30 })).toMatchObject({ total_matches: settings.search.maxResultsLimit, truncated: true });
+    fs.seedDirectory('/ws/few');
+    fs.seedFile('/ws/few/a.txt', '');
+    expect(await glob({ pattern: '*.txt', path: 'few', max_results: 1 })).toMatchObject({ total_matches: 1, truncated: false });
+  });
+
+  it('NFR-004: returns what it found with timed_out=true when the deadline passes', async () => {
+    for (let i = 0; i < 40; i += 1) fs.seedFile(`/ws/f${String(i).padStart(2, '0')}.txt`, '');
+    const clock = new SteppingClock(100);
+
+    const result = await glob({ pattern: '*.txt', timeout_seconds: 1 }, globWith({ clock }));
+    expect(result.timed_out).toBe(true);
+    expect(result.truncated).toBe(false);
+    expect(result.matches.length).toBeGreaterThan(0);
+    expect(result.matches.length).toBeLessThan(40);
+  });
+
+  it('refuses a path that is a file, a missing path, a path above the root and a root without glob', async () => {
+    fs.seedFile('/ws/a.txt', '');
+
+    expect((await failureOf(glob({ pattern: '*', path: 'a.txt' }))).toClientText()).toBe('NOT_A_DIRECTORY: not a directory: a.txt (root: workspace)');
+    expect((await failureOf(glob({ pattern: '*', path: 'gone' }))).code).toBe('NOT_FOUND');
+    expect((await failureOf(glob({ pattern: '*', path: '../..' }))).code).toBe('ACCESS_DENIED');
+    expect((await failureOf(glob({ pattern: '*' }, globWith({ tools: ['grep'] })))).code).toBe('TOOL_NOT_ALLOWED');
+  });
+});

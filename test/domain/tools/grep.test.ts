@@ -1,0 +1,325 @@
+import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
+import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
+import { DomainError } from '../../../src/domain/errors.js';
+import { PathPolicy } from '../../../src/domain/path-policy.js';
+import type { Clock } from '../../../src/domain/ports/clock.port.js';
+import { MAX_LINE_CHARS } from '../../../src/domain/search/line-reader.js';
+import type { Settings } from '../../../src/domain/settings.js';
+import { ToolPolicy } from '../../../src/domain/tool-policy.js';
+import { Grep, type GrepInput } from '../../../src/domain/tools/grep.js';
+import { RootAccess } from '../../../src/domain/tools/root-access.js';
+import { makeRoot } from '../../support/roots.js';
+
+const START = new Date('2026-01-01T00:00:00Z').getTime();
+
+/** Advances by `stepMs` on every reading, so a deadline passes after a known number of looks. */
+class SteppingClock implements Clock {
+  readings = 0;
+  constructor(private readonly stepMs: number) {}
+  now(): Date {
+    return new Date(START + this.stepMs * this.readings++);
+  }
+}
+
+const settings: Settings = {
+  maxFullReadSize: 1024 * 1024,
+  maxFileSize: 10 * 1024 * 1024,
+  requireViewBeforeEdit: true,
+  defaultRoot: 'workspace',
+  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 50 },
+};
+
+let fs: InMemoryFileSystem;
+
+function grepWith(options: { clock?: Clock; tools?: string[] } = {}): Grep {
+  const workspace = makeRoot('workspace', '/ws', options.tools ?? ['*']);
+  const access = new RootAccess(new PathPolicy([workspace]), new ToolPolicy());
+  return new Grep(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), settings, access);
+}
+
+const grep = (input: Omit<GrepInput, 'root'>, grepper = grepWith()) => grepper.execute({ root: 'workspace', ...input });
+
+async function failureOf(action: Promise<unknown>): Promise<DomainError> {
+  const error = await action.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`);
+
+beforeEach(() => {
+  fs = new InMemoryFileSystem();
+  fs.seedDirectory('/ws');
+});
+
+describe('Grep', () => {
+  it('E2E-048: reports the match with its line number and context lines', async () => {
+    const lines = numbered(15);
+    lines[9] = '// TODO: fix this';
+    fs.seedFile('/ws/code.go', `${lines.join('\n')}\n`);
+
+    const result = await grep({ pattern: 'TODO', context_lines: 2 });
+    expect(result).toEqual({
+      matches: [
+        {
+          file: 'code.go',
+          line_number: 10,
+          line_content: '// TODO: fix this',
+          context_before: ['line 8', 'line 9'],
+          context_after: ['line 11', 'line 12'],
+        },
+      ],
+      total_matches: 1,
+      files_searched: 1,
+      truncated: false,
+      timed_out: false,
+    });
+  });
+
+  it('clips context at the start and end of a file, and overlapping contexts repeat lines', async () => {
+    fs.seedFile('/ws/a.txt', 'hit one\nmiddle\nhit two');
+
+    const { matches } = await grep({ pattern: 'hit', context_lines: 3 });
+    expect(matches.map((m) => [m.line_number, m.context_before, m.context_after])).toEqual([
+      [1, [], ['middle', 'hit two']],
+      [3, ['hit one', 'middle'], []],
+    ]);
+  });
+
+  it('E2E-049: case_insensitive matches every spelling', async () => {
+    fs.seedFile('/ws/a.log', 'an Error occurred\n');
+    fs.seedFile('/ws/b.log', 'quiet\nerror: disk\n');
+    fs.seedFile('/ws/c.log', 'FATAL ERROR\n');
+
+    const insensitive = await grep({ pattern: 'error', case_insensitive: true });
+    expect(insensitive.matches.map((m) => [m.file, m.line_number])).toEqual([
+      ['a.log', 1],
+      ['b.log', 2],
+      ['c.log', 1],
+    ]);
+    const sensitive = await grep({ pattern: 'error' });
+    expect(sensitive.matches.map((m) => m.file)).toEqual(['b.log']);
+  });
+
+  it('E2E-050: glob_filter without a slash matches file names at any depth', async () => {
+    fs.seedFile('/ws/file.go', '// TODO go');
+    fs.seedFile('/ws/file.py', '# TODO py');
+    fs.seedFile('/ws/pkg/deep/other.go', '// TODO deep');
+
+    const result = await grep({ pattern: 'TODO', glob_filter: '*.go' });
+    expect(result.matches.map((m) => m.file)).toEqual(['file.go', 'pkg/deep/other.go']);
+    expect(result.files_searched).toBe(2);
+  });
+
+  it('glob_filter with a slash matches the path below the search directory; dot files included', async () => {
+    fs.seedFile('/ws/src/pkg/a.go', 'TODO');
+    fs.seedFile('/ws/src/b.go', 'TODO');
+    fs.seedFile('/ws/src/pkg/.hidden.go', 'TODO');
+
+    const result = await grep({ pattern: 'TODO', path: 'src', glob_filter: 'pkg/*.go' });
+    expect(result.matches.map((m) => m.file)).toEqual(['src/pkg/.hidden.go', 'src/pkg/a.go']);
+  });
+
+  it('an invalid glob_filter is INVALID_ARGUMENT', async () => {
+    const error = await failureOf(grep({ pattern: 'x', glob_filter: '*.[ch' }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toMatch(/^invalid pattern: /);
+  });
+
+  it('E2E-051: no match gives an empty result', async () => {
+    fs.seedFile('/ws/one.txt', 'nothing to see\n');
+    fs.seedFile('/ws/dir/two.txt', 'still nothing\n');
+
+    expect(await grep({ pattern: 'ZZZZUNIQUEZZZZZ' })).toEqual({
+      matches: [],
+      total_matches: 0,
+      files_searched: 2,
+      truncated: false,
+      timed_out: false,
+    });
+  });
+
+  it("E2E-052: an invalid regex is INVALID_ARGUMENT with RE2's reason, before any file is read", async () => {
+    const error = await failureOf(grep({ pattern: '[invalid' }));
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [invalid');
+  });
+
+  it('E2E-053: stops at max_results with truncated=true', async () => {
+    for (let i = 0; i < 210; i += 1) fs.seedFile(`/ws/files/f${String(i).padStart(3, '0')}.txt`, 'a match here\n');
+
+    const result = await grep({ pattern: 'match', max_results: 5 });
+    expect(result.matches.map((m) => m.file)).toEqual(['f000', 'f001', 'f002', 'f003', 'f004'].map((f) => `files/${f}.txt`));
+    expect(result).toMatchObject({ total_matches: 5, truncated: true, timed_out: false, files_searched: 6 });
+  });
+
+  it('is not truncated when the matches exactly fill max_results', async () => {
+    fs.seedFile('/ws/a.txt', 'match\nmatch\n');
+
+    expect(await grep({ pattern: 'match', max_results: 2 })).toMatchObject({ total_matches: 2, truncated: false });
+  });
+
+  it('still completes the context of the last match kept when truncating', async () => {
+    fs.seedFile('/ws/a.txt', 'match 1\nafter\nmatch 2\nlast\n');
+
+    const result = await grep({ pattern: 'match', max_results: 1, context_lines: 2 });
+    expect(result.matches).toEqual([expect.objectContaining({ line_number: 1, context_after: ['after', 'match 2'] })]);
+    expect(result.truncated).toBe(true);
+  });
+
+  it('OQ-001: a max_results above the ceiling is clamped to it; defaults come from settings', async () => {
+    fs.seedFile('/ws/many.txt', Array.from({ length: 120 }, () => 'hit').join('\n'));
+
+    const above = await grep({ pattern: 'hit', max_results: 10_000 });
+    expect(above).toMatchObject({ total_matches: settings.search.maxResultsLimit, truncated: true });
+    const byDefault = await grep({ pattern: 'hit' });
+    expect(byDefault.total_matches).toBe(Math.min(settings.search.defaultMaxResults, settings.search.maxResultsLimit));
+  });
+
+  it('rejects nonsensical limits', async () => {
+    for (const input of [{ max_results: 0 }, { context_lines: -1 }, { timeout_seconds: 0 }, { max_depth: 0 }, { max_depth: 1.5 }]) {
+      expect((await failureOf(grep({ pattern: 'x', ...input }))).code).toBe('INVALID_ARGUMENT');
+    }
+    expect((await failureOf(grep({ pattern: '' }))).message).toBe('pattern must not be empty');
+  });
+
+  it('E2E-054: skips files with a NUL byte in the first 8 KB', async () => {
+    fs.seedFile('/ws/blob.bin', new Uint8Array([...new TextEncoder().encode('needle\n'), 0, 1, 2, 0, 10]));
+    fs.seedFile('/ws/notes.txt', 'a needle in text\n');
+    const lateNul = new Uint8Array(9000).fill(0x61);
+    lateNul.set(new TextEncoder().encode('needle\n'), 0);
+    lateNul[8999] = 0;
+    fs.seedFile('/ws/late-nul.txt', lateNul);
+
+    const result = await grep({ pattern: 'needle' });
+    expect(result.matches.map((m) => m.file)).toEqual(['late-nul.txt', 'notes.txt']);
+    expect(result.files_searched).toBe(2);
+  });
+
+  it('gives file paths relative to the root when searching a subdirectory', async () => {
+    fs.seedFile('/ws/src/pkg/util.go', 'TODO');
+    fs.seedFile('/ws/other.go', 'TODO');
+
+    const result = await grep({ pattern: 'TODO', path: 'src' });
+    expect(result.matches.map((m) => m.file)).toEqual(['src/pkg/util.go']);
+  });
+
+  it('searches a single file named by path (its name need not match glob_filter)', async () => {
+    fs.seedFile('/ws/notes.md', 'one\nTODO two\n');
+
+    const result = await grep({ pattern: 'TODO', path: 'notes.md', glob_filter: '*.go' });
+    expect(result.matches).toEqual([expect.objectContaining({ file: 'notes.md', line_number: 2 })]);
+  });
+
+  it('max_depth 1 searches only the files directly in path', async () => {
+    fs.seedFile('/ws/top.txt', 'hit');
+    fs.seedFile('/ws/sub/low.txt', 'hit');
+
+    expect((await grep({ pattern: 'hit', max_depth: 1 })).matches.map((m) => m.file)).toEqual(['top.txt']);
+    expect((await grep({ pattern: 'hit', max_depth: 2 })).matches.map((m) => m.file)).toEqual(['sub/low.txt', 'top.txt']);
+  });
+
+  it('NFR-009: follows no symlink while walking, in or out of the root', async () => {
+    fs.seedFile('/ws/real/file.txt', 'secret hit');
+    fs.seedSymlink('/ws/dir-link', 'real');
+    fs.seedSymlink('/ws/file-link', 'real/file.txt');
+    fs.seedSymlink('/ws/escape', '/outside');
+    fs.seedFile('/outside/passwd', 'secret hit');
+
+    const result = await grep({ pattern: 'secret' });
+    expect(result.matches.map((m) => m.file)).toEqual(['real/file.txt']);
+    expect(result.files_searched).toBe(1);
+  });
+
+  it('starts through an in-root link but refuses one that leaves the root', async () => {
+    fs.seedFile('/ws/real/file.txt', 'hit');
+    fs.seedSymlink('/ws/alias', 'real');
+    fs.seedSymlink('/ws/escape', '/outside');
+    fs.seedFile('/outside/file.txt', 'hit');
+
+    expect((await grep({ pattern: 'hit', path: 'alias' })).matches.map((m) => m.file)).toEqual(['alias/file.txt']);
+    expect((await failureOf(grep({ pattern: 'hit', path: 'escape' }))).code).toBe('ACCESS_DENIED');
+  });
+
+  it('refuses a path above the root, a missing path, an unknown root and a root without grep', async () => {
+    expect((await failureOf(grep({ pattern: 'x', path: '../etc' }))).code).toBe('ACCESS_DENIED');
+    expect((await failureOf(grep({ pattern: 'x', path: 'nope' }))).toClientText()).toBe('NOT_FOUND: path not found: nope (root: workspace)');
+    expect((await failureOf(grepWith().execute({ root: 'other', pattern: 'x' }))).code).toBe('UNKNOWN_ROOT');
+    const denied = await failureOf(grep({ pattern: '[invalid' }, grepWith({ tools: ['glob'] })));
+    expect(denied.toClientText()).toBe('TOOL_NOT_ALLOWED: tool grep not allowed on root workspace');
+  });
+
+  it('streams a file bigger than one read chunk: line numbers, CRLF and a last line without newline', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `row ${i + 1} ${'.'.repeat(20)}`);
+    lines[19_999] = 'final hit';
+    fs.seedFile('/ws/big.txt', `${lines.slice(0, 10).join('\r\n')}\r\n${lines.slice(10).join('\n')}`);
+
+    const result = await grep({ pattern: '^row 5 |hit$', context_lines: 1 });
+    expect(result.matches).toEqual([
+      { file: 'big.txt', line_number: 5, line_content: lines[4], context_before: [lines[3]], context_after: [lines[5]] },
+      { file: 'big.txt', line_number: 20_000, line_content: 'final hit', context_before: [lines[19_998]], context_after: [] },
+    ]);
+  });
+
+  it('decodes multi-byte UTF-8 split across read chunks', async () => {
+    const filler = 'x'.repeat(64 * 1024 - 1);
+    fs.seedFile('/ws/utf8.txt', `${filler}é€\nnext`);
+
+    const result = await grep({ pattern: 'é€$' });
+    expect(result.matches.map((m) => m.line_number)).toEqual([1]);
+  });
+
+  it('searches only the first MAX_LINE_CHARS characters of an overlong line', async () => {
+    fs.seedFile('/ws/minified.js', `start ${'y'.repeat(MAX_LINE_CHARS)} tail-marker\nstart again`);
+
+    const result = await grep({ pattern: 'start|tail-marker' });
+    expect(result.matches.map((m) => [m.line_number, m.line_content.length])).toEqual([
+      [1, MAX_LINE_CHARS],
+      [2, 'start again'.length],
+    ]);
+    expect((await grep({ pattern: 'tail-marker' })).total_matches).toBe(0);
+  });
+
+  it('finishes a pathological pattern on a 100k-character line quickly (RE2 is linear)', async () => {
+    fs.seedFile('/ws/evil.txt', `${'a'.repeat(100_000)}!\n${'a'.repeat(100_000)}\n`);
+
+    const result = await grep({ pattern: '(a+)+$', timeout_seconds: 5 }, grepWith({ clock: new SteppingClock(1) }));
+    expect(result.matches.map((m) => m.line_number)).toEqual([2]);
+    expect(result.timed_out).toBe(false);
+  });
+
+  it('E2E-079: a deadline passing between files returns the partial results with timed_out=true', async () => {
+    for (let i = 0; i < 50; i += 1) fs.seedFile(`/ws/tree/log-${String(i).padStart(2, '0')}.txt`, 'needle\n');
+    // Each look at the clock advances it 100 ms: the 1 s deadline passes after a handful of files.
+    const clock = new SteppingClock(100);
+
+    const result = await grep({ pattern: 'needle', timeout_seconds: 1 }, grepWith({ clock }));
+    expect(result.timed_out).toBe(true);
+    expect(result.truncated).toBe(false);
+    expect(result.matches.length).toBeGreaterThan(0);
+    expect(result.matches.length).toBeLessThan(50);
+    expect(result.matches.length).toBe(result.files_searched);
+  });
+
+  it('E2E-079: a deadline passing inside one huge file stops mid-file', async () => {
+    fs.seedFile('/ws/huge.log', Array.from({ length: 50_000 }, (_, i) => `needle ${i + 1}`).join('\n'));
+    const clock = new SteppingClock(1000);
+
+    // Every thousandth line matches; inside a file the clock is read only every thousand lines or so.
+    const result = await grep({ pattern: '^needle \\d*000$', timeout_seconds: 3 }, grepWith({ clock }));
+    expect(result).toMatchObject({ timed_out: true, truncated: false, files_searched: 1 });
+    expect(result.total_matches).toBeGreaterThan(0);
+    expect(result.total_matches).toBeLessThan(50);
+  });
+
+  it('OQ-001: a timeout above the ceiling is clamped to it', async () => {
+    fs.seedFile('/ws/a.txt', 'x');
+    // One hour per look: only the clamped 600 s ceiling is short enough to expire before the first file.
+    const clock = new SteppingClock(601_000);
+
+    const result = await grep({ pattern: 'x', timeout_seconds: 86_400 }, grepWith({ clock }));
+    expect(result).toMatchObject({ timed_out: true, files_searched: 0 });
+  });
+});
