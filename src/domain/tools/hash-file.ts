@@ -1,0 +1,50 @@
+import { errors, inRoot } from '../errors.js';
+import { HASH_ALGORITHMS, type ContentHasher, type HashAlgorithm } from '../ports/content-hasher.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import { displayPath } from '../roots.js';
+import { streamChunks } from './file-text.js';
+import type { RootAccess } from './root-access.js';
+
+export interface HashFileResult {
+  path: string;
+  algorithm: HashAlgorithm;
+  /** Lower-case hex. */
+  hash: string;
+  /** Bytes hashed. */
+  size: number;
+}
+
+/** FR-012: streamed in chunks of at most 32 KB (NFR-003), never held whole. */
+export class HashFile {
+  constructor(
+    private readonly access: RootAccess,
+    private readonly fs: FileSystemPort,
+    private readonly hasher: ContentHasher,
+  ) {}
+
+  async execute(input: { root: string; path: string; algorithm: string }): Promise<HashFileResult> {
+    const target = this.access.path('hash_file', input.root, input.path);
+    const shown = displayPath(target);
+    const algorithm = HASH_ALGORITHMS.find((name) => name === input.algorithm.toLowerCase());
+    if (!algorithm) {
+      throw errors.invalidArgument(
+        `unsupported hash algorithm: ${input.algorithm}; supported: ${HASH_ALGORITHMS.join(', ')}${inRoot(target.root.name)}`,
+      );
+    }
+    const entry = await this.fs.stat(target, { followSymlinks: true });
+    if (!entry) throw errors.notFound('file', target.root.name, shown);
+    if (entry.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; cannot hash a directory');
+    const file = await this.fs.openFile(target);
+    const hash = this.hasher.create(algorithm);
+    let size = 0;
+    try {
+      for await (const chunk of streamChunks(file)) {
+        hash.update(chunk);
+        size += chunk.length;
+      }
+    } finally {
+      await file.close();
+    }
+    return { path: shown, algorithm, hash: hash.digest(), size };
+  }
+}

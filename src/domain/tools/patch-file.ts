@@ -1,0 +1,63 @@
+import { DomainError, errors, inRoot } from '../errors.js';
+import { applyPatch, parseUnifiedDiff } from '../patch-engine.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import { displayPath, type RootPath } from '../roots.js';
+import type { Settings } from '../settings.js';
+import { formatSize, looksBinary, readRange } from './file-text.js';
+import type { RootAccess } from './root-access.js';
+
+export interface PatchFileResult {
+  path: string;
+  hunks_applied: number;
+  /** The file did not exist and was created from the patch. */
+  created: boolean;
+}
+
+/** FR-008: apply a unified diff to one file, all hunks or nothing (NFR-015). */
+export class PatchFile {
+  constructor(
+    private readonly access: RootAccess,
+    private readonly fs: FileSystemPort,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute(input: { root: string; path: string; patch: string }): Promise<PatchFileResult> {
+    const target = this.access.path('patch_file', input.root, input.path);
+    const shown = displayPath(target);
+    const patch = parseUnifiedDiff(input.patch, target);
+    const existing = await this.fs.stat(target, { followSymlinks: true });
+    if (existing?.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; patch_file patches files');
+    const original = existing ? await this.readText(target) : '';
+    // Everything is computed before the first write, so a failing hunk leaves the file untouched.
+    const result = applyPatch(original, patch, target);
+    await this.fs.writeFile(target, new TextEncoder().encode(result.content), { mode: 'replace', createParents: true });
+    return { path: shown, hunks_applied: result.hunksApplied, created: existing === null };
+  }
+
+  /** The whole file as text; patching needs it in memory, so max_file_size bounds it. */
+  private async readText(target: RootPath): Promise<string> {
+    const shown = displayPath(target);
+    const rootName = target.root.name;
+    const file = await this.fs.openFile(target);
+    let bytes: Uint8Array;
+    try {
+      const limit = this.settings.maxFileSize;
+      if (file.stat.size > limit) {
+        throw new DomainError(
+          'FILE_TOO_LARGE',
+          `file too large to patch (size: ${formatSize(file.stat.size)}, limit: ${formatSize(limit)}): ${shown}${inRoot(rootName)}`,
+          { root: rootName, attemptedPath: shown },
+        );
+      }
+      bytes = await readRange(file, 0, file.stat.size);
+    } finally {
+      await file.close();
+    }
+    if (looksBinary(bytes)) throw errors.invalidArgument(`cannot patch a binary file: ${shown}${inRoot(rootName)}`);
+    try {
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      throw errors.invalidArgument(`cannot patch a file that is not valid UTF-8: ${shown}${inRoot(rootName)}`);
+    }
+  }
+}

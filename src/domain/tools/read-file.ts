@@ -1,0 +1,131 @@
+import { DomainError, errors, inRoot } from '../errors.js';
+import type { FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
+import { displayPath, type RootPath } from '../roots.js';
+import type { Settings } from '../settings.js';
+import {
+  BINARY_SNIFF_BYTES,
+  decodeContent,
+  formatSize,
+  looksBinary,
+  readLineWindow,
+  readRange,
+} from './file-text.js';
+import type { RootAccess } from './root-access.js';
+
+export interface ReadFileInput {
+  root: string;
+  path: string;
+  offset_bytes?: number;
+  limit_bytes?: number;
+  offset_lines?: number;
+  limit_lines?: number;
+}
+
+export interface ReadFileResult {
+  path: string;
+  content: string;
+  /** Size of the whole file in bytes. */
+  size: number;
+  /** More of the file follows what was returned. */
+  truncated: boolean;
+  encoding: 'utf-8' | 'base64';
+  binary: boolean;
+  /** Line reads only: lines in the whole file. */
+  lines_total?: number;
+}
+
+type Window = Pick<ReadFileResult, 'content' | 'truncated' | 'encoding' | 'lines_total'>;
+
+/** FR-005: a full read up to max_full_read_size, or a byte or line window of any file. */
+export class ReadFile {
+  constructor(
+    private readonly access: RootAccess,
+    private readonly fs: FileSystemPort,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute(input: ReadFileInput): Promise<ReadFileResult> {
+    const target = this.access.path('read_file', input.root, input.path);
+    const byBytes = input.offset_bytes !== undefined || input.limit_bytes !== undefined;
+    const byLines = input.offset_lines !== undefined || input.limit_lines !== undefined;
+    if (byBytes && byLines) {
+      throw errors.invalidArgument(
+        `offset_bytes/limit_bytes and offset_lines/limit_lines are mutually exclusive${inRoot(target.root.name)}`,
+      );
+    }
+    checkWhole(target, 'offset_bytes', input.offset_bytes, 0);
+    checkWhole(target, 'limit_bytes', input.limit_bytes, 1);
+    checkWhole(target, 'offset_lines', input.offset_lines, 1);
+    checkWhole(target, 'limit_lines', input.limit_lines, 1);
+
+    const file = await this.openRegularFile(target);
+    try {
+      const size = file.stat.size;
+      const binary = looksBinary(await readRange(file, 0, Math.min(size, BINARY_SNIFF_BYTES)));
+      let window: Window;
+      if (byLines) window = await this.readLines(file, target, binary, input.offset_lines ?? 1, input.limit_lines);
+      else if (byBytes) window = await this.readBytes(file, size, binary, input.offset_bytes ?? 0, input.limit_bytes);
+      else window = await this.readWhole(file, target, size, binary);
+      return { path: displayPath(target), size, binary, ...window };
+    } finally {
+      await file.close();
+    }
+  }
+
+  /**
+   * No single response carries more than this: a partial read is still held in memory
+   * and sent in one message, so it gets the larger of the two operator limits.
+   */
+  private get partialReadCeiling(): number {
+    return Math.max(this.settings.maxFullReadSize, this.settings.maxFileSize);
+  }
+
+  private async openRegularFile(target: RootPath): Promise<ReadableFile> {
+    const shown = displayPath(target);
+    const entry = await this.fs.stat(target, { followSymlinks: true });
+    if (!entry) throw errors.notFound('file', target.root.name, shown);
+    if (entry.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; use list_folder');
+    return this.fs.openFile(target);
+  }
+
+  private async readWhole(file: ReadableFile, target: RootPath, size: number, binary: boolean): Promise<Window> {
+    const limit = this.settings.maxFullReadSize;
+    if (size > limit) {
+      throw new DomainError(
+        'FILE_TOO_LARGE',
+        `file too large for full read (size: ${formatSize(size)}, limit: ${formatSize(limit)}); use offset/limit parameters to read ${displayPath(target)} in parts${inRoot(target.root.name)}`,
+        { root: target.root.name, attemptedPath: displayPath(target) },
+      );
+    }
+    const bytes = await readRange(file, 0, size);
+    return { ...decodeContent(bytes, binary), truncated: false };
+  }
+
+  private async readBytes(file: ReadableFile, size: number, binary: boolean, offset: number, limit?: number): Promise<Window> {
+    const length = Math.min(limit ?? this.settings.maxFullReadSize, this.partialReadCeiling);
+    const bytes = offset >= size ? new Uint8Array() : await readRange(file, offset, length);
+    return { ...decodeContent(bytes, binary), truncated: offset + bytes.length < size };
+  }
+
+  private async readLines(file: ReadableFile, target: RootPath, binary: boolean, first: number, limit?: number): Promise<Window> {
+    const budget = limit === undefined ? this.settings.maxFullReadSize : this.partialReadCeiling;
+    const window = await readLineWindow(file, first, limit, budget);
+    if (window.budgetExhausted && window.linesReturned === 0) {
+      throw new DomainError(
+        'FILE_TOO_LARGE',
+        `line ${first} of ${displayPath(target)} alone is larger than the read limit (${formatSize(budget)}); read it with offset_bytes/limit_bytes${inRoot(target.root.name)}`,
+        { root: target.root.name, attemptedPath: displayPath(target) },
+      );
+    }
+    return {
+      ...decodeContent(window.bytes, binary),
+      truncated: first - 1 + window.linesReturned < window.linesTotal,
+      lines_total: window.linesTotal,
+    };
+  }
+}
+
+function checkWhole(target: RootPath, name: string, value: number | undefined, minimum: number): void {
+  if (value === undefined || (Number.isInteger(value) && value >= minimum)) return;
+  throw errors.invalidArgument(`${name} must be an integer >= ${minimum}, got ${value}${inRoot(target.root.name)}`);
+}

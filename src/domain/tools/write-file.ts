@@ -1,0 +1,52 @@
+import { errors, inRoot } from '../errors.js';
+import type { FileSystemPort, WriteMode } from '../ports/file-system.port.js';
+import { displayPath, isRootItself } from '../roots.js';
+import type { RootAccess } from './root-access.js';
+
+/** FR-006 modes and the port write each one becomes; overwrite is atomic (NFR-014). */
+const WRITE_MODES: Readonly<Record<string, WriteMode>> = {
+  overwrite: 'replace',
+  append: 'append',
+  create_only: 'create_exclusive',
+};
+
+export interface WriteFileInput {
+  root: string;
+  path: string;
+  content: string;
+  mode?: string;
+}
+
+export interface WriteFileResult {
+  path: string;
+  /** Bytes written by this call (UTF-8). */
+  size: number;
+  mode: string;
+}
+
+export class WriteFile {
+  constructor(
+    private readonly access: RootAccess,
+    private readonly fs: FileSystemPort,
+  ) {}
+
+  async execute(input: WriteFileInput): Promise<WriteFileResult> {
+    const target = this.access.path('write_file', input.root, input.path);
+    const rootName = target.root.name;
+    const shown = displayPath(target);
+    const mode = input.mode ?? 'overwrite';
+    if (!Object.hasOwn(WRITE_MODES, mode)) {
+      throw errors.invalidArgument(
+        `invalid write mode: ${mode}; valid modes: ${Object.keys(WRITE_MODES).join(', ')}${inRoot(rootName)}`,
+      );
+    }
+    const existing = isRootItself(target) ? null : await this.fs.stat(target);
+    if (isRootItself(target) || existing?.kind === 'directory' || existing?.link?.targetKind === 'directory') {
+      throw errors.isADirectory(rootName, shown, '; write_file writes files');
+    }
+    if (mode === 'create_only' && existing) throw errors.alreadyExists(rootName, shown, '; use overwrite mode to replace');
+    const data = new TextEncoder().encode(input.content);
+    await this.fs.writeFile(target, data, { mode: WRITE_MODES[mode], createParents: true });
+    return { path: shown, size: data.length, mode };
+  }
+}
