@@ -1,4 +1,4 @@
-import { errors, inRoot } from '../../domain/errors.js';
+import { DomainError, errors, inRoot } from '../../domain/errors.js';
 import { hostPathInside, normalizeAbsolute } from '../../domain/path-policy.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type {
@@ -31,9 +31,10 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
 
   async stat(path: RootPath, options: { followSymlinks?: boolean } = {}): Promise<EntryStat | null> {
     const result = this.tree.walk(path, options.followSymlinks ?? false);
-    if (result.status === 'absent' || result.status === 'missing') return null;
+    // Like lstat's ENOENT and ENOTDIR alike: nothing can exist below a missing entry or a file.
+    if (result.status === 'absent' || result.status === 'missing' || result.status === 'not-a-directory') return null;
     if (result.status !== 'found') throw walkFailure(result, path, 'path');
-    return this.tree.statOf(baseName(path) || '.', result.node, parentPath(result.path));
+    return this.tree.statOf(baseName(path), result.node, parentPath(result.path));
   }
 
   async readDirectory(path: RootPath): Promise<EntryStat[]> {
@@ -49,7 +50,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     const { node } = result;
     if (node.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
     if (node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
-    const stat = this.tree.statOf(baseName(path) || '.', node, parentPath(result.path));
+    const stat = this.tree.statOf(baseName(path), node, parentPath(result.path));
     return openSnapshot(stat, node.data.slice(), path);
   }
 
@@ -62,7 +63,11 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     }
     if (entry.status === 'missing') throw errors.notFound('directory', path.root.name, displayPath(parentPath(path)));
     // A final in-root link is written through: walk again, this time following it.
-    const target = entry.status === 'found' && entry.node.kind === 'symlink' ? this.tree.walk(path, true) : entry;
+    let target = entry.status === 'found' && entry.node.kind === 'symlink' ? this.tree.walk(path, true) : entry;
+    if (target.status === 'missing' && options.createParents) {
+      this.makeDirectories(parentPath(target.path), path);
+      target = this.tree.walk(path, true);
+    }
     if (target.status === 'found') {
       if (target.node.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
       if (target.node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
@@ -91,9 +96,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
   }
 
   async removeDirectory(path: RootPath): Promise<void> {
-    if (path.segments.length === 0) {
-      throw errors.invalidArgument(`refusing to remove the root directory itself${inRoot(path.root.name)}`);
-    }
+    if (path.segments.length === 0) throw rootItself('cannot remove root directory', path);
     const result = this.tree.walk(path, false);
     if (result.status !== 'found') throw walkFailure(result, path, 'directory');
     if (result.node.kind !== 'directory' || !result.parent) throw errors.notADirectory(path.root.name, displayPath(path));
@@ -102,7 +105,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
   }
 
   async rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'> {
-    if (from.segments.length === 0) throw errors.invalidArgument(`cannot move the root directory itself${inRoot(from.root.name)}`);
+    if (from.segments.length === 0) throw rootItself('cannot move root directory', from);
+    if (to.segments.length === 0) throw rootItself('cannot replace root directory', to);
     const source = this.tree.walk(from, false);
     if (source.status !== 'found') throw walkFailure(source, from, 'source');
     const destination = this.tree.walk(to, false);
@@ -153,7 +157,12 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     let created = false;
     for (let depth = 0; depth <= path.segments.length; depth += 1) {
       const prefix = { root: path.root, segments: path.segments.slice(0, depth) };
-      const result = this.tree.walk(prefix, true);
+      let result = this.tree.walk(prefix, true);
+      if (result.status === 'missing') {
+        // A dangling in-root link whose target lies below missing directories: make those first.
+        this.makeDirectories(parentPath(result.path), requested);
+        result = this.tree.walk(prefix, true);
+      }
       created = false;
       if (result.status === 'absent') {
         this.attach(result.parent, baseName(result.path), newDirectory(this.now()));
@@ -189,13 +198,18 @@ function openSnapshot(stat: EntryStat, bytes: Uint8Array, path: RootPath): Reada
   return {
     stat,
     async read(position: number, length: number): Promise<Uint8Array> {
-      if (closed) throw errors.invalidArgument(`file already closed: ${displayPath(path)}${inRoot(path.root.name)}`);
+      if (closed) throw new DomainError('IO_ERROR', `I/O error (file closed): ${displayPath(path)}${inRoot(path.root.name)}`);
       return bytes.slice(position, position + length);
     },
     async close(): Promise<void> {
       closed = true;
     },
   };
+}
+
+/** Security: the root directory itself is never removed, moved or replaced. */
+function rootItself(reason: string, path: RootPath): DomainError {
+  return new DomainError('ACCESS_DENIED', `${reason}${inRoot(path.root.name)}`, { root: path.root.name, attemptedPath: '.' });
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -27,9 +27,12 @@ export function describeReadContract({ fixture, at, expectError, statOf }: Contr
       expect(await statOf('')).toMatchObject({ kind: 'directory' });
     });
 
-    it('returns null when nothing is there, even below a missing directory', async () => {
+    it('returns null when nothing is there, even below a missing directory or a file', async () => {
+      fixture().seed.file('a.txt', 'x');
       expect(await statOf('missing.txt')).toBeNull();
       expect(await statOf('missing/deeper.txt')).toBeNull();
+      expect(await statOf('a.txt/b')).toBeNull();
+      expect(await statOf('a.txt/b', true)).toBeNull();
     });
 
     it('E2E-034: describes an in-root link and, when asked, follows it to its target', async () => {
@@ -50,6 +53,16 @@ export function describeReadContract({ fixture, at, expectError, statOf }: Contr
       expect(chain?.link).toMatchObject({ resolution: 'inside', targetKind: 'directory' });
       expect(chain?.link?.resolvedPath?.segments).toEqual(['d']);
       expect(await statOf('chain', true)).toMatchObject({ kind: 'directory' });
+    });
+
+    it("resolves '..' in link text lexically from the link's own directory (PathPolicy), not physically", async () => {
+      fixture().seed.file('real/a.txt', 'real');
+      fixture().seed.dir('real/sub');
+      fixture().seed.file('other/a.txt', 'other');
+      fixture().seed.symlink('other/sub-link', '../real/sub');
+      fixture().seed.symlink('other/up', 'sub-link/../a.txt');
+      expect((await statOf('other/up'))?.link?.resolvedPath?.segments).toEqual(['other', 'a.txt']);
+      expect(await statOf('other/up', true)).toMatchObject({ kind: 'file', size: 5 });
     });
 
     it('reports a dangling in-root link as missing, and null when followed', async () => {
@@ -167,6 +180,13 @@ export function describeReadContract({ fixture, at, expectError, statOf }: Contr
       expect(decode(await file.read(8, 100))).toBe('89');
       expect((await file.read(10, 5)).length).toBe(0);
       await file.close();
+    });
+
+    it('IO_ERROR when reading after close', async () => {
+      fixture().seed.file('a.txt', 'x');
+      const file = await fixture().fs.openFile(at('a.txt'));
+      await file.close();
+      await expectError(file.read(0, 1), 'IO_ERROR');
     });
 
     it('E2E-065: follows in-root links, also through a directory link', async () => {

@@ -87,6 +87,12 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       expect(inspect().exists('dir-link')).toBe(true);
     });
 
+    it('ACCESS_DENIED for the root itself', async () => {
+      seed().file('a.txt', 'x');
+      await expectError(removeDir(''), 'ACCESS_DENIED');
+      expect(inspect().text('a.txt')).toBe('x');
+    });
+
     it('fails with NOT_FOUND, NOT_A_DIRECTORY as appropriate', async () => {
       seed().file('a.txt', 'x');
       await expectError(removeDir('missing'), 'NOT_FOUND');
@@ -145,6 +151,22 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       expectOutsideUntouched(before);
     });
 
+    it('replaces a link at the destination, not its target', async () => {
+      seed().file('a.txt', 'a');
+      seed().file('t.txt', 't');
+      seed().symlink('link', 't.txt');
+      expect(await move('a.txt', 'link')).toBe('renamed');
+      expect(inspect().text('link')).toBe('a');
+      expect(inspect().text('t.txt')).toBe('t');
+    });
+
+    it('ACCESS_DENIED for moving the root itself or onto it', async () => {
+      seed().file('a.txt', 'x');
+      await expectError(move('', 'elsewhere'), 'ACCESS_DENIED');
+      await expectError(move('a.txt', ''), 'ACCESS_DENIED');
+      expect(inspect().text('a.txt')).toBe('x');
+    });
+
     it('moving onto itself changes nothing', async () => {
       seed().file('a.txt', 'same');
       expect(await move('a.txt', 'a.txt')).toBe('renamed');
@@ -177,7 +199,9 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
 
     it('INVALID_ARGUMENT for a directory moved into its own subtree', async () => {
       seed().dir('d/sub');
+      seed().symlink('sub-link', 'd/sub');
       await expectError(move('d', 'd/sub/d'), 'INVALID_ARGUMENT');
+      await expectError(move('d', 'sub-link/d'), 'INVALID_ARGUMENT');
       expect(inspect().exists('d/sub')).toBe(true);
     });
 
@@ -209,6 +233,12 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       seed().file('b.txt', 'old and longer');
       expect(await copy('a.txt', 'b.txt')).toEqual({ size: 3 });
       expect(inspect().text('b.txt')).toBe('new');
+    });
+
+    it('copying a file onto itself keeps it intact', async () => {
+      seed().file('a.txt', 'same');
+      expect(await copy('a.txt', 'a.txt')).toEqual({ size: 4 });
+      expect(inspect().text('a.txt')).toBe('same');
     });
 
     it('follows an in-root source link and makes a regular file', async () => {

@@ -96,6 +96,14 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
       expect((await statOf('dangling'))?.link?.resolution).toBe('inside');
     });
 
+    it('a dangling in-root link below missing directories: NOT_FOUND, or made with createParents', async () => {
+      fixture().seed.symlink('dangling', 'new-dir/deeper/target.txt');
+      await expectError(write('dangling', 'x'), 'NOT_FOUND');
+      expect(fixture().inspect.exists('new-dir')).toBe(false);
+      expect(await write('dangling', 'made', { createParents: true })).toEqual({ created: true, size: 4 });
+      expect(fixture().inspect.text('new-dir/deeper/target.txt')).toBe('made');
+    });
+
     it('writes into a directory reached through an in-root link', async () => {
       fixture().seed.dir('real-dir');
       fixture().seed.symlink('dir-link', 'real-dir');
@@ -177,6 +185,12 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
       expect(await mkdir('dangling/sub')).toEqual({ created: true });
       expect(await statOf('made-dir/sub')).toMatchObject({ kind: 'directory' });
       expect((await statOf('dangling'))?.kind).toBe('symlink');
+    });
+
+    it('a dangling in-root link below missing directories: all of them are made', async () => {
+      fixture().seed.symlink('dangling', 'new-dir/deeper');
+      expect(await mkdir('dangling')).toEqual({ created: true });
+      expect(await statOf('new-dir/deeper')).toMatchObject({ kind: 'directory', permissions: 0o755 });
     });
 
     it.each(DIRECTORY_ESCAPES)('refuses to create anything through %s', async (_label, rel) => {
