@@ -1,0 +1,78 @@
+import { errors } from '../errors.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import { displayPath } from '../roots.js';
+import {
+  assertNotIntoItself,
+  copySnapshot,
+  directoryOverFile,
+  ensureParent,
+  placeSource,
+  snapshotTree,
+  type SkippedEntry,
+} from '../tree-copier.js';
+import type { RootAccess } from './root-access.js';
+
+export interface CopyInput {
+  readonly source_root: string;
+  readonly source_path: string;
+  readonly dest_root: string;
+  readonly dest_path: string;
+}
+
+export interface CopyResult {
+  readonly source: string;
+  readonly destination: string;
+  readonly is_directory: boolean;
+  /** Bytes: the file's, or the total copied for a directory. */
+  readonly size: number;
+  readonly files_copied: number;
+  readonly skipped: SkippedEntry[];
+}
+
+/** FR-014: copy a file or a directory tree, within a root or across two roots. */
+export class Copy {
+  constructor(
+    private readonly fs: FileSystemPort,
+    private readonly access: RootAccess,
+  ) {}
+
+  async execute(input: CopyInput): Promise<CopyResult> {
+    // Security: both allowlists are checked before either path is touched (E2E-067/068).
+    const { source, destination } = this.access.pair(
+      'copy',
+      { root: input.source_root, path: input.source_path },
+      { root: input.dest_root, path: input.dest_path },
+    );
+    // A named in-root link is followed (the port refuses one that leaves the root).
+    const sourceStat = await this.fs.stat(source, { followSymlinks: true });
+    if (sourceStat === null) throw errors.notFound('source file', source.root.name, displayPath(source));
+    const { target, existing } = await placeSource(this.fs, source, destination);
+    assertNotIntoItself('copy', source, target);
+
+    if (sourceStat.kind === 'directory') {
+      if (existing !== null && existing.kind !== 'directory') throw directoryOverFile('copy', target);
+      const entries = await snapshotTree(this.fs, source);
+      const outcome = await copySnapshot(this.fs, source, entries, target);
+      return {
+        source: displayPath(source),
+        destination: displayPath(target),
+        is_directory: true,
+        size: outcome.size,
+        files_copied: outcome.filesCopied,
+        skipped: outcome.skipped,
+      };
+    }
+    if (sourceStat.kind !== 'file') throw errors.notAFile(source.root.name, displayPath(source));
+    if (existing?.kind === 'directory') throw errors.isADirectory(target.root.name, displayPath(target));
+    await ensureParent(this.fs, target);
+    const { size } = await this.fs.copyFile(source, target);
+    return {
+      source: displayPath(source),
+      destination: displayPath(target),
+      is_directory: false,
+      size,
+      files_copied: 1,
+      skipped: [],
+    };
+  }
+}

@@ -1,0 +1,106 @@
+import { DomainError, errors, inRoot } from './errors.js';
+import type { EntryStat, FileSystemPort } from './ports/file-system.port.js';
+import { baseName, childPath, displayPath, parentPath, type RootPath } from './roots.js';
+import { walkTree, type WalkEntry } from './tree-walker.js';
+
+export interface SkippedEntry {
+  readonly path: string;
+  readonly reason: string;
+}
+
+export interface TreeCopyOutcome {
+  readonly size: number;
+  readonly filesCopied: number;
+  readonly skipped: SkippedEntry[];
+}
+
+/** Where copy/move put the source, and what is already there (not followed). */
+export interface Placement {
+  readonly target: RootPath;
+  readonly existing: EntryStat | null;
+}
+
+/**
+ * FR-014/FR-015: a destination that is an existing directory (or an in-root link to one)
+ * receives the source under its own name; anything else is the target itself.
+ */
+export async function placeSource(fs: FileSystemPort, source: RootPath, destination: RootPath): Promise<Placement> {
+  const destinationStat = await fs.stat(destination, { followSymlinks: true });
+  if (destinationStat?.kind !== 'directory') {
+    return { target: destination, existing: await fs.stat(destination) };
+  }
+  // A whole root has no base name of its own: it arrives under the root's name.
+  const target = childPath(destination, baseName(source) || source.root.name);
+  return { target, existing: await fs.stat(target) };
+}
+
+/** Refuses a target that is the source itself or lies below it (a directory into its own subtree). */
+export function assertNotIntoItself(verb: 'copy' | 'move', source: RootPath, target: RootPath): void {
+  if (source.root.name !== target.root.name || source.segments.length > target.segments.length) return;
+  if (!source.segments.every((segment, index) => target.segments[index] === segment)) return;
+  const shown = `${displayPath(source)} -> ${displayPath(target)}${inRoot(source.root.name)}`;
+  if (source.segments.length === target.segments.length) {
+    throw errors.invalidArgument(`source and destination are the same: ${shown}`);
+  }
+  throw errors.invalidArgument(`cannot ${verb} a directory into itself or its own subtree: ${shown}`);
+}
+
+export function directoryOverFile(verb: 'copy' | 'move', target: RootPath): DomainError {
+  return new DomainError(
+    'NOT_A_DIRECTORY',
+    `cannot ${verb} a directory over an existing file: ${displayPath(target)}${inRoot(target.root.name)}`,
+    { root: target.root.name, attemptedPath: displayPath(target) },
+  );
+}
+
+/** Creates the target's missing parents (the root itself always exists). */
+export async function ensureParent(fs: FileSystemPort, target: RootPath): Promise<void> {
+  if (target.segments.length > 1) await fs.createDirectory(parentPath(target));
+}
+
+/**
+ * Lists the whole source tree before anything is written, so a destination reached
+ * through a link into the source cannot make the copy feed on itself.
+ */
+export async function snapshotTree(fs: FileSystemPort, source: RootPath): Promise<WalkEntry[]> {
+  const entries: WalkEntry[] = [];
+  for await (const entry of walkTree(fs, source)) entries.push(entry);
+  return entries;
+}
+
+/**
+ * Recreates a snapshot under `target`. Every read and write goes through the port, so each
+ * path is confined to its root (NFR-009). OQ-004: symlinks are neither followed nor
+ * recreated: following could duplicate data from elsewhere in the root or loop, and a
+ * recreated link could point somewhere else relative to its new place. They are reported.
+ */
+export async function copySnapshot(
+  fs: FileSystemPort,
+  source: RootPath,
+  entries: readonly WalkEntry[],
+  target: RootPath,
+): Promise<TreeCopyOutcome> {
+  let size = 0;
+  let filesCopied = 0;
+  const skipped: SkippedEntry[] = [];
+  await fs.createDirectory(target);
+  for (const entry of entries) {
+    const to: RootPath = { root: target.root, segments: [...target.segments, ...entry.path.segments.slice(source.segments.length)] };
+    switch (entry.stat.kind) {
+      case 'directory':
+        await fs.createDirectory(to);
+        break;
+      case 'file':
+        size += (await fs.copyFile(entry.path, to)).size;
+        filesCopied += 1;
+        break;
+      case 'symlink':
+        skipped.push({ path: displayPath(entry.path), reason: 'symlink' });
+        break;
+      case 'other':
+        skipped.push({ path: displayPath(entry.path), reason: 'not a regular file' });
+        break;
+    }
+  }
+  return { size, filesCopied, skipped };
+}
