@@ -1,5 +1,6 @@
 import convict from 'convict';
 import YAML from 'yaml';
+import type { Settings } from '../domain/settings.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
@@ -114,6 +115,18 @@ convict.addParser({
   },
 });
 
+const DEFAULTS = {
+  maxFullReadSize: 1048576,
+  maxFileSize: 10485760,
+  requireViewBeforeEdit: true,
+  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000 },
+} as const;
+
+/** The settings a config file that sets nothing gets (the test server starts from these too). */
+export function defaultSettings(defaultRoot: string): Settings {
+  return { ...DEFAULTS, search: { ...DEFAULTS.search }, defaultRoot };
+}
+
 /** Every key; precedence is CLI flag > environment variable > YAML file > default. */
 export const configSchema: convict.Schema<RawConfig> = {
   host: { doc: 'Listen address', format: String, default: '127.0.0.1', env: 'MCP_FS_HOST', arg: 'host' },
@@ -121,20 +134,20 @@ export const configSchema: convict.Schema<RawConfig> = {
   max_full_read_size: {
     doc: 'read_file without offset/limit refuses larger files (bytes)',
     format: 'positive-int',
-    default: 1048576,
+    default: DEFAULTS.maxFullReadSize,
     env: 'MCP_FS_MAX_FULL_READ_SIZE',
   },
   max_file_size: {
     doc: 'Editor tools refuse larger files (bytes)',
     format: 'positive-int',
-    default: 10485760,
+    default: DEFAULTS.maxFileSize,
     env: 'MCP_FS_MAX_FILE_SIZE',
     arg: 'max-file-size',
   },
   require_view_before_edit: {
     doc: 'str_replace/create_file over an existing file need a prior view in the session',
     format: 'flag',
-    default: true,
+    default: DEFAULTS.requireViewBeforeEdit,
     env: 'MCP_FS_REQUIRE_VIEW_BEFORE_EDIT',
   },
   default_root: {
@@ -147,17 +160,17 @@ export const configSchema: convict.Schema<RawConfig> = {
     timeout_seconds: {
       doc: 'grep/glob timeout when a call gives none',
       format: 'positive-int',
-      default: 300,
+      default: DEFAULTS.search.defaultTimeoutSeconds,
       env: 'MCP_FS_SEARCH_TIMEOUT_SECONDS',
     },
-    max_timeout_seconds: { doc: 'Largest timeout a call may ask for', format: 'positive-int', default: 600 },
+    max_timeout_seconds: { doc: 'Largest timeout a call may ask for', format: 'positive-int', default: DEFAULTS.search.maxTimeoutSeconds },
     max_results: {
       doc: 'grep/glob result cap when a call gives none',
       format: 'positive-int',
-      default: 100,
+      default: DEFAULTS.search.defaultMaxResults,
       env: 'MCP_FS_SEARCH_MAX_RESULTS',
     },
-    max_results_limit: { doc: 'Largest result cap a call may ask for', format: 'positive-int', default: 10000 },
+    max_results_limit: { doc: 'Largest result cap a call may ask for', format: 'positive-int', default: DEFAULTS.search.maxResultsLimit },
   },
   allowed_hosts: {
     doc: 'Host header names accepted on HTTP (empty: loopback names, plus the listen host if it is not a wildcard)',

@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { inject, injectable } from 'inversify';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { TOKENS } from '../../../composition/tokens.js';
+import type { AppConfig } from '../../../config/app-config.js';
+import type { Logger } from '../../../domain/ports/logger.port.js';
+import { McpServerFactory } from './server-factory.js';
+import { SessionRegistry } from './session-registry.js';
+
+export const STDIO_SESSION_ID = 'stdio';
+
+/** One MCP session over stdin/stdout. stdout belongs to the protocol: logs go to stderr. */
+@injectable()
+export class StdioServer {
+  constructor(
+    @inject(TOKENS.Config) private readonly config: AppConfig,
+    @inject(McpServerFactory) private readonly servers: McpServerFactory,
+    @inject(SessionRegistry) private readonly sessions: SessionRegistry,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+  ) {}
+
+  /** Serves until stdin ends; `closed` resolves then. */
+  async start(): Promise<{ closed: Promise<void> }> {
+    const server = this.servers.create(STDIO_SESSION_ID);
+    const transport = new StdioServerTransport();
+    this.sessions.add({ id: STDIO_SESSION_ID, server, transport });
+    await server.connect(transport);
+    const closed = new Promise<void>((resolve) => {
+      process.stdin.once('end', () => {
+        void this.stop().then(resolve);
+      });
+    });
+    this.logger.info('mcp-filesystem serving on stdio', {
+      address: 'stdio',
+      roots: this.config.roots.map((root) => root.name),
+      config_file: this.config.configFile,
+    });
+    return { closed };
+  }
+
+  async stop(): Promise<void> {
+    await this.sessions.closeAll();
+  }
+}

@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import { McpHttpEndpoint } from '../adapters/inbound/mcp/http-transport.js';
+import { McpServerFactory } from '../adapters/inbound/mcp/server-factory.js';
+import { SessionRegistry } from '../adapters/inbound/mcp/session-registry.js';
+import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
+import { HttpServer } from '../adapters/inbound/http/http-app.js';
+import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
+import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
+import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
+import { SystemClock } from '../adapters/outbound/system-clock.js';
+import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
+import type { AppConfig } from '../config/app-config.js';
+import { PathPolicy } from '../domain/path-policy.js';
+import type { Clock } from '../domain/ports/clock.port.js';
+import type { FileSystemPort } from '../domain/ports/file-system.port.js';
+import type { Logger } from '../domain/ports/logger.port.js';
+import type { Root } from '../domain/roots.js';
+import { RootAccess } from '../domain/tools/root-access.js';
+import { ToolPolicy } from '../domain/tool-policy.js';
+import { toolFamilyModules } from './modules/index.js';
+import { TOKENS } from './tokens.js';
+
+/** Adapters a caller (a test, another deployment) may swap; each swap is one binding. */
+export interface ContainerOverrides {
+  readonly fileSystem?: FileSystemPort;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+}
+
+function rootsOf(config: AppConfig): Root[] {
+  return config.roots.map((root) => ({
+    name: root.name,
+    hostPath: root.path,
+    allowedTools: ToolPolicy.expand(root.allowedTools),
+    configuredTools: [...root.allowedTools],
+  }));
+}
+
+/** The composition root: the only place that knows every class. */
+export function buildContainer(config: AppConfig, overrides: ContainerOverrides = {}): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+
+  container.bind(TOKENS.Config).toConstantValue(config);
+  container.bind(TOKENS.Settings).toConstantValue(config.settings);
+  container.bind(TOKENS.PathPolicy).toConstantValue(new PathPolicy(rootsOf(config)));
+  container.bind(TOKENS.ToolPolicy).toConstantValue(new ToolPolicy());
+  container
+    .bind(RootAccess)
+    .toResolvedValue((paths: PathPolicy, tools: ToolPolicy) => new RootAccess(paths, tools), [TOKENS.PathPolicy, TOKENS.ToolPolicy]);
+
+  if (overrides.fileSystem) container.bind(TOKENS.FileSystem).toConstantValue(overrides.fileSystem);
+  else container.bind(TOKENS.FileSystem).to(NodeFileSystem);
+  if (overrides.clock) container.bind(TOKENS.Clock).toConstantValue(overrides.clock);
+  else container.bind(TOKENS.Clock).to(SystemClock);
+  container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
+  container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
+  container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
+
+  container.load(...toolFamilyModules);
+
+  container.bind(McpServerFactory).toSelf();
+  container.bind(SessionRegistry).toSelf();
+  container.bind(McpHttpEndpoint).toSelf();
+  container.bind(HttpServer).toSelf();
+  container.bind(StdioServer).toSelf();
+  return container;
+}

@@ -1,0 +1,185 @@
+import { request } from 'node:http';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
+import { buildContainer } from '../../src/composition/container.js';
+import { TOKENS } from '../../src/composition/tokens.js';
+import { defaultSettings } from '../../src/config/schema.js';
+import { RecordingLogger } from '../support/recording-logger.js';
+import { callTool } from '../support/mcp.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+interface RawResponse {
+  status: number;
+  body: string;
+}
+
+/** node:http rather than fetch: fetch will not send a forged Host header. */
+function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const PING = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+
+describe('Streamable HTTP sessions', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('initialize answers with a session id and serverInfo', async () => {
+    const client = await server.connect();
+    expect(client.getServerVersion()).toMatchObject({ name: 'mcp-filesystem' });
+    await expect(client.ping()).resolves.toBeDefined();
+  });
+
+  it('rejects a request without a session id that is not initialize (400)', async () => {
+    const response = await send(server.url, { method: 'POST', headers: MCP_HEADERS, body: PING });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).error.message).toMatch(/No valid session ID/);
+  });
+
+  it('rejects an unknown session id (404)', async () => {
+    const headers = { ...MCP_HEADERS, 'mcp-session-id': 'no-such-session' };
+    expect((await send(server.url, { method: 'POST', headers, body: PING })).status).toBe(404);
+    expect((await send(server.url, { method: 'GET', headers })).status).toBe(404);
+    expect((await send(server.url, { method: 'DELETE', headers })).status).toBe(404);
+  });
+
+  it('answers invalid JSON with a JSON-RPC parse error (400)', async () => {
+    const response = await send(server.url, { method: 'POST', headers: MCP_HEADERS, body: '{"jsonrpc": ' });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).error.code).toBe(-32700);
+  });
+
+  it('refuses a body over the size limit (413)', async () => {
+    const headers = { ...MCP_HEADERS, 'content-length': String(21 * 1024 * 1024) };
+    const response = await send(server.url, { method: 'POST', headers, body: '' });
+    expect(response.status).toBe(413);
+  });
+
+  it('answers other methods on /mcp with 405', async () => {
+    expect((await send(server.url, { method: 'PUT', headers: MCP_HEADERS, body: INITIALIZE })).status).toBe(405);
+  });
+
+  it('E2E-084: GET /health returns 200 "ok"', async () => {
+    const response = await fetch(`${server.baseUrl}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('ok');
+  });
+});
+
+describe('session end', () => {
+  const ended: string[] = [];
+  const logger = new RecordingLogger();
+  let http: HttpServer;
+  let baseUrl: string;
+  let rootDir: string;
+
+  beforeAll(async () => {
+    rootDir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-session-')));
+    const container = buildContainer(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        allowedHosts: ['127.0.0.1'],
+        logLevel: 'error',
+        settings: defaultSettings('workspace'),
+        roots: [{ name: 'workspace', path: rootDir, allowedTools: ['*'] }],
+      },
+      { logger },
+    );
+    container.bind(TOKENS.SessionEndListener).toConstantValue({ sessionEnded: (id: string) => ended.push(id) });
+    http = container.get(HttpServer);
+    ({ baseUrl } = await http.start());
+  });
+
+  afterAll(async () => {
+    await http.stop();
+    await rm(rootDir, { recursive: true, force: true });
+  });
+
+  it('DELETE ends the session: listeners hear of it once and the id is rejected afterwards', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`));
+    const client = new Client({ name: 'session-test', version: '1' });
+    await client.connect(transport);
+    const sessionId = transport.sessionId!;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    await transport.terminateSession();
+    expect(ended).toEqual([sessionId]);
+    const afterwards = await send(`${baseUrl}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId }, body: PING });
+    expect(afterwards.status).toBe(404);
+    expect(logger.withMessage('session ended').map((entry) => entry.fields.session)).toEqual([sessionId]);
+    await client.close();
+  });
+
+  it('stopping the server ends the sessions still open', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`));
+    const client = new Client({ name: 'session-test', version: '1' });
+    await client.connect(transport);
+
+    await http.stop();
+    expect(ended).toContain(transport.sessionId);
+    await client.close();
+  });
+});
+
+describe('Host and Origin guard (DNS rebinding)', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('rejects a Host that is not allowed with 403', async () => {
+    const response = await send(server.url, { method: 'POST', headers: { ...MCP_HEADERS, host: 'evil.example:8091' }, body: INITIALIZE });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body).error.message).toBe('Forbidden: Host "evil.example:8091" is not allowed');
+  });
+
+  it('rejects a browser Origin that is not allowed with 403', async () => {
+    const response = await send(server.url, { method: 'POST', headers: { ...MCP_HEADERS, origin: 'http://evil.example' }, body: INITIALIZE });
+    expect(response.status).toBe(403);
+  });
+
+  it('lets an allowed Host and Origin through', async () => {
+    const headers = { ...MCP_HEADERS, host: 'localhost:1234', origin: 'http://localhost:3000' };
+    const response = await send(server.url, { method: 'POST', headers, body: INITIALIZE });
+    expect(response.status).toBe(200);
+  });
+
+  it('leaves /health open to any Host', async () => {
+    const response = await send(`${server.baseUrl}/health`, { headers: { host: 'my-container:8091' } });
+    expect(response).toEqual({ status: 200, body: 'ok' });
+  });
+});

@@ -1,0 +1,88 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
+import { buildContainer, type ContainerOverrides } from '../../src/composition/container.js';
+import type { AppConfig } from '../../src/config/app-config.js';
+import { defaultSettings } from '../../src/config/schema.js';
+import type { Settings } from '../../src/domain/settings.js';
+import { RecordingLogger } from './recording-logger.js';
+
+export interface TestRootOptions {
+  readonly name: string;
+  readonly allowedTools?: readonly string[];
+}
+
+export interface TestServerOptions {
+  /** Default: one root 'workspace' allowing every tool. Each root gets a fresh temp dir. */
+  readonly roots?: readonly TestRootOptions[];
+  readonly settings?: Partial<Settings>;
+  /** Swap adapters, e.g. { fileSystem: new InMemoryFileSystem() }; the logger defaults to a RecordingLogger. */
+  readonly overrides?: ContainerOverrides;
+}
+
+export interface TestServer {
+  /** http://127.0.0.1:PORT */
+  readonly baseUrl: string;
+  /** baseUrl + '/mcp' */
+  readonly url: string;
+  readonly config: AppConfig;
+  /** What the server logged (unless options.overrides.logger replaced it). */
+  readonly logger: RecordingLogger;
+  /** The host directory of a root, for seeding fixtures with node:fs. */
+  rootPath(name: string): string;
+  /** An SDK Client connected over Streamable HTTP; closed by stop(). */
+  connect(): Promise<Client>;
+  /** Closes clients and sessions, stops the HTTP server, deletes the temp dirs. */
+  stop(): Promise<void>;
+}
+
+/** The real server (same container and start-up as main.ts) on 127.0.0.1 and a free port. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const rootOptions = options.roots ?? [{ name: 'workspace' }];
+  const roots = await Promise.all(
+    rootOptions.map(async (root) => ({
+      name: root.name,
+      path: await realpath(await mkdtemp(join(tmpdir(), `mcp-fs-${root.name}-`))),
+      allowedTools: [...(root.allowedTools ?? ['*'])],
+    })),
+  );
+  const config: AppConfig = {
+    host: '127.0.0.1',
+    port: 0,
+    allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+    logLevel: 'error',
+    settings: { ...defaultSettings(roots[0].name), ...options.settings },
+    roots,
+  };
+  const logger = new RecordingLogger();
+  const container = buildContainer(config, { logger, ...options.overrides });
+  const http = container.get(HttpServer);
+  const { baseUrl } = await http.start();
+  const clients: Client[] = [];
+
+  return {
+    baseUrl,
+    url: `${baseUrl}/mcp`,
+    config,
+    logger,
+    rootPath(name) {
+      const root = roots.find((candidate) => candidate.name === name);
+      if (!root) throw new Error(`no test root named ${name}`);
+      return root.path;
+    },
+    async connect() {
+      const client = new Client({ name: 'mcp-filesystem-tests', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`)));
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      await Promise.all(clients.splice(0).map((client) => client.close()));
+      await http.stop();
+      await Promise.all(roots.map((root) => rm(root.path, { recursive: true, force: true })));
+    },
+  };
+}
