@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import type { FileRead } from '../../../../domain/tools/file-read.js';
+import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
+import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
+
+export function fileReadTool(fileRead: FileRead): ToolDefinition {
+  return defineTool({
+    name: 'file_read',
+    title: 'Read a whole file',
+    description:
+      'Return the full contents of a text file as a string (no line numbers). Files over max_full_read_size are ' +
+      'refused (use view with view_range for those); binary files return no content and binary: true. ' +
+      NAMESPACE_PATH_HELP,
+    inputSchema: {
+      path: z.string().describe('File to read: /<root>/<path>, or relative to the working directory.'),
+    },
+    outputSchema: {
+      path: z.string().describe('Namespace path of the file.'),
+      content: z.string().describe('The file contents (UTF-8); empty for a binary file.'),
+      size: z.number().int().describe('File size in bytes.'),
+      binary: z.boolean().describe('True when the file looks binary (a NUL byte in its first 8 KB).'),
+    },
+    annotations: READ_ONLY,
+    logFields: (args) => namespaceLogFields(args.path),
+    handle: async (args, context) => {
+      const outcome = await fileRead.execute({ sessionId: context.sessionId, path: args.path });
+      return { structured: { ...outcome.result }, text: outcome.text };
+    },
+  });
+}

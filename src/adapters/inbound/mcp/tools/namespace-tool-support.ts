@@ -1,0 +1,15 @@
+import type { ToolLogFields } from '../tool-definition.js';
+
+/** Sentence shared by every namespace tool description: how `path` is read. */
+export const NAMESPACE_PATH_HELP =
+  'Paths live in one namespace where every configured root is a top-level folder: /<root>/<path inside it> ' +
+  '(e.g. /workspace/src/main.go; `view /` or list_roots shows the roots). A relative path resolves against ' +
+  "this session's working directory (see change_directory; it starts in the default root). '..' never leaves a root " +
+  'and host paths do not exist here.';
+
+/** The call log names the root when the path names one (a relative path's root depends on the cwd). */
+export function namespaceLogFields(path: string | undefined): ToolLogFields {
+  if (path === undefined) return {};
+  const root = path.startsWith('/') ? path.split('/').find((segment) => segment !== '' && segment !== '.') : undefined;
+  return root === undefined ? { path } : { root, path };
+}

@@ -1,0 +1,89 @@
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import { changeDirectoryTool } from '../../adapters/inbound/mcp/tools/change-directory.tool.js';
+import { createFileTool } from '../../adapters/inbound/mcp/tools/create-file.tool.js';
+import { fileListTool } from '../../adapters/inbound/mcp/tools/file-list.tool.js';
+import { fileReadTool } from '../../adapters/inbound/mcp/tools/file-read.tool.js';
+import { fileWriteTool } from '../../adapters/inbound/mcp/tools/file-write.tool.js';
+import { strReplaceTool } from '../../adapters/inbound/mcp/tools/str-replace.tool.js';
+import { viewTool } from '../../adapters/inbound/mcp/tools/view.tool.js';
+import { InMemorySessionState } from '../../adapters/outbound/in-memory-session-state.js';
+import { EditSessions } from '../../domain/edit-session.js';
+import { Namespace } from '../../domain/namespace.js';
+import type { PathPolicy } from '../../domain/path-policy.js';
+import type { ContentHasher } from '../../domain/ports/content-hasher.port.js';
+import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
+import type { SessionStatePort } from '../../domain/ports/session-state.port.js';
+import type { Settings } from '../../domain/settings.js';
+import { ChangeDirectory } from '../../domain/tools/change-directory.js';
+import { CreateFile } from '../../domain/tools/create-file.js';
+import { FileList } from '../../domain/tools/file-list.js';
+import { FileRead } from '../../domain/tools/file-read.js';
+import { FileWrite } from '../../domain/tools/file-write.js';
+import { RootAccess } from '../../domain/tools/root-access.js';
+import { StrReplace } from '../../domain/tools/str-replace.js';
+import { View } from '../../domain/tools/view.js';
+import { TOKENS } from '../tokens.js';
+
+/** Per-session editor state (cwd, views). Swapping the store is one binding. */
+export const SESSION_STATE = Symbol.for('SessionState') as ServiceIdentifier<SessionStatePort>;
+
+type EditorUseCase = View | StrReplace | CreateFile | FileRead | FileWrite;
+type EditorUseCaseClass<T extends EditorUseCase> = new (
+  namespace: Namespace,
+  sessions: EditSessions,
+  files: FileSystemPort,
+  hasher: ContentHasher,
+  settings: Settings,
+) => T;
+
+/** The editor tools (view, str_replace, create_file), the repo tools (file_*) and change_directory. */
+export const editorToolsModule = new ContainerModule(({ bind }) => {
+  bind(SESSION_STATE).to(InMemorySessionState).inSingletonScope();
+  // The server tells every SessionEndListener when a session ends; the store then drops its state.
+  bind(TOKENS.SessionEndListener).toService(SESSION_STATE as ServiceIdentifier<InMemorySessionState>);
+
+  bind(Namespace)
+    .toResolvedValue((paths: PathPolicy, access: RootAccess) => new Namespace(paths, access), [TOKENS.PathPolicy, RootAccess])
+    .inSingletonScope();
+  bind(EditSessions)
+    .toResolvedValue(
+      (store: SessionStatePort, files: FileSystemPort, settings: Settings) => new EditSessions(store, files, settings),
+      [SESSION_STATE, TOKENS.FileSystem, TOKENS.Settings],
+    )
+    .inSingletonScope();
+
+  const bindEditor = <T extends EditorUseCase>(useCase: EditorUseCaseClass<T>) =>
+    bind(useCase)
+      .toResolvedValue(
+        (namespace: Namespace, sessions: EditSessions, files: FileSystemPort, hasher: ContentHasher, settings: Settings) =>
+          new useCase(namespace, sessions, files, hasher, settings),
+        [Namespace, EditSessions, TOKENS.FileSystem, TOKENS.ContentHasher, TOKENS.Settings],
+      )
+      .inSingletonScope();
+  bindEditor(View);
+  bindEditor(StrReplace);
+  bindEditor(CreateFile);
+  bindEditor(FileRead);
+  bindEditor(FileWrite);
+  bind(FileList)
+    .toResolvedValue((namespace: Namespace, sessions: EditSessions, files: FileSystemPort) => new FileList(namespace, sessions, files), [
+      Namespace,
+      EditSessions,
+      TOKENS.FileSystem,
+    ])
+    .inSingletonScope();
+  bind(ChangeDirectory)
+    .toResolvedValue(
+      (namespace: Namespace, sessions: EditSessions, files: FileSystemPort) => new ChangeDirectory(namespace, sessions, files),
+      [Namespace, EditSessions, TOKENS.FileSystem],
+    )
+    .inSingletonScope();
+
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: View) => viewTool(useCase), [View]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: StrReplace) => strReplaceTool(useCase), [StrReplace]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: CreateFile) => createFileTool(useCase), [CreateFile]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileRead) => fileReadTool(useCase), [FileRead]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileWrite) => fileWriteTool(useCase), [FileWrite]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileList) => fileListTool(useCase), [FileList]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: ChangeDirectory) => changeDirectoryTool(useCase), [ChangeDirectory]);
+});

@@ -1,0 +1,102 @@
+import type { EditSession, EditSessions } from '../edit-session.js';
+import { DomainError } from '../errors.js';
+import { atNamespacePath, type Namespace } from '../namespace.js';
+import type { ContentHasher } from '../ports/content-hasher.port.js';
+import type { EntryStat, FileSystemPort, WriteMode } from '../ports/file-system.port.js';
+import type { RootPath } from '../roots.js';
+import type { Settings } from '../settings.js';
+import { encodeUtf8, fileTooLarge, humanSize, locateEntry, sha256, sha256OfFile, withOpenFile } from './editor-files.js';
+
+export const TOOL = 'create_file';
+
+export interface CreateFileInput {
+  readonly sessionId: string;
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface CreateFileResult {
+  readonly path: string;
+  /** Bytes written (UTF-8). */
+  readonly size: number;
+  /** False when an existing file was overwritten. */
+  readonly created: boolean;
+}
+
+export interface CreateFileOutcome {
+  readonly result: CreateFileResult;
+  readonly text: string;
+}
+
+/**
+ * Writes a whole file: missing parents are created (0755), a new file gets 0644, an
+ * existing one is replaced atomically and keeps its permissions. Overwriting needs a view
+ * of the current version in this session; a new file needs none.
+ */
+export class CreateFile {
+  constructor(
+    private readonly namespace: Namespace,
+    private readonly sessions: EditSessions,
+    private readonly files: FileSystemPort,
+    private readonly hasher: ContentHasher,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute(input: CreateFileInput): Promise<CreateFileOutcome> {
+    const session = this.sessions.for(input.sessionId);
+    const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
+    const bytes = encodeUtf8(input.content);
+    if (bytes.length > this.settings.maxFileSize) throw fileTooLarge(display, bytes.length, this.settings.maxFileSize, 'content');
+
+    const existing = await this.statTarget(path, display);
+    const created = existing === null
+      ? await this.createNew(session, path, display, bytes)
+      : await this.overwrite(session, path, display, bytes, existing);
+
+    const key = await session.fileKey(path);
+    const written = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
+    if (written) await session.recordSeen(key, written, sha256(this.hasher, bytes));
+    return {
+      result: { path: display, size: bytes.length, created },
+      text: `${created ? 'Created' : 'Overwrote'} ${display} (${humanSize(bytes.length)}${bytes.length >= 1024 ? `, ${bytes.length} bytes` : ''})`,
+    };
+  }
+
+  /**
+   * Exclusive create, so a file that appears between our look and our write is never
+   * overwritten unseen: it goes through the gate like any existing file.
+   */
+  private async createNew(session: EditSession, path: RootPath, display: string, bytes: Uint8Array): Promise<boolean> {
+    try {
+      await this.write(path, display, bytes, 'create_exclusive');
+      return true;
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'ALREADY_EXISTS')) throw error;
+    }
+    const appeared = await this.statTarget(path, display);
+    if (appeared) return this.overwrite(session, path, display, bytes, appeared);
+    // A dangling in-root link: the write goes through it and creates its target.
+    return (await this.write(path, display, bytes, 'replace')).created;
+  }
+
+  private async overwrite(session: EditSession, path: RootPath, display: string, bytes: Uint8Array, existing: EntryStat): Promise<boolean> {
+    if (existing.kind === 'directory') throw new DomainError('IS_A_DIRECTORY', `path is a directory: ${display}`, { attemptedPath: display });
+    if (existing.kind !== 'file') throw new DomainError('NOT_A_FILE', `not a regular file: ${display}`, { attemptedPath: display });
+    const key = await session.fileKey(path);
+    const seen = await session.seenVersion(key, display);
+    await session.assertUnchanged(seen, display, existing, () =>
+      withOpenFile(this.files, path, display, (file) => sha256OfFile(this.hasher, file)),
+    );
+    return (await this.write(path, display, bytes, 'replace')).created;
+  }
+
+  private statTarget(path: RootPath, display: string): Promise<EntryStat | null> {
+    return atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
+  }
+
+  private write(path: RootPath, display: string, bytes: Uint8Array, mode: WriteMode) {
+    return atNamespacePath(display, () =>
+      this.files.writeFile(path, bytes, { mode, createParents: true, newFilePermissions: 0o644 }),
+    );
+  }
+}

@@ -1,0 +1,126 @@
+import { DomainError } from '../errors.js';
+import type { ContentHasher } from '../ports/content-hasher.port.js';
+import type { EntryStat, FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
+import type { RootPath } from '../roots.js';
+import { atNamespacePath, type Namespace } from '../namespace.js';
+
+/** Files are read in chunks of this size, so memory holds one chunk, not the file. */
+export const CHUNK_BYTES = 64 * 1024;
+
+const UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
+
+/** 512 -> "512 bytes", 2516582 -> "2.4 MB". */
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+export function fileTooLarge(display: string, size: number, limit: number, what = 'file', setting = 'max_file_size'): DomainError {
+  return new DomainError(
+    'FILE_TOO_LARGE',
+    `${what} too large: ${display} is ${humanSize(size)} (${size} bytes), over the limit of ${humanSize(limit)} (${limit} bytes, ${setting})`,
+    { attemptedPath: display },
+  );
+}
+
+/**
+ * Stats a namespace target following in-root links and insists on a regular file:
+ * NOT_FOUND, IS_A_DIRECTORY and NOT_A_FILE name the namespace path.
+ */
+export async function statRegularFile(files: FileSystemPort, path: RootPath, display: string): Promise<EntryStat> {
+  const stat = await atNamespacePath(display, () => files.stat(path, { followSymlinks: true }));
+  if (stat === null) throw new DomainError('NOT_FOUND', `file not found: ${display}`, { attemptedPath: display });
+  if (stat.kind === 'directory') {
+    throw new DomainError('IS_A_DIRECTORY', `path is a directory: ${display} (use view or file_list to list it)`, { attemptedPath: display });
+  }
+  if (stat.kind !== 'file') throw new DomainError('NOT_A_FILE', `not a regular file: ${display}`, { attemptedPath: display });
+  return stat;
+}
+
+/** Opens, hands the file to `use`, and always closes it. */
+export async function withOpenFile<T>(
+  files: FileSystemPort,
+  path: RootPath,
+  display: string,
+  use: (file: ReadableFile) => Promise<T>,
+): Promise<T> {
+  const file = await atNamespacePath(display, () => files.openFile(path));
+  try {
+    return await use(file);
+  } finally {
+    await file.close();
+  }
+}
+
+/** The whole file from `position` on (the caller has checked its size against a limit). */
+export async function readToEnd(file: ReadableFile, position = 0): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (let offset = position; ; ) {
+    const chunk = await file.read(offset, CHUNK_BYTES);
+    if (chunk.length === 0) break;
+    // Copied: an adapter may reuse its buffer for the next read.
+    parts.push(chunk.slice());
+    total += chunk.length;
+    offset += chunk.length;
+  }
+  return concat(parts, total);
+}
+
+export function concat(parts: readonly Uint8Array[], total = parts.reduce((sum, part) => sum + part.length, 0)): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+export function sha256(hasher: ContentHasher, bytes: Uint8Array): string {
+  const hash = hasher.create('sha256');
+  hash.update(bytes);
+  return hash.digest();
+}
+
+/** The file's sha256, streamed chunk by chunk. */
+export async function sha256OfFile(hasher: ContentHasher, file: ReadableFile): Promise<string> {
+  const hash = hasher.create('sha256');
+  for (let offset = 0; ; ) {
+    const chunk = await file.read(offset, CHUNK_BYTES);
+    if (chunk.length === 0) break;
+    hash.update(chunk);
+    offset += chunk.length;
+  }
+  return hash.digest();
+}
+
+const utf8 = new TextEncoder();
+
+export function encodeUtf8(text: string): Uint8Array {
+  return utf8.encode(text);
+}
+
+/** Strict UTF-8 (a BOM is kept as U+FEFF so a rewrite keeps it); null when the bytes are not UTF-8 text. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** A namespace target that must be inside a root (`/` is the list of roots, not a file). */
+export function locateEntry(namespace: Namespace, tool: string, rawPath: string, cwd: string): { path: RootPath; display: string } {
+  const target = namespace.locate(tool, rawPath, cwd);
+  if (target.kind === 'roots') {
+    throw new DomainError('IS_A_DIRECTORY', 'path is a directory: / (the list of roots); name a file inside a root, e.g. /<root>/<path>');
+  }
+  return target;
+}

@@ -1,0 +1,88 @@
+import picomatch from 'picomatch';
+import type { EditSessions } from '../edit-session.js';
+import { DomainError } from '../errors.js';
+import { atNamespacePath, type Namespace, namespacePath } from '../namespace.js';
+import type { EntryKind, EntryStat, FileSystemPort } from '../ports/file-system.port.js';
+import { childPath, type RootPath } from '../roots.js';
+import { describeLinkTarget } from './view-directory.js';
+
+export const TOOL = 'file_list';
+
+export interface FileListInput {
+  readonly sessionId: string;
+  /** Defaults to the working directory. */
+  readonly path?: string;
+  /** Glob matched against each entry's name. */
+  readonly pattern?: string;
+}
+
+export interface FileListEntry {
+  readonly name: string;
+  /** Namespace path of the entry, usable as `path` in every namespace tool. */
+  readonly path: string;
+  readonly type: EntryKind;
+  readonly size: number;
+  readonly modified_at: string;
+  /** Where a symlink points (namespace path when inside a root). */
+  readonly target?: string;
+}
+
+export interface FileListResult {
+  readonly path: string;
+  readonly entries: FileListEntry[];
+  readonly count: number;
+}
+
+/** The immediate entries of a directory (`/` lists the roots), optionally filtered by a glob. */
+export class FileList {
+  constructor(
+    private readonly namespace: Namespace,
+    private readonly sessions: EditSessions,
+    private readonly files: FileSystemPort,
+  ) {}
+
+  async execute(input: FileListInput): Promise<FileListResult> {
+    const matches = compile(input.pattern);
+    const session = this.sessions.for(input.sessionId);
+    const target = this.namespace.locate(TOOL, input.path ?? '.', await session.workingDirectory());
+    const entries = target.kind === 'roots' ? await this.roots() : await this.directory(target.path, target.display);
+    const shown = entries.filter((entry) => matches(entry.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { path: target.display, entries: shown, count: shown.length };
+  }
+
+  private async roots(): Promise<FileListEntry[]> {
+    const entries: FileListEntry[] = [];
+    for (const root of this.namespace.roots) {
+      const path: RootPath = { root, segments: [] };
+      const stat = await this.files.stat(path, { followSymlinks: true });
+      if (stat) entries.push(toEntry({ ...stat, name: root.name }, path));
+    }
+    return entries;
+  }
+
+  private async directory(path: RootPath, display: string): Promise<FileListEntry[]> {
+    const stat = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
+    if (stat === null) throw new DomainError('NOT_FOUND', `directory not found: ${display}`, { attemptedPath: display });
+    if (stat.kind !== 'directory') throw new DomainError('NOT_A_DIRECTORY', `not a directory: ${display}`, { attemptedPath: display });
+    const entries = await atNamespacePath(display, () => this.files.readDirectory(path));
+    return entries.map((entry) => {
+      const listed = toEntry(entry, childPath(path, entry.name));
+      if (entry.kind !== 'symlink' || !entry.link) return listed;
+      return { ...listed, target: describeLinkTarget(path, entry.link.text, this.namespace.roots) };
+    });
+  }
+}
+
+function toEntry(stat: EntryStat, path: RootPath): FileListEntry {
+  return { name: stat.name, path: namespacePath(path), type: stat.kind, size: stat.size, modified_at: stat.modifiedAt.toISOString() };
+}
+
+/** `*` matches dotfiles too: an agent should not miss `.env.example` because of a shell habit. */
+function compile(pattern: string | undefined): (name: string) => boolean {
+  if (pattern === undefined || pattern === '') return () => true;
+  try {
+    return picomatch(pattern, { dot: true, strictBrackets: true, windows: false });
+  } catch (error) {
+    throw new DomainError('INVALID_ARGUMENT', `invalid glob pattern ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

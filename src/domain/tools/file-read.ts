@@ -1,0 +1,59 @@
+import type { EditSessions } from '../edit-session.js';
+import { looksBinary } from '../image-sniffing.js';
+import type { Namespace } from '../namespace.js';
+import type { ContentHasher } from '../ports/content-hasher.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { Settings } from '../settings.js';
+import { fileTooLarge, humanSize, locateEntry, readToEnd, sha256, statRegularFile, withOpenFile } from './editor-files.js';
+
+export const TOOL = 'file_read';
+
+export interface FileReadInput {
+  readonly sessionId: string;
+  readonly path: string;
+}
+
+export interface FileReadResult {
+  readonly path: string;
+  /** The whole file as UTF-8 text; empty for a binary file. */
+  readonly content: string;
+  readonly size: number;
+  readonly binary: boolean;
+}
+
+/**
+ * The repo tools' plain read: the whole file as a string. It is a full read, so the
+ * operator's max_full_read_size applies; `view` with a view_range reads larger files.
+ * The session has now seen the file, which counts as a view for the edit gate.
+ */
+export class FileRead {
+  constructor(
+    private readonly namespace: Namespace,
+    private readonly sessions: EditSessions,
+    private readonly files: FileSystemPort,
+    private readonly hasher: ContentHasher,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute(input: FileReadInput): Promise<{ result: FileReadResult; text: string }> {
+    const session = this.sessions.for(input.sessionId);
+    const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
+    await statRegularFile(this.files, path, display);
+    const limit = this.settings.maxFullReadSize;
+    const { bytes, stat } = await withOpenFile(this.files, path, display, async (file) => {
+      if (file.stat.size > limit) {
+        throw fileTooLarge(display, file.stat.size, limit, 'file', 'max_full_read_size; use view with view_range to read it in parts');
+      }
+      return { bytes: await readToEnd(file), stat: file.stat };
+    });
+    await session.recordSeen(await session.fileKey(path), stat, sha256(this.hasher, bytes));
+    if (looksBinary(bytes)) {
+      return {
+        result: { path: display, content: '', size: bytes.length, binary: true },
+        text: `Binary file (${humanSize(bytes.length)}), content not shown: ${display}`,
+      };
+    }
+    const content = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    return { result: { path: display, content, size: bytes.length, binary: false }, text: content };
+  }
+}

@@ -1,0 +1,50 @@
+import type { EditSessions } from '../edit-session.js';
+import { atNamespacePath, type Namespace } from '../namespace.js';
+import type { ContentHasher } from '../ports/content-hasher.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { Settings } from '../settings.js';
+import { encodeUtf8, fileTooLarge, locateEntry, sha256 } from './editor-files.js';
+
+export const TOOL = 'file_write';
+
+export interface FileWriteInput {
+  readonly sessionId: string;
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface FileWriteResult {
+  readonly path: string;
+  /** Bytes written (UTF-8). */
+  readonly size: number;
+  /** False when an existing file was overwritten. */
+  readonly created: boolean;
+}
+
+/**
+ * The repo tools' plain write: creates parents (0755) and the file (0644) or atomically
+ * replaces it, keeping its permissions. Not gated (the repo tools spec has no gate; an
+ * operator who wants one allows create_file instead); the write counts as seen.
+ */
+export class FileWrite {
+  constructor(
+    private readonly namespace: Namespace,
+    private readonly sessions: EditSessions,
+    private readonly files: FileSystemPort,
+    private readonly hasher: ContentHasher,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute(input: FileWriteInput): Promise<FileWriteResult> {
+    const session = this.sessions.for(input.sessionId);
+    const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
+    const bytes = encodeUtf8(input.content);
+    if (bytes.length > this.settings.maxFileSize) throw fileTooLarge(display, bytes.length, this.settings.maxFileSize, 'content');
+    const { created } = await atNamespacePath(display, () =>
+      this.files.writeFile(path, bytes, { mode: 'replace', createParents: true, newFilePermissions: 0o644 }),
+    );
+    const written = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
+    if (written) await session.recordSeen(await session.fileKey(path), written, sha256(this.hasher, bytes));
+    return { path: display, size: bytes.length, created };
+  }
+}
