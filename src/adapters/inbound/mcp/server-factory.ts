@@ -34,10 +34,6 @@ export class McpServerFactory {
     }
   }
 
-  get toolNames(): string[] {
-    return this.definitions.map((definition) => definition.name);
-  }
-
   create(sessionId: string): McpServer {
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
