@@ -1,0 +1,258 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
+import { DomainError, type ErrorCode } from '../../../src/domain/errors.js';
+import type { WriteMode, WriteOptions } from '../../../src/domain/ports/file-system.port.js';
+import type { Root, RootPath } from '../../../src/domain/roots.js';
+import { makeRoot } from '../../support/roots.js';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const MODES: readonly WriteMode[] = ['replace', 'append', 'create_exclusive'];
+
+/** `<base>/ws` is the root; `<base>/ws-evil` its look-alike sibling; `<base>/outside` anything else. */
+async function sandbox(parent = tmpdir()) {
+  const base = await realpath(await mkdtemp(join(parent, 'node-fs-')));
+  const host = join(base, 'ws');
+  const outside = join(base, 'outside');
+  for (const dir of [host, outside, `${host}-evil`]) mkdirSync(dir);
+  writeFileSync(join(outside, 'secret.txt'), 'outside secret');
+  writeFileSync(join(`${host}-evil`, 'secret.txt'), 'evil secret');
+  const root = makeRoot('workspace', host);
+  return { base, host, outside, root, in: (rel: string) => join(host, rel), at: (rel: string) => pathIn(root, rel) };
+}
+
+const pathIn = (root: Root, rel: string): RootPath => ({ root, segments: rel === '' ? [] : rel.split('/') });
+
+describe('NodeFileSystem (Linux specifics)', () => {
+  let box: Awaited<ReturnType<typeof sandbox>>;
+  const fs = new NodeFileSystem();
+  const write = (rel: string, text: string, options: Partial<WriteOptions> = {}) =>
+    fs.writeFile(box.at(rel), encode(text), { mode: 'replace', createParents: false, ...options });
+
+  /** Every refusal must name the root and never a host path (the sandbox's paths are all below box.base). */
+  const refused = async (action: Promise<unknown>, code: ErrorCode): Promise<DomainError> => {
+    const error = await action.then(
+      () => new Error('succeeded'),
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(DomainError);
+    const domainError = error as DomainError;
+    expect(domainError.code).toBe(code);
+    expect(domainError.toClientText()).not.toContain(box.base);
+    expect(domainError.toClientText()).toContain('(root: workspace)');
+    return domainError;
+  };
+  const outsideListing = () => readdirSync(box.outside, { recursive: true }).sort();
+
+  beforeEach(async () => {
+    box = await sandbox();
+  });
+
+  afterEach(async () => {
+    await rm(box.base, { recursive: true, force: true });
+  });
+
+  it('a prefix look-alike sibling (ws vs ws-evil) is outside, however the link spells it', async () => {
+    symlinkSync(`${box.host}-evil/secret.txt`, box.in('abs'));
+    symlinkSync('../ws-evil/secret.txt', box.in('rel'));
+    symlinkSync(`${box.host}/../ws-evil`, box.in('dotted-dir'));
+    await refused(fs.openFile(box.at('abs')), 'ACCESS_DENIED');
+    await refused(fs.openFile(box.at('rel')), 'ACCESS_DENIED');
+    await refused(write('dotted-dir/new.txt', 'x'), 'ACCESS_DENIED');
+    expect(readdirSync(`${box.host}-evil`)).toEqual(['secret.txt']);
+  });
+
+  it('a link to an outside directory is denied for every operation, and nothing outside changes', async () => {
+    symlinkSync(box.outside, box.in('out'));
+    writeFileSync(box.in('mine.txt'), 'mine');
+    const before = outsideListing();
+    await refused(fs.openFile(box.at('out/secret.txt')), 'ACCESS_DENIED');
+    for (const mode of MODES) await refused(write('out/secret.txt', 'pwned', { mode }), 'ACCESS_DENIED');
+    await refused(write('out/new/deep.txt', 'pwned', { createParents: true }), 'ACCESS_DENIED');
+    await refused(fs.createDirectory(box.at('out/made')), 'ACCESS_DENIED');
+    await refused(fs.copyFile(box.at('out/secret.txt'), box.at('copy.txt')), 'ACCESS_DENIED');
+    await refused(fs.copyFile(box.at('mine.txt'), box.at('out/copy.txt')), 'ACCESS_DENIED');
+    await refused(fs.rename(box.at('mine.txt'), box.at('out/mine.txt')), 'ACCESS_DENIED');
+    await refused(fs.rename(box.at('out/secret.txt'), box.at('taken.txt')), 'ACCESS_DENIED');
+    await refused(fs.removeFile(box.at('out/secret.txt')), 'ACCESS_DENIED');
+    await refused(fs.readDirectory(box.at('out')), 'ACCESS_DENIED');
+    expect(outsideListing()).toEqual(before);
+    expect(readFileSync(join(box.outside, 'secret.txt'), 'utf8')).toBe('outside secret');
+    expect(existsSync(box.in('copy.txt')) || existsSync(box.in('taken.txt'))).toBe(false);
+  });
+
+  it('a dangling link to a missing outside file or directory: no write mode creates anything outside', async () => {
+    symlinkSync(join(box.outside, 'planted.txt'), box.in('dangling'));
+    symlinkSync(join(box.outside, 'planted-dir'), box.in('dangling-dir'));
+    for (const mode of MODES) {
+      for (const createParents of [false, true]) {
+        await expect(write('dangling', 'pwned', { mode, createParents })).rejects.toBeInstanceOf(DomainError);
+        await expect(write('dangling-dir/x.txt', 'pwned', { mode, createParents })).rejects.toBeInstanceOf(DomainError);
+      }
+    }
+    await refused(fs.createDirectory(box.at('dangling-dir')), 'ACCESS_DENIED');
+    await refused(fs.copyFile(box.at('dangling'), box.at('dangling-dir/c.txt')), 'ACCESS_DENIED');
+    expect(existsSync(join(box.outside, 'planted.txt'))).toBe(false);
+    expect(existsSync(join(box.outside, 'planted-dir'))).toBe(false);
+    expect(outsideListing()).toEqual(['secret.txt']);
+  });
+
+  it('follows a chain of in-root links mixing absolute, relative and directory hops', async () => {
+    mkdirSync(box.in('real/deep'), { recursive: true });
+    writeFileSync(box.in('real/deep/file.txt'), 'found');
+    symlinkSync(box.in('real'), box.in('abs-dir'));
+    symlinkSync('abs-dir/deep', box.in('rel-dir'));
+    symlinkSync('../rel-dir/file.txt', box.in('real/up-and-over'));
+    const file = await fs.openFile(box.at('real/up-and-over'));
+    expect(new TextDecoder().decode(await file.read(0, 100))).toBe('found');
+    await file.close();
+    expect(await write('rel-dir/file.txt', 'changed')).toEqual({ created: false, size: 7 });
+    expect(readFileSync(box.in('real/deep/file.txt'), 'utf8')).toBe('changed');
+  });
+
+  it('a link loop gives a clear error instead of hanging', async () => {
+    symlinkSync('b', box.in('a'));
+    symlinkSync('a', box.in('b'));
+    const error = await refused(fs.openFile(box.at('a')), 'ACCESS_DENIED');
+    expect(error.message).toContain('too many levels of symbolic links: a');
+    await refused(fs.createDirectory(box.at('a/sub')), 'ACCESS_DENIED');
+  });
+
+  it('a FIFO is NOT_A_FILE at once for reads, writes and copies; the server never blocks on it', async () => {
+    execFileSync('mkfifo', [box.in('pipe')]);
+    symlinkSync('pipe', box.in('pipe-link'));
+    const started = Date.now();
+    await refused(fs.openFile(box.at('pipe')), 'NOT_A_FILE');
+    await refused(fs.openFile(box.at('pipe-link')), 'NOT_A_FILE');
+    await refused(write('pipe', 'x'), 'NOT_A_FILE');
+    await refused(write('pipe', 'x', { mode: 'append' }), 'NOT_A_FILE');
+    await refused(fs.copyFile(box.at('pipe'), box.at('copy.txt')), 'NOT_A_FILE');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await fs.stat(box.at('pipe')))?.kind).toBe('other');
+  });
+
+  it('keeps the permissions of a replaced file; new files are 0644 and new directories 0755 whatever the umask', async () => {
+    writeFileSync(box.in('odd.sh'), 'old');
+    chmodSync(box.in('odd.sh'), 0o751);
+    const previous = process.umask(0o077);
+    try {
+      await write('odd.sh', 'new');
+      await write('fresh/new.txt', 'x', { createParents: true });
+      await fs.copyFile(box.at('odd.sh'), box.at('copy.sh'));
+    } finally {
+      process.umask(previous);
+    }
+    expect(statSync(box.in('odd.sh')).mode & 0o7777).toBe(0o751);
+    expect(statSync(box.in('fresh/new.txt')).mode & 0o7777).toBe(0o644);
+    expect(statSync(box.in('fresh')).mode & 0o7777).toBe(0o755);
+    expect(statSync(box.in('copy.sh')).mode & 0o7777).toBe(0o751);
+  });
+
+  it('NFR-014: a write that fails half-way leaves the old content and no temp or partial file', async () => {
+    writeFileSync(box.in('kept.txt'), 'original');
+    // Not a buffer: Node rejects it inside the write, after the temp file was created.
+    const broken = { byteLength: 4 } as unknown as Uint8Array;
+    const options = (mode: WriteMode): WriteOptions => ({ mode, createParents: false });
+    for (const mode of MODES) {
+      await expect(fs.writeFile(box.at('kept.txt'), broken, options(mode))).rejects.toBeInstanceOf(DomainError);
+      await expect(fs.writeFile(box.at('new.txt'), broken, options(mode))).rejects.toBeInstanceOf(DomainError);
+    }
+    expect(readdirSync(box.host)).toEqual(['kept.txt']);
+    expect(readFileSync(box.in('kept.txt'), 'utf8')).toBe('original');
+  });
+
+  it('E2E-069: removeDirectory unlinks a link to an outside directory and leaves its contents', async () => {
+    mkdirSync(box.in('d/sub'), { recursive: true });
+    writeFileSync(box.in('d/sub/a.txt'), 'a');
+    symlinkSync(box.outside, box.in('d/sub/out'));
+    symlinkSync(join(box.outside, 'secret.txt'), box.in('d/secret-link'));
+    await fs.removeDirectory(box.at('d'));
+    expect(existsSync(box.in('d'))).toBe(false);
+    expect(readFileSync(join(box.outside, 'secret.txt'), 'utf8')).toBe('outside secret');
+    expect(outsideListing()).toEqual(['secret.txt']);
+  });
+
+  it('removeDirectory refuses the root itself', async () => {
+    const error = await refused(fs.removeDirectory(box.at('')), 'ACCESS_DENIED');
+    expect(error.message).toContain('cannot remove root directory');
+    expect(existsSync(box.host)).toBe(true);
+  });
+
+  // /dev/shm is tmpfs on Linux: a second file system without needing mount privileges.
+  const otherDevice = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(tmpdir()).dev;
+  (otherDevice ? it : it.skip)('rename across file systems reports cross-device and changes nothing', async () => {
+    const far = await sandbox('/dev/shm');
+    try {
+      writeFileSync(box.in('a.txt'), 'stay');
+      expect(await fs.rename(box.at('a.txt'), far.at('a.txt'))).toBe('cross-device');
+      expect(readFileSync(box.in('a.txt'), 'utf8')).toBe('stay');
+      expect(readdirSync(far.host)).toEqual([]);
+    } finally {
+      await rm(far.base, { recursive: true, force: true });
+    }
+  });
+
+  it('NFR-002: lists 10,000 entries, links described, well under a second', async () => {
+    mkdirSync(box.in('big'));
+    for (let i = 0; i < 10_000; i += 1) writeFileSync(box.in(`big/f${i}`), '');
+    symlinkSync('f0', box.in('big/link'));
+    const started = Date.now();
+    const entries = await fs.readDirectory(box.at('big'));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(entries).toHaveLength(10_001);
+    expect(entries.find((entry) => entry.name === 'link')?.link?.resolution).toBe('inside');
+  });
+
+  it('NFR-005: 50 concurrent calls, failing or not, leave no file descriptor open', async () => {
+    writeFileSync(box.in('a.txt'), 'a');
+    symlinkSync(box.outside, box.in('out'));
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    const before = openFds();
+    const calls = Array.from({ length: 50 }, (_, i) => {
+      switch (i % 5) {
+        case 0:
+          return fs.openFile(box.at('a.txt')).then((file) => file.close());
+        case 1:
+          return write(`w${i}.txt`, 'x');
+        case 2:
+          return fs.readDirectory(box.at(''));
+        case 3:
+          return fs.openFile(box.at('out/secret.txt'));
+        default:
+          return fs.copyFile(box.at('a.txt'), box.at(`missing/${i}.txt`));
+      }
+    });
+    const outcomes = await Promise.allSettled(calls);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(20);
+    expect(openFds()).toBe(before);
+  });
+
+  it('names owners from /etc/passwd and falls back to the number', async () => {
+    expect(await fs.ownerNames(0, 0)).toEqual({ owner: 'root', group: 'root' });
+    expect(await fs.ownerNames(2147480001, 0)).toEqual({ owner: '2147480001', group: 'root' });
+  });
+
+  describe('without /proc/self/fd (the non-Linux fallback)', () => {
+    const fallback = new NodeFileSystem({ procFd: false });
+
+    it('still follows in-root links, refuses escapes and writes atomically', async () => {
+      writeFileSync(box.in('real.txt'), 'real');
+      symlinkSync('real.txt', box.in('link'));
+      symlinkSync(box.outside, box.in('out'));
+      const file = await fallback.openFile(box.at('link'));
+      expect(file.stat.size).toBe(4);
+      await file.close();
+      await refused(fallback.openFile(box.at('out/secret.txt')), 'ACCESS_DENIED');
+      await refused(fallback.writeFile(box.at('out/x.txt'), encode('x'), { mode: 'replace', createParents: true }), 'ACCESS_DENIED');
+      expect(await fallback.writeFile(box.at('link'), encode('new'), { mode: 'replace', createParents: false })).toEqual({
+        created: false,
+        size: 3,
+      });
+      expect(readFileSync(box.in('real.txt'), 'utf8')).toBe('new');
+      expect(outsideListing()).toEqual(['secret.txt']);
+    });
+  });
+});

@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
+import { DomainError } from '../../../src/domain/errors.js';
+import type { WriteOptions } from '../../../src/domain/ports/file-system.port.js';
+import type { RootPath } from '../../../src/domain/roots.js';
+import { makeRoot } from '../../support/roots.js';
+
+const RACE_MS = 3000;
+const OUTSIDE_SECRET = 'OUTSIDE SECRET';
+const INSIDE = 'inside content';
+
+/**
+ * The attacker: a separate process (real concurrency) that, in a tight loop, swaps
+ * - `victim`: a real in-root directory <-> a link to the outside directory (rename, with a gap);
+ * - `flip`: a link to the in-root `flip.in` <-> a link to the outside directory (atomic);
+ * - `swap.txt`: a regular in-root file <-> a link to the outside secret (atomic).
+ * Prints the number of completed rounds when its time is up.
+ */
+const ATTACKER = `
+const fs = require('fs');
+const [root, outside, ms] = process.argv.slice(1);
+const at = (name) => root + '/' + name;
+const quietly = (action) => { try { action(); } catch {} };
+const replaceWithLink = (target, name) => {
+  quietly(() => fs.unlinkSync(at(name + '.tmp')));
+  fs.symlinkSync(target, at(name + '.tmp'));
+  fs.renameSync(at(name + '.tmp'), at(name));
+};
+fs.symlinkSync(outside, at('victim.link'));
+console.log('ready');
+const deadline = Date.now() + Number(ms);
+let rounds = 0;
+while (Date.now() < deadline) {
+  quietly(() => fs.renameSync(at('victim'), at('victim.dir')));
+  quietly(() => fs.renameSync(at('victim.link'), at('victim')));
+  replaceWithLink(outside, 'flip');
+  replaceWithLink(outside + '/secret.txt', 'swap.txt');
+  quietly(() => fs.renameSync(at('victim'), at('victim.link')));
+  quietly(() => fs.renameSync(at('victim.dir'), at('victim')));
+  replaceWithLink('flip.in', 'flip');
+  fs.writeFileSync(at('swap.real'), '${INSIDE}');
+  fs.renameSync(at('swap.real'), at('swap.txt'));
+  rounds += 1;
+}
+console.log(rounds);
+`;
+
+/** Every file below `dir` with its content (directories as '<dir>'), for a byte-for-byte comparison. */
+function snapshot(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir).sort()) {
+    const host = join(dir, name);
+    if (statSync(host).isDirectory()) Object.assign(out, { [prefix + name]: '<dir>' }, snapshot(host, `${prefix}${name}/`));
+    else out[prefix + name] = readFileSync(host, 'latin1');
+  }
+  return out;
+}
+
+describe('symlink swap race against NodeFileSystem', () => {
+  let base: string;
+  let attacker: ChildProcess | undefined;
+
+  afterEach(async () => {
+    if (attacker && attacker.exitCode === null) attacker.kill();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('zero escapes: no read sees outside content and the outside tree stays byte-for-byte the same', async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'symlink-race-')));
+    const host = join(base, 'ws');
+    const outside = join(base, 'outside');
+    mkdirSync(join(host, 'victim'), { recursive: true });
+    mkdirSync(join(host, 'flip.in', 'work'), { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(join(host, 'victim', 'secret.txt'), INSIDE);
+    writeFileSync(join(host, 'flip.in', 'secret.txt'), INSIDE);
+    writeFileSync(join(host, 'swap.txt'), INSIDE);
+    symlinkSync('flip.in', join(host, 'flip'));
+    writeFileSync(join(outside, 'secret.txt'), OUTSIDE_SECRET);
+    writeFileSync(join(outside, 'marker-outside'), 'only outside');
+    const outsideBefore = snapshot(outside);
+
+    const root = makeRoot('workspace', host);
+    const at = (rel: string): RootPath => ({ root, segments: rel.split('/') });
+    const fs = new NodeFileSystem();
+    const data = new TextEncoder().encode('written by the test');
+    const write = (rel: string, options: Partial<WriteOptions>) =>
+      fs.writeFile(at(rel), data, { mode: 'replace', createParents: false, ...options });
+    const read = async (rel: string): Promise<string> => {
+      const file = await fs.openFile(at(rel));
+      try {
+        return new TextDecoder().decode(await file.read(0, 1024));
+      } finally {
+        await file.close();
+      }
+    };
+
+    const child = spawn(process.execPath, ['-e', ATTACKER, host, outside, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    attacker = child;
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
+
+    const reads: string[] = [];
+    const listed: string[] = [];
+    const unexpected: unknown[] = [];
+    let attempts = 0;
+    const attempt = async (operation: () => Promise<unknown>): Promise<void> => {
+      attempts += 1;
+      try {
+        await operation();
+      } catch (error) {
+        // Refusals and not-found windows are fine; anything else, or a host path in a message, is not.
+        if (!(error instanceof DomainError) || error.message.includes(base)) unexpected.push(error);
+      }
+    };
+
+    let round = 0;
+    const worker = async (): Promise<void> => {
+      while (child.exitCode === null) {
+        round += 1;
+        const n = round;
+        await Promise.all([
+          attempt(async () => reads.push(await read('victim/secret.txt'))),
+          attempt(async () => reads.push(await read('flip/secret.txt'))),
+          attempt(async () => reads.push(await read('swap.txt'))),
+          attempt(async () => listed.push(...(await fs.readDirectory(at('flip'))).map((entry) => entry.name))),
+          attempt(async () => listed.push(...(await fs.readDirectory(at('victim'))).map((entry) => entry.name))),
+          attempt(() => write('victim/secret.txt', { mode: 'replace' })),
+          attempt(() => write('victim/new.txt', { mode: 'append' })),
+          attempt(() => write(`victim/new-${n}.txt`, { mode: 'create_exclusive' })),
+          attempt(() => write('swap.txt', { mode: 'append' })),
+          attempt(() => write('swap.txt', { mode: 'replace' })),
+          attempt(() => write(`flip/work/deep-${n}/new.txt`, { mode: 'replace', createParents: true })),
+          attempt(() => fs.createDirectory(at(`flip/work/made-${n}/sub`))),
+        ]);
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    await exited;
+    const rounds = Number(output.trim().split('\n').pop());
+
+    expect(unexpected).toEqual([]);
+    expect(rounds).toBeGreaterThan(100);
+    expect(attempts).toBeGreaterThan(1000);
+    expect(reads.filter((text) => text.includes(OUTSIDE_SECRET))).toEqual([]);
+    expect(listed).not.toContain('marker-outside');
+    expect(snapshot(outside)).toEqual(outsideBefore);
+  });
+});
