@@ -1,5 +1,7 @@
 import type { ContainerModule } from 'inversify';
 import { editorToolsModule } from './editor-tools.module.js';
+import { fileToolsModule } from './file-tools.module.js';
+import { searchToolsModule } from './search-tools.module.js';
 
 /**
  * Every tool family's container module. A family module binds its use cases with
@@ -8,4 +10,6 @@ import { editorToolsModule } from './editor-tools.module.js';
  */
 export const toolFamilyModules: readonly ContainerModule[] = [
   editorToolsModule,
+  fileToolsModule,
+  searchToolsModule,
 ];
