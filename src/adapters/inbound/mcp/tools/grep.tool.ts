@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { Settings } from '../../../../domain/settings.js';
+import type { Grep } from '../../../../domain/tools/grep.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { searchLimitFields } from './search-limits.schema.js';
+
+export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition {
+  return defineTool({
+    name: 'grep',
+    title: 'Search file contents',
+    description:
+      'Search the lines of files below a directory of a root for a regular expression (RE2/Go syntax: no lookaround ' +
+      'or backreferences; matching runs in linear time). `root` names a configured root (see list_roots). Searches ' +
+      'recursively from `path`, or just that file if `path` is a file. Files with a NUL byte in their first 8 KB are ' +
+      'treated as binary and skipped; symlinks are not followed; only the first 1 MiB of a very long line is searched. ' +
+      'Each match gives `file` (relative to the ROOT, not to `path`, so it can be passed to other tools), ' +
+      '`line_number` (1-based), `line_content` and up to `context_lines` lines before and after. `total_matches` is ' +
+      'the number of matches returned; `files_searched` counts text files read. `truncated`=true means more ' +
+      'matches exist beyond `max_results`; `timed_out`=true means the search stopped at the deadline and the ' +
+      'results are partial.',
+    inputSchema: {
+      root: z.string().describe('Name of the root to search (see list_roots).'),
+      pattern: z.string().min(1).describe('Regular expression (RE2 syntax), matched anywhere in each line, e.g. "TODO|FIXME" or "func \\w+\\(".'),
+      path: z.string().optional().describe('Directory (or single file) to search, relative to the root. Default "." (the whole root).'),
+      glob_filter: z
+        .string()
+        .optional()
+        .describe(
+          'Only search files matching this glob. Without a "/" it matches the file name at any depth ("*.go", ' +
+            '"*.{ts,tsx}"); with a "/" it matches the path relative to `path` ("src/**/*.go"). Dot files match.',
+        ),
+      case_insensitive: z.boolean().optional().describe('Ignore letter case. Default false.'),
+      context_lines: z.number().int().min(0).optional().describe('Lines of context to return before and after each match. Default 0.'),
+      ...searchLimitFields(limits, 'matching lines'),
+    },
+    outputSchema: {
+      matches: z.array(
+        z.object({
+          file: z.string(),
+          line_number: z.number(),
+          line_content: z.string(),
+          context_before: z.array(z.string()),
+          context_after: z.array(z.string()),
+        }),
+      ),
+      total_matches: z.number(),
+      files_searched: z.number(),
+      truncated: z.boolean(),
+      timed_out: z.boolean(),
+    },
+    annotations: READ_ONLY,
+    logFields: (args) => ({ root: args.root, path: args.path ?? '.' }),
+    handle: async (args) => ({ structured: { ...(await grep.execute(args)) } }),
+  });
+}
