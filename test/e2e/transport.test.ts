@@ -183,3 +183,49 @@ describe('Host and Origin guard (DNS rebinding)', () => {
     expect(response).toEqual({ status: 200, body: 'ok' });
   });
 });
+
+describe('stdio transport (child process)', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-stdio-')));
+    await writeFile(join(dir, 'hello.txt'), 'hello over stdio\n');
+    await writeFile(join(dir, 'config.yaml'), 'roots:\n  - { name: workspace, path: ., allowed_tools: [read_file] }\n');
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves one session on stdin/stdout with logs kept off stdout', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(process.cwd(), 'dist', 'main.js'), '--stdio', '--config', join(dir, 'config.yaml')],
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()?.name).toBe('mcp-filesystem');
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['list_roots', 'read_file']));
+
+      const roots = await callTool(client, 'list_roots', {});
+      expect(roots.isError).toBe(false);
+      expect(JSON.stringify(roots.structured)).toContain('workspace');
+      expect(JSON.stringify(roots.structured)).not.toContain(dir);
+
+      const read = await callTool(client, 'read_file', { root: 'workspace', path: 'hello.txt' });
+      expect(read.structured).toMatchObject({ content: 'hello over stdio\n' });
+    } finally {
+      await client.close();
+    }
+    // Every log line went to stderr as JSON, including the tool call with session 'stdio'.
+    const records = stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.find((record) => record.message === 'mcp-filesystem serving on stdio')).toMatchObject({ roots: ['workspace'] });
+    expect(records.find((record) => record.message === 'tool call' && record.tool === 'read_file')).toMatchObject({ session: 'stdio' });
+  });
+});
