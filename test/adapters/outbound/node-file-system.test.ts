@@ -113,6 +113,14 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(readFileSync(box.in('real/deep/file.txt'), 'utf8')).toBe('changed');
   });
 
+  it('refuses a hand-built RootPath whose segments would climb out through a directory fd', async () => {
+    const climbing: RootPath = { root: box.root, segments: ['..', 'outside', 'secret.txt'] };
+    await refused(fs.openFile(climbing), 'INVALID_PATH');
+    await refused(fs.removeFile(climbing), 'INVALID_PATH');
+    await refused(fs.removeDirectory({ root: box.root, segments: ['..'] }), 'INVALID_PATH');
+    expect(outsideListing()).toEqual(['secret.txt']);
+  });
+
   it('a link loop gives a clear error instead of hanging', async () => {
     symlinkSync('b', box.in('a'));
     symlinkSync('a', box.in('b'));

@@ -12,7 +12,13 @@ const NEW_DIRECTORY_MODE = 0o755;
 export class Walk {
   private hops = 0;
 
-  constructor(readonly subject: RootPath) {}
+  constructor(readonly subject: RootPath) {
+    // Security: names are looked up relative to directory fds, where '..' would climb out of
+    // the root. RootPath promises clean segments; an adapter this close to the kernel checks.
+    if (subject.segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.includes('/'))) {
+      throw errors.invalidPath(subject.root.name, displayPath(subject), 'malformed path segment');
+    }
+  }
 
   /** Spends one hop: a link followed, or a retry because an entry changed under us. */
   hop(): void {
