@@ -38,10 +38,10 @@ interface Line {
 export function parseUnifiedDiff(patchText: string, target: RootPath): FilePatch {
   let parsed: ReturnType<typeof parsePatch>;
   try {
-    parsed = parsePatch(patchText);
+    parsed = parseTolerantly(patchText);
   } catch (error) {
     const reason = error instanceof Error ? error.message.trim() : String(error);
-    throw invalidPatch(target, `${reason}; every hunk line must start with ' ', '-' or '+' and the counts in "@@ -start,count +start,count @@" must match the lines`);
+    throw invalidPatch(target, `${reason}; every hunk line must start with ' ', '-' or '+'`);
   }
   const files = parsed.filter((file) => file.hunks.length > 0);
   if (files.length === 0) {
@@ -72,6 +72,57 @@ export function parseUnifiedDiff(patchText: string, target: RootPath): FilePatch
     return { number: index + 1, oldStart: hunk.oldStart, lines };
   });
   return { hunks, lineEnding };
+}
+
+/**
+ * Hand-written diffs often miscount the lines in "@@ -a,b +c,d @@". When the strict parse
+ * fails, the counts are taken from the hunk bodies instead; if that fails too, the strict
+ * parse's error is the one reported.
+ */
+function parseTolerantly(patchText: string): ReturnType<typeof parsePatch> {
+  try {
+    return parsePatch(patchText);
+  } catch (strictError) {
+    try {
+      return parsePatch(recountHunkHeaders(patchText));
+    } catch {
+      throw strictError;
+    }
+  }
+}
+
+const HUNK_HEADER = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/;
+
+function recountHunkHeaders(patchText: string): string {
+  const lines = patchText.split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    const header = HUNK_HEADER.exec(lines[i].replace(/\r$/, ''));
+    if (!header) continue;
+    let end = i + 1;
+    while (end < lines.length && isHunkBody(lines, end)) end += 1;
+    // A stray line would be skipped silently by parsePatch once the counts fit: keep the strict error instead.
+    if (end < lines.length && !/^(@@|--- |\+\+\+ |diff |Index:)/.test(lines[end])) return patchText;
+    // Blank lines after the last real hunk line separate hunks or end the text; they are not context.
+    while (end > i + 1 && lines[end - 1].replace(/\r$/, '') === '') end -= 1;
+    let oldCount = 0;
+    let newCount = 0;
+    for (let j = i + 1; j < end; j += 1) {
+      const op = lines[j].replace(/\r$/, '')[0] ?? ' ';
+      if (op !== '+' && op !== '\\') oldCount += 1;
+      if (op !== '-' && op !== '\\') newCount += 1;
+    }
+    lines[i] = `@@ -${header[1]},${oldCount} +${header[2]},${newCount} @@${header[3]}`;
+    i = end - 1;
+  }
+  return lines.join('\n');
+}
+
+function isHunkBody(lines: readonly string[], index: number): boolean {
+  const line = lines[index].replace(/\r$/, '');
+  if (line.startsWith('@@') || /^(diff |Index:)/.test(line)) return false;
+  // A '---' line followed by '+++' starts the next file, not a removed line.
+  if (line.startsWith('--- ') && (lines[index + 1] ?? '').startsWith('+++ ')) return false;
+  return line === '' || /^[ +\-\\]/.test(line);
 }
 
 /**

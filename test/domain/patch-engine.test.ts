@@ -54,16 +54,31 @@ describe('parseUnifiedDiff', () => {
     expect(error.message).toContain('hunk 1 has no line numbers');
   });
 
-  it('reports line counts that do not match the header as INVALID_ARGUMENT', () => {
-    const error = failure(() => parseUnifiedDiff('@@ -1,3 +1,3 @@\n a\n-b\n+c\n', target));
+  it('takes the line counts from the hunk body when the header miscounts them', () => {
+    const diff = '@@ -1,3 +1,7 @@\n a\n-b\n+c\n\n@@ -9 +9 @@\n-x\n+y\n';
+    const patch = parseUnifiedDiff(diff, target);
+    expect(patch.hunks.map((hunk) => hunk.lines.map((line) => line.op + line.text))).toEqual([
+      [' a', '-b', '+c'],
+      ['-x', '+y'],
+    ]);
+  });
+
+  it('reports a hunk line with no valid prefix, rather than dropping it', () => {
+    const error = failure(() => parseUnifiedDiff('@@ -1,2 +1,2 @@\n a\n*b\n', target));
     expect(error.code).toBe('INVALID_ARGUMENT');
-    expect(error.message).toMatch(/^invalid patch: Hunk at line 1 .*must match the lines \(root: workspace\)$/);
+    expect(error.message).toMatch(/^invalid patch: .*invalid line \*b; every hunk line must start with ' ', '-' or '\+' \(root: workspace\)$/);
   });
 });
 
 describe('applyPatch', () => {
   it('E2E-001: replaces a word on the only line', () => {
     expect(patched('Hello World\n', '@@ -1 +1 @@\n-Hello World\n+Hello Agent\n')).toBe('Hello Agent\n');
+  });
+
+  it('E2E-003: applies a diff whose header overstates the new line count', () => {
+    const content = 'package util\n\nfunc Add(a, b int) int {\n\t// TODO: handle overflow\n\treturn a + b\n}\n';
+    const diff = '@@ -3,4 +3,7 @@\n func Add(a, b int) int {\n-\t// TODO: handle overflow\n+\tpanic("overflow")\n \treturn a + b\n }\n';
+    expect(patched(content, diff)).toBe('package util\n\nfunc Add(a, b int) int {\n\tpanic("overflow")\n\treturn a + b\n}\n');
   });
 
   it('applies several hunks and counts them', () => {
