@@ -85,7 +85,8 @@ export async function copySnapshot(
   const skipped: SkippedEntry[] = [];
   await fs.createDirectory(target);
   for (const entry of entries) {
-    const to: RootPath = { root: target.root, segments: [...target.segments, ...entry.path.segments.slice(source.segments.length)] };
+    const below = entry.path.segments.slice(source.segments.length);
+    const to: RootPath = { root: target.root, segments: [...target.segments, ...below] };
     switch (entry.stat.kind) {
       case 'directory':
         await fs.createDirectory(to);

@@ -21,7 +21,10 @@ export class SearchLimits {
   ) {}
 
   static from(settings: Settings['search'], clock: Clock, args: SearchLimitArguments): SearchLimits {
-    const maxResults = Math.min(positive('max_results', args.max_results, settings.defaultMaxResults, true), settings.maxResultsLimit);
+    const maxResults = Math.min(
+      positive('max_results', args.max_results, settings.defaultMaxResults, true),
+      settings.maxResultsLimit,
+    );
     const timeoutSeconds = Math.min(
       positive('timeout_seconds', args.timeout_seconds, settings.defaultTimeoutSeconds, false),
       settings.maxTimeoutSeconds,

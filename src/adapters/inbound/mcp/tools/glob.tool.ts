@@ -20,8 +20,14 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
       '`timed_out`=true means the search stopped at the deadline and the results are partial.',
     inputSchema: {
       root: z.string().describe('Name of the root to search (see list_roots).'),
-      pattern: z.string().optional().describe('Glob with ** support, e.g. "**/*.ts", "src/*/index.js", "*.{yml,yaml}". Give this or `regex`.'),
-      regex: z.string().optional().describe('Regular expression (RE2 syntax) searched in each relative path, e.g. "test_\\d+\\.go$". Give this or `pattern`.'),
+      pattern: z
+        .string()
+        .optional()
+        .describe('Glob with ** support, e.g. "**/*.ts", "src/*/index.js", "*.{yml,yaml}". Give this or `regex`.'),
+      regex: z
+        .string()
+        .optional()
+        .describe('Regular expression (RE2 syntax) searched in each relative path, e.g. "test_\\d+\\.go$". Give this or `pattern`.'),
       path: z.string().optional().describe('Directory to search, relative to the root. Default "." (the whole root).'),
       type_filter: z
         .string()

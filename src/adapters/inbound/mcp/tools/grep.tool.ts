@@ -20,8 +20,14 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
       'results are partial.',
     inputSchema: {
       root: z.string().describe('Name of the root to search (see list_roots).'),
-      pattern: z.string().min(1).describe('Regular expression (RE2 syntax), matched anywhere in each line, e.g. "TODO|FIXME" or "func \\w+\\(".'),
-      path: z.string().optional().describe('Directory (or single file) to search, relative to the root. Default "." (the whole root).'),
+      pattern: z
+        .string()
+        .min(1)
+        .describe('Regular expression (RE2 syntax), matched anywhere in each line, e.g. "TODO|FIXME" or "func \\w+\\(".'),
+      path: z
+        .string()
+        .optional()
+        .describe('Directory (or single file) to search, relative to the root. Default "." (the whole root).'),
       glob_filter: z
         .string()
         .optional()
@@ -30,7 +36,12 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
             '"*.{ts,tsx}"); with a "/" it matches the path relative to `path` ("src/**/*.go"). Dot files match.',
         ),
       case_insensitive: z.boolean().optional().describe('Ignore letter case. Default false.'),
-      context_lines: z.number().int().min(0).optional().describe('Lines of context to return before and after each match. Default 0.'),
+      context_lines: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('Lines of context to return before and after each match. Default 0.'),
       ...searchLimitFields(limits, 'matching lines'),
     },
     outputSchema: {

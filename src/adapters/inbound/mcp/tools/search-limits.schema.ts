@@ -20,13 +20,17 @@ export function searchLimitFields(limits: Settings['search'], counted: 'matching
       .optional()
       .describe(
         `Give up after this many seconds and return what was found so far with timed_out=true ` +
-          `(default ${limits.defaultTimeoutSeconds}; values above ${limits.maxTimeoutSeconds} are lowered to ${limits.maxTimeoutSeconds}).`,
+          `(default ${limits.defaultTimeoutSeconds}; ` +
+          `values above ${limits.maxTimeoutSeconds} are lowered to ${limits.maxTimeoutSeconds}).`,
       ),
     max_depth: z
       .number()
       .int()
       .positive()
       .optional()
-      .describe('How deep below `path` to look: 1 = only entries directly in `path`, 2 = also one level of subdirectories, ... Unlimited when omitted.'),
+      .describe(
+        'How deep below `path` to look: 1 = only entries directly in `path`, 2 = also those one directory down, ' +
+          'and so on. Unlimited when omitted.',
+      ),
   };
 }
