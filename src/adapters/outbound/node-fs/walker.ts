@@ -119,7 +119,12 @@ export class Walker {
     for (;;) {
       if (target.segments.length === 0) {
         const dir = await this.openRoot(target.root, walk);
-        return { parent: dir, name: '.', stats: await this.lstatIn(dir, '.', walk), path: target };
+        try {
+          return { parent: dir, name: '.', stats: await this.lstatIn(dir, '.', walk), path: target };
+        } catch (error) {
+          await dir.close();
+          throw error;
+        }
       }
       const { dir } = await this.directory(parentPath(target), walk, options.createParents);
       const name = baseName(target);
