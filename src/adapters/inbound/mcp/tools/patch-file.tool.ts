@@ -12,8 +12,9 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
       'Apply a unified diff to ONE text file in a root. The diff has "@@ -start,count +start,count @@" hunks whose ' +
       "lines start with ' ' (context), '-' (removed) or '+' (added); ---/+++ header lines are optional and their file " +
       'names are ignored (`path` names the file). Context and removed lines must match the file exactly; a hunk whose ' +
-      'line number is off is searched for nearby. All or nothing: if any hunk does not match, nothing is written and ' +
-      'the error (PATCH_FAILED) names the hunk and line; re-read the file and retry. A missing file is treated as ' +
+      'line number is off is searched for nearby, and miscounted header counts are tolerated. All or nothing: if any ' +
+      'hunk does not match, nothing is written and the error (PATCH_FAILED) names the hunk and line; re-read the file ' +
+      'and retry. A missing file is treated as ' +
       'empty, so a diff of only added lines creates it (parents too). Line endings and the final-newline state are ' +
       'kept ("\\ No newline at end of file" is understood). Binary files and files over max_file_size ' +
       `(${formatSize(settings.maxFileSize)}) are refused. Returns \`hunks_applied\` and \`created\`.`,

@@ -6,6 +6,7 @@ import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.j
 
 export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefinition {
   const fullReadLimit = formatSize(settings.maxFullReadSize);
+  const responseCeiling = formatSize(Math.max(settings.maxFullReadSize, settings.maxFileSize));
   return defineTool({
     name: 'read_file',
     title: 'Read file',
@@ -16,7 +17,8 @@ export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefini
       'file fails with FILE_TOO_LARGE and must be read in parts. Read in parts EITHER by bytes (offset_bytes, ' +
       'limit_bytes) OR by lines (offset_lines, 1-based, and limit_lines), never both. Line reads return the lines with ' +
       'their original line endings plus `lines_total`; an offset past the end returns empty content. Without a limit, a ' +
-      `partial read returns at most ${fullReadLimit}. A file with a NUL byte in its first 8 KB is binary: its content ` +
+      `partial read returns at most ${fullReadLimit}, and no call returns more than ${responseCeiling}. A file ` +
+      'with a NUL byte in its first 8 KB is binary: its content ' +
       "comes back base64-encoded (encoding 'base64', binary true), exactly the requested bytes; text that is not " +
       'valid UTF-8 is also returned as base64. Symlinks inside the root are followed.',
     inputSchema: {

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import type { ToolDefinition } from '../../../../../src/adapters/inbound/mcp/tool-definition.js';
+import { createFolderTool } from '../../../../../src/adapters/inbound/mcp/tools/create-folder.tool.js';
+import { hashFileTool } from '../../../../../src/adapters/inbound/mcp/tools/hash-file.tool.js';
+import { listFolderTool } from '../../../../../src/adapters/inbound/mcp/tools/list-folder.tool.js';
+import { listRootsTool } from '../../../../../src/adapters/inbound/mcp/tools/list-roots.tool.js';
+import { patchFileTool } from '../../../../../src/adapters/inbound/mcp/tools/patch-file.tool.js';
+import { permissionsFileTool } from '../../../../../src/adapters/inbound/mcp/tools/permissions-file.tool.js';
+import { readFileTool } from '../../../../../src/adapters/inbound/mcp/tools/read-file.tool.js';
+import { removeFileTool } from '../../../../../src/adapters/inbound/mcp/tools/remove-file.tool.js';
+import { removeFolderTool } from '../../../../../src/adapters/inbound/mcp/tools/remove-folder.tool.js';
+import { statFileTool } from '../../../../../src/adapters/inbound/mcp/tools/stat-file.tool.js';
+import { writeFileTool } from '../../../../../src/adapters/inbound/mcp/tools/write-file.tool.js';
+import { NodeContentHasher } from '../../../../../src/adapters/outbound/node-content-hasher.js';
+import { CreateFolder } from '../../../../../src/domain/tools/create-folder.js';
+import { HashFile } from '../../../../../src/domain/tools/hash-file.js';
+import { ListFolder } from '../../../../../src/domain/tools/list-folder.js';
+import { ListRoots } from '../../../../../src/domain/tools/list-roots.js';
+import { PatchFile } from '../../../../../src/domain/tools/patch-file.js';
+import { PermissionsFile } from '../../../../../src/domain/tools/permissions-file.js';
+import { ReadFile } from '../../../../../src/domain/tools/read-file.js';
+import { RemoveFile } from '../../../../../src/domain/tools/remove-file.js';
+import { RemoveFolder } from '../../../../../src/domain/tools/remove-folder.js';
+import { StatFile } from '../../../../../src/domain/tools/stat-file.js';
+import { WriteFile } from '../../../../../src/domain/tools/write-file.js';
+import { fileToolsWorld } from '../../../../domain/tools/file-tools-harness.js';
+
+function definitions() {
+  const { fs, paths, access, settings } = fileToolsWorld({ maxFullReadSize: 1024 * 1024 });
+  fs.seedFile('/ws/a.txt', 'one\ntwo\nthree\n');
+  fs.seedFile('/ws/blob.bin', new Uint8Array([0, 1, 2]));
+  fs.seedDirectory('/ws/dir');
+  fs.seedSymlink('/ws/inside', 'a.txt');
+  fs.seedSymlink('/ws/outside', '/outside/secret.txt');
+  fs.seedSymlink('/ws/dangling', 'gone');
+  const tools = [
+    listRootsTool(new ListRoots(paths)),
+    listFolderTool(new ListFolder(access, fs)),
+    readFileTool(new ReadFile(access, fs, settings), settings),
+    writeFileTool(new WriteFile(access, fs)),
+    removeFileTool(new RemoveFile(access, fs)),
+    patchFileTool(new PatchFile(access, fs, settings), settings),
+    createFolderTool(new CreateFolder(access, fs)),
+    removeFolderTool(new RemoveFolder(access, fs)),
+    statFileTool(new StatFile(access, fs)),
+    hashFileTool(new HashFile(access, fs, new NodeContentHasher())),
+    permissionsFileTool(new PermissionsFile(access, fs)),
+  ];
+  return new Map(tools.map((tool) => [tool.name, tool]));
+}
+
+/** What the SDK checks: structuredContent must satisfy outputSchema; strict() also catches undeclared fields. */
+async function structuredOf(tool: ToolDefinition, args: Record<string, unknown>): Promise<unknown> {
+  const inputs = z.object(tool.inputSchema).strict().parse(args);
+  const output = await tool.handle(inputs, { sessionId: 'test' });
+  return z.object(tool.outputSchema ?? {}).strict().parse(output.structured);
+}
+
+describe('file tool definitions', () => {
+  const W = { root: 'workspace' };
+
+  it.each([
+    ['list_roots', {}],
+    ['list_folder', { ...W, path: '.' }],
+    ['read_file', { ...W, path: 'a.txt' }],
+    ['read_file', { ...W, path: 'a.txt', offset_lines: 2, limit_lines: 1 }],
+    ['read_file', { ...W, path: 'blob.bin', offset_bytes: 1 }],
+    ['write_file', { ...W, path: 'new.txt', content: 'x', mode: 'append' }],
+    ['remove_file', { ...W, path: 'a.txt' }],
+    ['patch_file', { ...W, path: 'a.txt', patch: '@@ -1 +1 @@\n-one\n+ONE\n' }],
+    ['patch_file', { ...W, path: 'created.txt', patch: '@@ -0,0 +1 @@\n+new\n' }],
+    ['create_folder', { ...W, path: 'x/y' }],
+    ['remove_folder', { ...W, path: 'dir' }],
+    ['stat_file', { ...W, path: 'a.txt' }],
+    ['stat_file', { ...W, path: 'inside' }],
+    ['stat_file', { ...W, path: 'outside' }],
+    ['stat_file', { ...W, path: 'dangling' }],
+    ['hash_file', { ...W, path: 'a.txt', algorithm: 'sha1' }],
+    ['permissions_file', { ...W, path: 'dir' }],
+  ])('%s %j: the result matches the declared outputSchema exactly', async (name, args) => {
+    const tool = definitions().get(name)!;
+    await expect(structuredOf(tool, args)).resolves.toBeDefined();
+  });
+
+  it('declares every input field with a description an LLM can read', () => {
+    for (const tool of definitions().values()) {
+      for (const [field, schema] of Object.entries(tool.inputSchema)) {
+        expect({ tool: tool.name, field, description: (schema as z.ZodType).description }).toEqual({
+          tool: tool.name,
+          field,
+          description: expect.stringMatching(/\S{3}/),
+        });
+      }
+      expect(tool.description.length).toBeGreaterThan(100);
+    }
+  });
+
+  it('annotates honestly: read tools are read-only, removals and overwrites destructive', () => {
+    const hints = Object.fromEntries(
+      [...definitions().values()].map((tool) => [tool.name, [tool.annotations.readOnlyHint, tool.annotations.destructiveHint]]),
+    );
+    expect(hints).toEqual({
+      list_roots: [true, false],
+      list_folder: [true, false],
+      read_file: [true, false],
+      stat_file: [true, false],
+      hash_file: [true, false],
+      permissions_file: [true, false],
+      write_file: [false, true],
+      remove_file: [false, true],
+      remove_folder: [false, true],
+      patch_file: [false, false],
+      create_folder: [false, false],
+    });
+    expect(definitions().get('create_folder')!.annotations.idempotentHint).toBe(true);
+  });
+
+  it('states the configured read limit in the read_file description', () => {
+    expect(definitions().get('read_file')!.description).toContain('max_full_read_size (1MB)');
+  });
+
+  it('logs root and path', () => {
+    expect(definitions().get('stat_file')!.logFields({ root: 'workspace', path: 'a.txt' })).toEqual({ root: 'workspace', path: 'a.txt' });
+  });
+});
