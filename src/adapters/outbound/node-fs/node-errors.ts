@@ -56,7 +56,7 @@ export function translate(error: unknown, path: RootPath, missing: Missing = 'pa
   }
 }
 
-export function withDetails(error: DomainError, details: ErrorLogDetails): DomainError {
+function withDetails(error: DomainError, details: ErrorLogDetails): DomainError {
   return new DomainError(error.code, error.message, { ...error.logDetails, ...details });
 }
 

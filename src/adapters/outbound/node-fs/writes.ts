@@ -172,7 +172,7 @@ async function copyAll(source: FileHandle, target: FileHandle): Promise<number> 
   }
 }
 
-export async function unlinkQuietly(entry: string): Promise<void> {
+async function unlinkQuietly(entry: string): Promise<void> {
   try {
     await unlink(entry);
   } catch {
