@@ -21,10 +21,15 @@ export function humanSize(bytes: number): string {
   return `${value.toFixed(1)} ${UNITS[unit]}`;
 }
 
-export function fileTooLarge(display: string, size: number, limit: number, what = 'file', setting = 'max_file_size'): DomainError {
+/** "512 bytes", "2.4 MB (2516582 bytes)": exact where rounding hides it. */
+function withBytes(bytes: number): string {
+  return bytes < 1024 ? humanSize(bytes) : `${humanSize(bytes)} (${bytes} bytes)`;
+}
+
+export function fileTooLarge(display: string, size: number, limit: number, what = 'file', setting = 'max_file_size', hint = ''): DomainError {
   return new DomainError(
     'FILE_TOO_LARGE',
-    `${what} too large: ${display} is ${humanSize(size)} (${size} bytes), over the limit of ${humanSize(limit)} (${limit} bytes, ${setting})`,
+    `${what} too large: ${display} is ${withBytes(size)}, over the ${setting} limit of ${withBytes(limit)}${hint && `; ${hint}`}`,
     { attemptedPath: display },
   );
 }

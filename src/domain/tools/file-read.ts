@@ -42,7 +42,7 @@ export class FileRead {
     const limit = this.settings.maxFullReadSize;
     const { bytes, stat } = await withOpenFile(this.files, path, display, async (file) => {
       if (file.stat.size > limit) {
-        throw fileTooLarge(display, file.stat.size, limit, 'file', 'max_full_read_size; use view with view_range to read it in parts');
+        throw fileTooLarge(display, file.stat.size, limit, 'file', 'max_full_read_size', 'use view with view_range to read it in parts');
       }
       return { bytes: await readToEnd(file), stat: file.stat };
     });

@@ -146,6 +146,8 @@ function occurrences(text: string, needle: string): number[] {
 /** Lines around a change, numbered like view's output. */
 function editSnippet(content: string, changeAt: number, changeLength: number): string {
   const lines = content.split('\n');
+  // A final line break ends the last line; it does not start another.
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const firstChanged = lineOfOffset(content, changeAt);
   const lastChanged = lineOfOffset(content, changeAt + Math.max(changeLength - 1, 0));
   const first = Math.max(1, firstChanged - SNIPPET_CONTEXT_LINES);

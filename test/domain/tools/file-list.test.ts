@@ -1,0 +1,66 @@
+import { domainError, editorWorld } from './editor-harness.js';
+
+function seeded() {
+  const world = editorWorld();
+  world.fs.seedFile('/ws/b.ts', 'b');
+  world.fs.seedFile('/ws/a.ts', 'aa');
+  world.fs.seedFile('/ws/.eslintrc.json', '{}');
+  world.fs.seedFile('/ws/README.md', '# r');
+  world.fs.seedFile('/ws/src/deep.ts', 'd');
+  world.fs.seedSymlink('/ws/link', 'a.ts');
+  return world;
+}
+
+describe('file_list', () => {
+  it('List directory: the immediate files and subdirectories, sorted, with metadata', async () => {
+    const result = await seeded().fileList.execute({ sessionId: 's1', path: '/workspace' });
+    expect(result.path).toBe('/workspace');
+    expect(result.entries.map((entry) => entry.name)).toEqual(['.eslintrc.json', 'README.md', 'a.ts', 'b.ts', 'link', 'src']);
+    expect(result.count).toBe(6);
+    expect(result.entries[2]).toEqual({ name: 'a.ts', path: '/workspace/a.ts', type: 'file', size: 2, modified_at: '2026-01-01T00:00:00.000Z' });
+    expect(result.entries.find((entry) => entry.name === 'src')?.type).toBe('directory');
+    expect(result.entries.find((entry) => entry.name === 'link')).toMatchObject({ type: 'symlink', target: '/workspace/a.ts' });
+  });
+
+  it('List with pattern: only matching entries (dotfiles included)', async () => {
+    const world = seeded();
+    const names = async (pattern: string) =>
+      (await world.fileList.execute({ sessionId: 's1', path: '.', pattern })).entries.map((entry) => entry.name);
+    expect(await names('*.ts')).toEqual(['a.ts', 'b.ts']);
+    expect(await names('*.json')).toEqual(['.eslintrc.json']);
+    expect(await names('{README*,src}')).toEqual(['README.md', 'src']);
+  });
+
+  it('defaults to the working directory', async () => {
+    const world = seeded();
+    await world.changeDirectory.execute({ sessionId: 's1', path: 'src' });
+    expect((await world.fileList.execute({ sessionId: 's1' })).entries.map((entry) => entry.path)).toEqual(['/workspace/src/deep.ts']);
+  });
+
+  it('List non-existent directory: NOT_FOUND', async () => {
+    const error = await domainError(seeded().fileList.execute({ sessionId: 's1', path: 'nope' }));
+    expect(error.toClientText()).toBe('NOT_FOUND: directory not found: /workspace/nope');
+  });
+
+  it('a file is not a directory', async () => {
+    expect((await domainError(seeded().fileList.execute({ sessionId: 's1', path: 'a.ts' }))).code).toBe('NOT_A_DIRECTORY');
+  });
+
+  it('Reject path traversal: .. out of the root is ACCESS_DENIED', async () => {
+    expect((await domainError(seeded().fileList.execute({ sessionId: 's1', path: '../outside' }))).code).toBe('ACCESS_DENIED');
+  });
+
+  it('/ lists the roots as directories', async () => {
+    const result = await seeded().fileList.execute({ sessionId: 's1', path: '/' });
+    expect(result.entries.map((entry) => [entry.name, entry.path, entry.type])).toEqual([
+      ['readonly', '/readonly', 'directory'],
+      ['workspace', '/workspace', 'directory'],
+    ]);
+  });
+
+  it('needs file_list in the root allowlist', async () => {
+    expect((await domainError(seeded().fileList.execute({ sessionId: 's1', path: '/readonly' }))).toClientText()).toBe(
+      'TOOL_NOT_ALLOWED: tool file_list not allowed on root readonly',
+    );
+  });
+});
