@@ -55,6 +55,7 @@ function listening(child: ChildProcess): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stderr! });
     lines.on('line', (line) => {
+      if (!line.startsWith('{')) return reject(new Error(`unexpected stderr line: ${line}`));
       const record = JSON.parse(line) as Record<string, unknown>;
       if (record.message === 'mcp-filesystem listening') resolve(record);
     });
