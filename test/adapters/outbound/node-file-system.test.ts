@@ -132,13 +132,12 @@ describe('NodeFileSystem (Linux specifics)', () => {
   it('a FIFO is NOT_A_FILE at once for reads, writes and copies; the server never blocks on it', async () => {
     execFileSync('mkfifo', [box.in('pipe')]);
     symlinkSync('pipe', box.in('pipe-link'));
-    const started = Date.now();
+    // A blocking open would hang here until jest's timeout fails the test.
     await refused(fs.openFile(box.at('pipe')), 'NOT_A_FILE');
     await refused(fs.openFile(box.at('pipe-link')), 'NOT_A_FILE');
     await refused(write('pipe', 'x'), 'NOT_A_FILE');
     await refused(write('pipe', 'x', { mode: 'append' }), 'NOT_A_FILE');
     await refused(fs.copyFile(box.at('pipe'), box.at('copy.txt')), 'NOT_A_FILE');
-    expect(Date.now() - started).toBeLessThan(1000);
     expect((await fs.stat(box.at('pipe')))?.kind).toBe('other');
   });
 
@@ -203,13 +202,12 @@ describe('NodeFileSystem (Linux specifics)', () => {
     }
   });
 
-  it('NFR-002: lists 10,000 entries, links described, well under a second', async () => {
+  // NFR-002's time budget is measured by `npm run bench`, not asserted here (timed tests flake on a busy machine).
+  it('NFR-002: lists 10,000 entries with links described', async () => {
     mkdirSync(box.in('big'));
     for (let i = 0; i < 10_000; i += 1) writeFileSync(box.in(`big/f${i}`), '');
     symlinkSync('f0', box.in('big/link'));
-    const started = Date.now();
     const entries = await fs.readDirectory(box.at('big'));
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(entries).toHaveLength(10_001);
     expect(entries.find((entry) => entry.name === 'link')?.link?.resolution).toBe('inside');
   });
