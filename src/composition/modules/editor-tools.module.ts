@@ -79,11 +79,11 @@ export const editorToolsModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
 
-  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: View) => viewTool(useCase), [View]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: View, settings: Settings) => viewTool(useCase, settings), [View, TOKENS.Settings]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: StrReplace) => strReplaceTool(useCase), [StrReplace]);
-  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: CreateFile) => createFileTool(useCase), [CreateFile]);
-  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileRead) => fileReadTool(useCase), [FileRead]);
-  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileWrite) => fileWriteTool(useCase), [FileWrite]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: CreateFile, settings: Settings) => createFileTool(useCase, settings), [CreateFile, TOKENS.Settings]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileRead, settings: Settings) => fileReadTool(useCase, settings), [FileRead, TOKENS.Settings]);
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileWrite, settings: Settings) => fileWriteTool(useCase, settings), [FileWrite, TOKENS.Settings]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileList) => fileListTool(useCase), [FileList]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: ChangeDirectory) => changeDirectoryTool(useCase), [ChangeDirectory]);
 });

@@ -1,14 +1,17 @@
 import { z } from 'zod';
+import type { Settings } from '../../../../domain/settings.js';
+import { humanSize } from '../../../../domain/tools/editor-files.js';
 import type { FileRead } from '../../../../domain/tools/file-read.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
-export function fileReadTool(fileRead: FileRead): ToolDefinition {
+export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefinition {
   return defineTool({
     name: 'file_read',
     title: 'Read a whole file',
     description:
-      'Return the full contents of a text file as a string (no line numbers). Files over max_full_read_size are ' +
+      'Return the full contents of a text file as a string (no line numbers). Files over max_full_read_size ' +
+      `(${humanSize(settings.maxFullReadSize)}) are ` +
       'refused (use view with view_range for those); binary files return no content and binary: true. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {

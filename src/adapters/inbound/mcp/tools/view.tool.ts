@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import type { Settings } from '../../../../domain/settings.js';
+import { humanSize } from '../../../../domain/tools/editor-files.js';
 import type { View } from '../../../../domain/tools/view.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
-export function viewTool(view: View): ToolDefinition {
+export function viewTool(view: View, settings: Settings): ToolDefinition {
   return defineTool({
     name: 'view',
     title: 'View a file or directory',
@@ -12,7 +14,7 @@ export function viewTool(view: View): ToolDefinition {
       '("   1\\t<line>"): up to 2000 lines without view_range (then a note with the total, use view_range for ' +
       'the rest); lines over 2000 characters are cut. view_range [start, end] (1-based, inclusive, end -1 = last ' +
       'line) reads just that part, streaming, so it is cheap on big files. Images (PNG, JPEG, GIF, WebP, SVG) come ' +
-      'back as an image; other binary files as "Binary file (<size>)". Files over max_file_size are refused. ' +
+      `back as an image; other binary files as "Binary file (<size>)". Files over max_file_size (${humanSize(settings.maxFileSize)}) are refused. ` +
       'A directory is listed two levels deep (.git/ and node_modules/ left out, dotfiles shown, symlinks as ' +
       '"name -> target"); `view /` lists the roots. Viewing a file lets this session edit it with str_replace or ' +
       'overwrite it with create_file. ' +
