@@ -8,6 +8,8 @@ import type { Settings } from './settings.js';
 
 /** Hands out the EditSession of an MCP session; all state lives in the SessionStatePort. */
 export class EditSessions {
+  private readonly locks = new FileLocks();
+
   constructor(
     private readonly store: SessionStatePort,
     private readonly files: FileSystemPort,
@@ -15,7 +17,33 @@ export class EditSessions {
   ) {}
 
   for(sessionId: string): EditSession {
-    return new EditSession(sessionId, this.store, this.files, this.settings);
+    return new EditSession(sessionId, this.store, this.files, this.settings, this.locks);
+  }
+}
+
+/**
+ * Serialises the check-then-write of edits to one file inside this server, across sessions:
+ * two edits running at once (parallel tool calls, or two sessions) could otherwise both
+ * pass the gate on the same version and the later write would silently drop the earlier
+ * change. One after the other, the second sees the first (its own session's edit counts as
+ * seen; another session's edit is FILE_CHANGED_SINCE_VIEW).
+ */
+class FileLocks {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async run<T>(fileKey: string, action: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(fileKey) ?? Promise.resolve();
+    const result = previous.then(action);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(fileKey, tail);
+    try {
+      return await result;
+    } finally {
+      if (this.tails.get(fileKey) === tail) this.tails.delete(fileKey);
+    }
   }
 }
 
@@ -32,6 +60,7 @@ export class EditSession {
     private readonly store: SessionStatePort,
     private readonly files: FileSystemPort,
     private readonly settings: Settings,
+    private readonly locks: FileLocks,
   ) {}
 
   async workingDirectory(): Promise<string> {
@@ -66,6 +95,11 @@ export class EditSession {
       depth = 0;
     }
     return namespacePath({ root: path.root, segments });
+  }
+
+  /** Runs an edit of `fileKey` (gate check to recordSeen) while no other edit of it runs. */
+  exclusive<T>(fileKey: string, edit: () => Promise<T>): Promise<T> {
+    return this.locks.run(fileKey, edit);
   }
 
   /**

@@ -48,14 +48,16 @@ export class CreateFile {
     const bytes = encodeUtf8(input.content);
     if (bytes.length > this.settings.maxFileSize) throw fileTooLarge(display, bytes.length, this.settings.maxFileSize, 'content');
 
-    const existing = await this.statTarget(path, display);
-    const created = existing === null
-      ? await this.createNew(session, path, display, bytes)
-      : await this.overwrite(session, path, display, bytes, existing);
-
     const key = await session.fileKey(path);
-    const written = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
-    if (written) await session.recordSeen(key, written, sha256(this.hasher, bytes));
+    const created = await session.exclusive(key, async () => {
+      const existing = await this.statTarget(path, display);
+      const isNew = existing === null
+        ? await this.createNew(session, path, display, key, bytes)
+        : await this.overwrite(session, path, display, key, bytes, existing);
+      const written = await this.statTarget(path, display);
+      if (written) await session.recordSeen(key, written, sha256(this.hasher, bytes));
+      return isNew;
+    });
     return {
       result: { path: display, size: bytes.length, created },
       text: `${created ? 'Created' : 'Overwrote'} ${display} (${humanSize(bytes.length)}${bytes.length >= 1024 ? `, ${bytes.length} bytes` : ''})`,
@@ -66,7 +68,7 @@ export class CreateFile {
    * Exclusive create, so a file that appears between our look and our write is never
    * overwritten unseen: it goes through the gate like any existing file.
    */
-  private async createNew(session: EditSession, path: RootPath, display: string, bytes: Uint8Array): Promise<boolean> {
+  private async createNew(session: EditSession, path: RootPath, display: string, key: string, bytes: Uint8Array): Promise<boolean> {
     try {
       await this.write(path, display, bytes, 'create_exclusive');
       return true;
@@ -74,15 +76,21 @@ export class CreateFile {
       if (!(error instanceof DomainError && error.code === 'ALREADY_EXISTS')) throw error;
     }
     const appeared = await this.statTarget(path, display);
-    if (appeared) return this.overwrite(session, path, display, bytes, appeared);
+    if (appeared) return this.overwrite(session, path, display, key, bytes, appeared);
     // A dangling in-root link: the write goes through it and creates its target.
     return (await this.write(path, display, bytes, 'replace')).created;
   }
 
-  private async overwrite(session: EditSession, path: RootPath, display: string, bytes: Uint8Array, existing: EntryStat): Promise<boolean> {
+  private async overwrite(
+    session: EditSession,
+    path: RootPath,
+    display: string,
+    key: string,
+    bytes: Uint8Array,
+    existing: EntryStat,
+  ): Promise<boolean> {
     if (existing.kind === 'directory') throw new DomainError('IS_A_DIRECTORY', `path is a directory: ${display}`, { attemptedPath: display });
     if (existing.kind !== 'file') throw new DomainError('NOT_A_FILE', `not a regular file: ${display}`, { attemptedPath: display });
-    const key = await session.fileKey(path);
     const seen = await session.seenVersion(key, display);
     await session.assertUnchanged(seen, display, existing, () =>
       withOpenFile(this.files, path, display, (file) => sha256OfFile(this.hasher, file)),

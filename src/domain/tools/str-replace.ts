@@ -1,8 +1,9 @@
-import type { EditSessions } from '../edit-session.js';
+import type { EditSession, EditSessions } from '../edit-session.js';
 import { DomainError } from '../errors.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import {
   decodeUtf8,
@@ -62,10 +63,18 @@ export class StrReplace {
     const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
     await statRegularFile(this.files, path, display);
     const key = await session.fileKey(path);
+    const edit = await session.exclusive(key, () => this.edit(session, path, display, key, input));
+    const counted = edit.replacements === 1 ? '1 occurrence' : `${edit.replacements} occurrences`;
+    return {
+      result: { path: display, replacements: edit.replacements, size: edit.size },
+      text: `Edited ${display}: replaced ${counted}.\n${editSnippet(edit.content, edit.firstChangeAt, edit.firstChangeLength)}`,
+    };
+  }
+
+  private async edit(session: EditSession, path: RootPath, display: string, key: string, input: StrReplaceInput): Promise<Edit & { size: number }> {
     // The gate runs before the file's content is read or anything is written.
     const seen = await session.seenVersion(key, display);
     const limit = this.settings.maxFileSize;
-
     const { before, opened } = await withOpenFile(this.files, path, display, async (file) => {
       if (file.stat.size > limit) throw fileTooLarge(display, file.stat.size, limit);
       return { before: await readToEnd(file), opened: file.stat };
@@ -84,12 +93,7 @@ export class StrReplace {
     // The session's own edit is the version it has now seen.
     const written = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
     if (written) await session.recordSeen(key, written, sha256(this.hasher, after));
-
-    const counted = edit.replacements === 1 ? '1 occurrence' : `${edit.replacements} occurrences`;
-    return {
-      result: { path: display, replacements: edit.replacements, size: after.length },
-      text: `Edited ${display}: replaced ${counted}.\n${editSnippet(edit.content, edit.firstChangeAt, edit.firstChangeLength)}`,
-    };
+    return { ...edit, size: after.length };
   }
 }
 

@@ -63,6 +63,14 @@ describe('create_file', () => {
     expect(world.fs.readText('/ws/a.txt')).toBe('two\n');
   });
 
+  it('of two sessions creating the same new file at once, the second needs a view first', async () => {
+    const world = editorWorld();
+    const [first, second] = await Promise.allSettled([create(world, 'race.txt', 'first\n', 's1'), create(world, 'race.txt', 'second\n', 's2')]);
+    expect(first.status).toBe('fulfilled');
+    expect(second.status === 'rejected' && second.reason.code).toBe('FILE_NOT_VIEWED');
+    expect(world.fs.readText('/ws/race.txt')).toBe('first\n');
+  });
+
   it('no view needed when require_view_before_edit is off', async () => {
     const world = editorWorld({ settings: { requireViewBeforeEdit: false } });
     world.fs.seedFile('/ws/a.txt', 'old\n');

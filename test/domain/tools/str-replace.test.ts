@@ -209,6 +209,32 @@ describe('str_replace: the view-before-edit gate', () => {
     expect(world.fs.readText('/ws/a.txt')).toBe('hello there\n');
   });
 
+  it('parallel edits of one file in one session both land (edits of a file run one at a time)', async () => {
+    const world = editorWorld();
+    world.fs.seedFile('/ws/a.txt', 'one two three\n');
+    await viewed(world, 'a.txt');
+    await Promise.all([
+      replace(world, { path: 'a.txt', old_str: 'one', new_str: '1' }),
+      replace(world, { path: 'a.txt', old_str: 'two', new_str: '2' }),
+      replace(world, { path: 'a.txt', old_str: 'three', new_str: '3' }),
+    ]);
+    expect(world.fs.readText('/ws/a.txt')).toBe('1 2 3\n');
+  });
+
+  it('of two sessions editing the same viewed version at once, the second is told the file changed', async () => {
+    const world = editorWorld();
+    world.fs.seedFile('/ws/a.txt', 'one two\n');
+    await viewed(world, 'a.txt', 's1');
+    await viewed(world, 'a.txt', 's2');
+    const [first, second] = await Promise.allSettled([
+      replace(world, { path: 'a.txt', old_str: 'one', new_str: '1' }, 's1'),
+      replace(world, { path: 'a.txt', old_str: 'two', new_str: '2' }, 's2'),
+    ]);
+    expect(first.status).toBe('fulfilled');
+    expect(second.status === 'rejected' && second.reason.code).toBe('FILE_CHANGED_SINCE_VIEW');
+    expect(world.fs.readText('/ws/a.txt')).toBe('1 two\n');
+  });
+
   it('no view needed when require_view_before_edit is off', async () => {
     const world = editorWorld({ settings: { requireViewBeforeEdit: false } });
     world.fs.seedFile('/ws/a.txt', 'hello\n');
