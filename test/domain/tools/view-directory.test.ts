@@ -1,0 +1,92 @@
+import { editorWorld } from './editor-harness.js';
+
+function view(world: ReturnType<typeof editorWorld>, path: string) {
+  return world.view.execute({ sessionId: 's1', path });
+}
+
+describe('view: directories', () => {
+  function project() {
+    const world = editorWorld();
+    world.fs.seedFile('/ws/p/README.md', '# p\n');
+    world.fs.seedFile('/ws/p/src/main.go', 'package main\n');
+    world.fs.seedFile('/ws/p/src/pkg/deep/too-deep.go', 'x\n');
+    world.fs.seedFile('/ws/p/.github/workflows/ci.yml', 'on: push\n');
+    world.fs.seedFile('/ws/p/.dockerignore', 'node_modules\n');
+    world.fs.seedFile('/ws/p/.env', 'A=1\n');
+    world.fs.seedFile('/ws/p/.git/HEAD', 'ref: refs/heads/main\n');
+    world.fs.seedFile('/ws/p/node_modules/x/index.js', '\n');
+    world.fs.seedFile('/ws/p/src/node_modules/y.js', '\n');
+    world.fs.seedSymlink('/ws/p/link', '/usr/local/bin');
+    return world;
+  }
+
+  it('Directory listing: files and directories up to 2 levels deep', async () => {
+    const outcome = await view(project(), '/workspace/p');
+    const lines = outcome.text.split('\n');
+    expect(lines[0]).toBe('Directory /workspace/p, 2 levels deep (.git/ and node_modules/ are not shown):');
+    expect(lines.slice(1)).toEqual([
+      '.dockerignore',
+      '.env',
+      '.github/',
+      '.github/workflows/',
+      'README.md',
+      'link -> /usr/local/bin',
+      'src/',
+      'src/main.go',
+      'src/pkg/',
+    ]);
+    expect(outcome.summary).toEqual({ path: '/workspace/p', type: 'directory', entries: 9, truncated: false });
+  });
+
+  it('Dotfiles visible except .git: .github/, .dockerignore, .env shown; .git/ and node_modules/ not', async () => {
+    const text = (await view(project(), 'p')).text;
+    for (const shown of ['.github/', '.dockerignore', '.env', 'src/']) expect(text.split('\n')).toContain(shown);
+    const entries = text.split('\n').slice(1);
+    expect(entries.filter((line) => line.startsWith('.git/') || line === '.git' || line.includes('node_modules'))).toEqual([]);
+  });
+
+  it('Symlinks indicated in listing: link -> /usr/local/bin', async () => {
+    expect((await view(project(), 'p')).text.split('\n')).toContain('link -> /usr/local/bin');
+  });
+
+  it('shows in-root and cross-root link targets as namespace paths, never as host paths', async () => {
+    const world = editorWorld();
+    world.fs.seedFile('/ro/shared.txt', 's\n');
+    world.fs.seedFile('/ws/d/a.txt', 'a\n');
+    world.fs.seedSymlink('/ws/d/rel', 'a.txt');
+    world.fs.seedSymlink('/ws/d/abs', '/ws/d/a.txt');
+    world.fs.seedSymlink('/ws/d/other-root', '/ro/shared.txt');
+    world.fs.seedSymlink('/ws/d/climb', '../../ro/shared.txt');
+    world.fs.seedSymlink('/ws/d/smuggle', '/ws/../etc/passwd');
+    world.fs.seedSymlink('/ws/d/up', '../../outside/x/../secret.txt');
+    const lines = (await view(world, 'd')).text.split('\n');
+    expect(lines).toEqual(expect.arrayContaining([
+      'rel -> /workspace/d/a.txt',
+      'abs -> /workspace/d/a.txt',
+      'other-root -> /readonly/shared.txt',
+      'climb -> /readonly/shared.txt',
+      'smuggle -> /etc/passwd',
+      'up -> ../../outside/secret.txt',
+    ]));
+    expect(lines.join('\n')).not.toMatch(/-> \/(ws|ro)\b/);
+  });
+
+  it('does not descend into a linked directory', async () => {
+    const world = editorWorld();
+    world.fs.seedFile('/ws/real/inner.txt', 'x\n');
+    world.fs.seedSymlink('/ws/d/linked', '../real');
+    expect((await view(world, 'd')).text.split('\n').slice(1)).toEqual(['linked -> /workspace/real']);
+  });
+
+  it('says when a directory is empty', async () => {
+    const world = editorWorld();
+    world.fs.seedDirectory('/ws/empty');
+    expect((await view(world, 'empty')).text.split('\n')[1]).toBe('(empty)');
+  });
+
+  it('view / lists the roots', async () => {
+    const outcome = await view(editorWorld(), '/');
+    expect(outcome.text.split('\n').slice(1)).toEqual(['workspace/', 'readonly/']);
+    expect(outcome.summary).toEqual({ path: '/', type: 'roots', entries: 2 });
+  });
+});
