@@ -78,14 +78,15 @@ export class EditSession {
   /**
    * The identity of a file for the gate: its namespace path after following in-root links
    * (parents and the file itself), so a view through a link counts for the target and an
-   * edit through another link to the same file sees that view. A path that does not exist
-   * (or whose link leaves the root, which the edit itself will refuse) keys lexically.
+   * edit through another link to the same file sees that view. A path that does not exist,
+   * cannot be looked at, or whose link leaves the root keys lexically from there on: the
+   * operation itself then meets (and reports) the same obstacle.
    */
   async fileKey(path: RootPath): Promise<string> {
     let segments = [...path.segments];
     let hops = 0;
     for (let depth = 1; depth <= segments.length; depth += 1) {
-      const entry = await this.files.stat({ root: path.root, segments: segments.slice(0, depth) });
+      const entry = await this.files.stat({ root: path.root, segments: segments.slice(0, depth) }).catch(() => null);
       if (entry === null) break;
       if (entry.kind !== 'symlink') continue;
       const target = entry.link?.resolvedPath;

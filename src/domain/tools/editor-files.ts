@@ -78,7 +78,7 @@ export async function readToEnd(file: ReadableFile, position = 0): Promise<Uint8
   return concat(parts, total);
 }
 
-export function concat(parts: readonly Uint8Array[], total = parts.reduce((sum, part) => sum + part.length, 0)): Uint8Array {
+function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
   let offset = 0;
   for (const part of parts) {

@@ -76,7 +76,9 @@ function describeEntry(entry: EntryStat, prefix: string, directory: RootPath, ro
  * (/root/...). Only a target outside every root is shown as written (`/usr/local/bin`), and
  * lexically normalised first, so text like `/data/ws/../etc` cannot smuggle a root's host
  * path into the listing. Showing it reveals nothing a caller can use: every tool refuses to
- * follow a link out of its root.
+ * follow a link out of its root. (Limit: a target that reaches a root's directory through
+ * an alias outside the domain's sight, e.g. a host symlink above the root, cannot be told
+ * apart from any other outside path.)
  */
 export function describeLinkTarget(linkDirectory: RootPath, linkText: string, roots: readonly Root[]): string {
   const inRoot = resolveLinkTarget(linkDirectory, linkText);
