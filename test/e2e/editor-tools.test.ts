@@ -35,6 +35,18 @@ const view = (args: Record<string, unknown>, on = client) => callTool(on, 'view'
 const strReplace = (args: Record<string, unknown>, on = client) => callTool(on, 'str_replace', args);
 const createFile = (args: Record<string, unknown>, on = client) => callTool(on, 'create_file', args);
 
+describe('tools/list', () => {
+  it('offers the editor, repo and cwd tools with schemas and annotations', async () => {
+    const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
+    for (const name of ['view', 'str_replace', 'create_file', 'file_read', 'file_write', 'file_list', 'change_directory']) {
+      expect(tools.get(name)?.outputSchema).toBeDefined();
+    }
+    expect(tools.get('view')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(tools.get('view')!.inputSchema.required).toEqual(['path']);
+    expect(tools.get('create_file')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+});
+
 describe('view over MCP', () => {
   beforeAll(async () => {
     await writeTree(ws, { 'v/three.txt': 'alpha\nbeta\ngamma\n', 'v/100.txt': lines(100), 'v/42.txt': lines(42), 'v/5000.txt': lines(5000) });
