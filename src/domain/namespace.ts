@@ -33,7 +33,7 @@ export class Namespace {
   locate(tool: string | null, rawPath: string, cwd: string): NamespaceTarget {
     // Security: a NUL would truncate the path in the C layer below us; refuse it before anything else.
     if (rawPath.includes('\0')) throw new DomainError('INVALID_PATH', 'invalid path: path contains a null byte');
-    const names = normalize(rawPath, cwd);
+    const names = normalize(rawPath, cwd, (name) => this.paths.roots.some((root) => root.name === name));
     if (names.length === 0) return { kind: 'roots', display: NAMESPACE_TOP };
     const [rootName, ...rest] = names;
     if (!this.paths.roots.some((root) => root.name === rootName)) throw unknownTopLevel(rootName, names, this.paths.roots);
@@ -53,7 +53,7 @@ export function namespacePath(path: RootPath): string {
  * Lexical resolution in the namespace: a relative path continues from `cwd`, '.' and empty
  * segments vanish, '..' steps back. Returns the names below `/` (first = the root).
  */
-function normalize(rawPath: string, cwd: string): string[] {
+function normalize(rawPath: string, cwd: string, isRoot: (name: string) => boolean): string[] {
   const names = rawPath.startsWith('/') ? [] : splitNames(cwd);
   for (const segment of rawPath.split('/')) {
     if (segment === '' || segment === '.') continue;
@@ -63,8 +63,8 @@ function normalize(rawPath: string, cwd: string): string[] {
     }
     // Security: '..' may never leave a root, not even towards `/` or a sibling root; each
     // root's allowlist and confinement only hold while a path stays inside it (E2E-063).
-    if (names.length === 1) throw errors.outsideRoot(names[0], rawPath);
-    if (names.length === 0) {
+    if (names.length === 1 && isRoot(names[0])) throw errors.outsideRoot(names[0], rawPath);
+    if (names.length <= 1) {
       throw new DomainError('ACCESS_DENIED', `path resolves outside the roots: ${rawPath}`, { attemptedPath: rawPath });
     }
     names.pop();

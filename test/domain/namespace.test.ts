@@ -53,7 +53,9 @@ describe('Namespace.locate', () => {
       expect(error.code).toBe('ACCESS_DENIED');
       expect(error.message).not.toContain('/data/');
     }
-    expect(failure('/..').code).toBe('ACCESS_DENIED');
+    expect(failure('/..').toClientText()).toBe('ACCESS_DENIED: path resolves outside the roots: /..');
+    expect(failure('/etc/../workspace').toClientText()).toBe('ACCESS_DENIED: path resolves outside the roots: /etc/../workspace');
+    expect(failure('../x').toClientText()).toBe('ACCESS_DENIED: path resolves outside root boundary: ../x (root: workspace)');
   });
 
   it('an absolute host path is just an unknown top-level name: NOT_FOUND, never a host lookup', () => {
