@@ -66,7 +66,7 @@ export const errors = {
       resolvedPath,
     }),
   invalidPath: (root: string, path: string, reason: string) =>
-    new DomainError('INVALID_PATH', `invalid path: ${reason}${inRoot(root)}`, { root, attemptedPath: path }),
+    new DomainError('INVALID_PATH', `invalid path: ${reason}: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
   notFound: (what: 'file' | 'directory' | 'path' | 'source file' | 'source', root: string, path: string) =>
     new DomainError('NOT_FOUND', `${what} not found: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
   alreadyExists: (root: string, path: string, hint = '') =>
