@@ -32,7 +32,10 @@ export class Namespace {
    */
   locate(tool: string | null, rawPath: string, cwd: string): NamespaceTarget {
     // Security: a NUL would truncate the path in the C layer below us; refuse it before anything else.
-    if (rawPath.includes('\0')) throw new DomainError('INVALID_PATH', 'invalid path: path contains a null byte');
+    if (rawPath.includes('\0')) {
+      const printable = rawPath.replace(/\0/g, '\\0');
+      throw new DomainError('INVALID_PATH', `invalid path: path contains a null byte: ${printable}`, { attemptedPath: printable });
+    }
     const names = normalize(rawPath, cwd, (name) => this.paths.roots.some((root) => root.name === name));
     if (names.length === 0) return { kind: 'roots', display: NAMESPACE_TOP };
     const [rootName, ...rest] = names;

@@ -80,7 +80,7 @@ describe('Namespace.locate', () => {
   });
 
   it('refuses a null byte with INVALID_PATH before anything else', () => {
-    expect(failure('/workspace/a\0b').code).toBe('INVALID_PATH');
+    expect(failure('/workspace/a\0b').toClientText()).toBe('INVALID_PATH: invalid path: path contains a null byte: /workspace/a\\0b');
     expect(failure('a\0b', '/nonexistent').code).toBe('INVALID_PATH');
   });
 
