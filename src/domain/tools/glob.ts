@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath } from '../roots.js';
+import { namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
@@ -51,9 +52,11 @@ export class Glob {
 
   async execute(input: GlobInput): Promise<GlobResult> {
     const start = this.access.path('glob', input.root, input.path ?? '.');
-    const typeFilter = parseTypeFilter(input.type_filter);
-    const limits = SearchLimits.from(this.settings.search, this.clock, input);
-    const matches = this.pathPredicate(input);
+    const { typeFilter, limits, matches } = namingRoot(start.root.name, () => ({
+      typeFilter: parseTypeFilter(input.type_filter),
+      limits: SearchLimits.from(this.settings.search, this.clock, input),
+      matches: this.pathPredicate(input),
+    }));
 
     const startStat = await statSearchStart(this.fs, start);
     if (startStat.kind !== 'directory') throw errors.notADirectory(start.root.name, displayPath(start));

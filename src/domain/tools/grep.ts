@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
 import type { LineMatcher, RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
+import { namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { looksBinary, readLines } from '../search/line-reader.js';
 import { SearchLimits } from '../search/search-limits.js';
@@ -56,14 +57,7 @@ export class Grep {
 
   async execute(input: GrepInput): Promise<GrepResult> {
     const start = this.access.path('grep', input.root, input.path ?? '.');
-    if (input.pattern === '') throw errors.invalidArgument('pattern must not be empty');
-    const contextLines = input.context_lines ?? 0;
-    if (!Number.isInteger(contextLines) || contextLines < 0) {
-      throw errors.invalidArgument(`context_lines must be a non-negative integer, got ${contextLines}`);
-    }
-    const limits = SearchLimits.from(this.settings.search, this.clock, input);
-    const matcher = this.regex.compile(input.pattern, { caseInsensitive: input.case_insensitive ?? false });
-    const filter = input.glob_filter ? fileFilter(input.glob_filter) : () => true;
+    const { limits, matcher, filter, contextLines } = namingRoot(start.root.name, () => this.parseArguments(input));
     const search = new ContentSearch(this.fs, matcher, limits, contextLines);
 
     const startStat = await statSearchStart(this.fs, start);
@@ -84,6 +78,20 @@ export class Grep {
       throw errors.notAFile(start.root.name, displayPath(start));
     }
     return search.result();
+  }
+
+  private parseArguments(input: GrepInput) {
+    if (input.pattern === '') throw errors.invalidArgument('pattern must not be empty');
+    const contextLines = input.context_lines ?? 0;
+    if (!Number.isInteger(contextLines) || contextLines < 0) {
+      throw errors.invalidArgument(`context_lines must be a non-negative integer, got ${contextLines}`);
+    }
+    return {
+      contextLines,
+      limits: SearchLimits.from(this.settings.search, this.clock, input),
+      matcher: this.regex.compile(input.pattern, { caseInsensitive: input.case_insensitive ?? false }),
+      filter: input.glob_filter ? fileFilter(input.glob_filter) : () => true,
+    };
   }
 }
 

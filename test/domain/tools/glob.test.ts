@@ -107,7 +107,7 @@ describe('Glob', () => {
 
   it('an unknown type_filter is INVALID_ARGUMENT listing the valid values', async () => {
     const error = await failureOf(glob({ pattern: '*', type_filter: 'files' }));
-    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid type_filter: files (valid: file, directory, symlink, all)');
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid type_filter: files (valid: file, directory, symlink, all) (root: workspace)');
   });
 
   it('E2E-059: no match gives total_matches 0', async () => {
@@ -118,7 +118,7 @@ describe('Glob', () => {
   it('E2E-060: exactly one of pattern or regex (empty strings count as absent)', async () => {
     for (const input of [{ pattern: '*.go', regex: '.*\\.go' }, {}, { pattern: '', regex: '' }]) {
       const error = await failureOf(glob(input));
-      expect(error.toClientText()).toBe('INVALID_ARGUMENT: exactly one of pattern or regex must be provided');
+      expect(error.toClientText()).toBe('INVALID_ARGUMENT: exactly one of pattern or regex must be provided (root: workspace)');
     }
     fs.seedFile('/ws/a.go', '');
     expect(await paths({ pattern: '*.go', regex: '' })).toEqual(['a.go']);
@@ -126,13 +126,13 @@ describe('Glob', () => {
 
   it("E2E-076: an invalid regex is INVALID_ARGUMENT with RE2's reason", async () => {
     const error = await failureOf(glob({ regex: '[unclosed' }));
-    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [unclosed');
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [unclosed (root: workspace)');
   });
 
   it('E2E-076: an invalid glob (unbalanced bracket) is INVALID_ARGUMENT', async () => {
     const error = await failureOf(glob({ pattern: 'src/[abc' }));
     expect(error.code).toBe('INVALID_ARGUMENT');
-    expect(error.message).toMatch(/^invalid pattern: Missing closing: "\]"/);
+    expect(error.message).toMatch(/^invalid pattern: Missing closing: "\]".* \(root: workspace\)$/);
   });
 
   it('matches dot files and dot directories like any other name', async () => {

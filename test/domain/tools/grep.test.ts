@@ -126,7 +126,7 @@ describe('Grep', () => {
   it('an invalid glob_filter is INVALID_ARGUMENT', async () => {
     const error = await failureOf(grep({ pattern: 'x', glob_filter: '*.[ch' }));
     expect(error.code).toBe('INVALID_ARGUMENT');
-    expect(error.message).toMatch(/^invalid pattern: /);
+    expect(error.message).toMatch(/^invalid pattern: .+ \(root: workspace\)$/);
   });
 
   it('E2E-051: no match gives an empty result', async () => {
@@ -144,7 +144,7 @@ describe('Grep', () => {
 
   it("E2E-052: an invalid regex is INVALID_ARGUMENT with RE2's reason, before any file is read", async () => {
     const error = await failureOf(grep({ pattern: '[invalid' }));
-    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [invalid');
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [invalid (root: workspace)');
   });
 
   it('E2E-053: stops at max_results with truncated=true', async () => {
@@ -178,11 +178,16 @@ describe('Grep', () => {
     expect(byDefault.total_matches).toBe(Math.min(settings.search.defaultMaxResults, settings.search.maxResultsLimit));
   });
 
-  it('rejects nonsensical limits', async () => {
+  it('NFR-011: rejects nonsensical limits, naming the root', async () => {
     for (const input of [{ max_results: 0 }, { context_lines: -1 }, { timeout_seconds: 0 }, { max_depth: 0 }, { max_depth: 1.5 }]) {
-      expect((await failureOf(grep({ pattern: 'x', ...input }))).code).toBe('INVALID_ARGUMENT');
+      const error = await failureOf(grep({ pattern: 'x', ...input }));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.message).toMatch(/ \(root: workspace\)$/);
     }
-    expect((await failureOf(grep({ pattern: '' }))).message).toBe('pattern must not be empty');
+    expect((await failureOf(grep({ pattern: 'x', max_results: 0 }))).toClientText()).toBe(
+      'INVALID_ARGUMENT: max_results must be a positive integer, got 0 (root: workspace)',
+    );
+    expect((await failureOf(grep({ pattern: '' }))).message).toBe('pattern must not be empty (root: workspace)');
   });
 
   it('E2E-054: skips files with a NUL byte in the first 8 KB', async () => {
