@@ -6,7 +6,8 @@ import type { LineMatcher, RegexEngine } from '../../domain/ports/regex-engine.p
 /**
  * Patterns from clients run on RE2: matching is linear in the input, so a pattern like
  * `(a+)+$` cannot stall the event loop the way a backtracking RegExp would. The syntax is
- * RE2's (Go's), so lookarounds and backreferences are rejected at compile time.
+ * RE2's (Go's), so lookarounds and backreferences are rejected at compile time. A parse error
+ * is INVALID_ARGUMENT with RE2's reason alone: the caller knows which parameter and root it was.
  */
 @injectable()
 export class Re2RegexEngine implements RegexEngine {
@@ -17,7 +18,7 @@ export class Re2RegexEngine implements RegexEngine {
     try {
       compiled = new RE2(pattern, flags);
     } catch (error) {
-      throw errors.invalidArgument(`invalid pattern: ${reasonOf(error)}`);
+      throw errors.invalidArgument(reasonOf(error));
     }
     return { test: (line) => compiled.test(line) };
   }

@@ -3,7 +3,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath } from '../roots.js';
-import { namingRoot } from '../search/argument-errors.js';
+import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
@@ -94,8 +94,8 @@ export class Glob {
     if ((pattern === undefined) === (regex === undefined)) {
       throw errors.invalidArgument('exactly one of pattern or regex must be provided');
     }
-    if (pattern !== undefined) return compileGlob(pattern);
-    const matcher = this.regex.compile(regex as string, { caseInsensitive: false });
+    if (pattern !== undefined) return namingArgument('pattern', () => compileGlob(pattern));
+    const matcher = namingArgument('regex', () => this.regex.compile(regex as string, { caseInsensitive: false }));
     return (relativePath) => matcher.test(relativePath);
   }
 }

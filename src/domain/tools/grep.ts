@@ -3,7 +3,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
 import type { LineMatcher, RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
-import { namingRoot } from '../search/argument-errors.js';
+import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { looksBinary, readLines } from '../search/line-reader.js';
 import { SearchLimits } from '../search/search-limits.js';
@@ -89,7 +89,9 @@ export class Grep {
     return {
       contextLines,
       limits: SearchLimits.from(this.settings.search, this.clock, input),
-      matcher: this.regex.compile(input.pattern, { caseInsensitive: input.case_insensitive ?? false }),
+      matcher: namingArgument('pattern', () =>
+        this.regex.compile(input.pattern, { caseInsensitive: input.case_insensitive ?? false }),
+      ),
       filter: input.glob_filter ? fileFilter(input.glob_filter) : () => true,
     };
   }
@@ -97,7 +99,7 @@ export class Grep {
 
 /** `*.go` is matched against the file name, `src/**\/*.go` against the path below the search directory. */
 function fileFilter(glob: string): PathPredicate {
-  const matches = compileGlob(glob);
+  const matches = namingArgument('glob_filter', () => compileGlob(glob));
   if (glob.includes('/')) return matches;
   return (relativePath) => matches(relativePath.slice(relativePath.lastIndexOf('/') + 1));
 }

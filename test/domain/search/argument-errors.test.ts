@@ -1,5 +1,5 @@
 import { DomainError, errors } from '../../../src/domain/errors.js';
-import { namingRoot } from '../../../src/domain/search/argument-errors.js';
+import { namingArgument, namingRoot } from '../../../src/domain/search/argument-errors.js';
 
 const throwing = (error: DomainError) => (): never => {
   throw error;
@@ -29,5 +29,20 @@ describe('namingRoot', () => {
   it('leaves other errors alone: they already name their root', () => {
     const notFound = errors.notFound('path', 'workspace', 'nope');
     expect(failureOf(() => namingRoot('workspace', throwing(notFound)))).toBe(notFound);
+  });
+});
+
+describe('namingArgument', () => {
+  it('names the parameter a parse error came from; namingRoot then adds the root', () => {
+    const parse = throwing(errors.invalidArgument('missing ]: [unclosed'));
+    expect(failureOf(() => namingArgument('regex', parse)).toClientText()).toBe('INVALID_ARGUMENT: invalid regex: missing ]: [unclosed');
+    expect(failureOf(() => namingRoot('workspace', () => namingArgument('glob_filter', parse))).message).toBe(
+      'invalid glob_filter: missing ]: [unclosed (root: workspace)',
+    );
+  });
+
+  it('leaves other errors alone', () => {
+    const denied = new DomainError('ACCESS_DENIED', 'denied');
+    expect(failureOf(() => namingArgument('regex', throwing(denied)))).toBe(denied);
   });
 });

@@ -126,7 +126,7 @@ describe('Glob', () => {
 
   it("E2E-076: an invalid regex is INVALID_ARGUMENT with RE2's reason", async () => {
     const error = await failureOf(glob({ regex: '[unclosed' }));
-    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [unclosed (root: workspace)');
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid regex: missing ]: [unclosed (root: workspace)');
   });
 
   it('E2E-076: an invalid glob (unbalanced bracket) is INVALID_ARGUMENT', async () => {

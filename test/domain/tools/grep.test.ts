@@ -123,10 +123,10 @@ describe('Grep', () => {
     expect(result.matches.map((m) => m.file)).toEqual(['src/pkg/.hidden.go', 'src/pkg/a.go']);
   });
 
-  it('an invalid glob_filter is INVALID_ARGUMENT', async () => {
+  it('an invalid glob_filter is INVALID_ARGUMENT naming glob_filter', async () => {
     const error = await failureOf(grep({ pattern: 'x', glob_filter: '*.[ch' }));
     expect(error.code).toBe('INVALID_ARGUMENT');
-    expect(error.message).toMatch(/^invalid pattern: .+ \(root: workspace\)$/);
+    expect(error.message).toMatch(/^invalid glob_filter: .+ \(root: workspace\)$/);
   });
 
   it('E2E-051: no match gives an empty result', async () => {
