@@ -82,7 +82,7 @@ describe('copy', () => {
       dest_root: 'workspace',
       dest_path: 'copy-of-missing.txt',
     });
-    expectError(outcome, 'NOT_FOUND', 'missing.txt', /source/i);
+    expectError(outcome, 'NOT_FOUND', 'source not found: missing.txt');
     expect(await pathExists(host('workspace', 'copy-of-missing.txt'))).toBe(false);
   });
 });
@@ -117,7 +117,7 @@ describe('move', () => {
       dest_root: 'workspace',
       dest_path: 'moved-missing.txt',
     });
-    expectError(outcome, 'NOT_FOUND', 'missing.txt', /source/i);
+    expectError(outcome, 'NOT_FOUND', 'source not found: missing.txt');
     expect(await snapshotTree(server.rootPath('workspace'))).toEqual(before);
   });
 });

@@ -45,7 +45,7 @@ export class Copy {
     );
     // A named in-root link is followed (the port refuses one that leaves the root).
     const sourceStat = await this.fs.stat(source, { followSymlinks: true });
-    if (sourceStat === null) throw errors.notFound('source file', source.root.name, displayPath(source));
+    if (sourceStat === null) throw errors.notFound('source', source.root.name, displayPath(source));
     const { target, existing } = await placeSource(this.fs, source, destination);
     assertNotIntoItself('copy', source, target);
 

@@ -84,7 +84,7 @@ describe('Copy', () => {
 
   it('E2E-044: a missing source is NOT_FOUND and nothing is written', async () => {
     const error = await failureOf(copy('missing.txt', 'copy-of-missing.txt'));
-    expect(error.toClientText()).toBe('NOT_FOUND: source file not found: missing.txt (root: workspace)');
+    expect(error.toClientText()).toBe('NOT_FOUND: source not found: missing.txt (root: workspace)');
     expect(fs.exists('/ws/copy-of-missing.txt')).toBe(false);
   });
 
