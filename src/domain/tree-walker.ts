@@ -1,3 +1,4 @@
+import { compareCodePoints } from './code-point-order.js';
 import type { EntryStat, FileSystemPort } from './ports/file-system.port.js';
 import { childPath, type RootPath } from './roots.js';
 
@@ -25,8 +26,8 @@ interface Frame {
 }
 
 /**
- * Depth-first, pre-order walk below `start` (which must be a directory), names sorted so
- * results are stable. Consumers may stop at any time (break / return).
+ * Depth-first, pre-order walk below `start` (which must be a directory), names sorted in code
+ * point order so results are stable. Consumers may stop at any time (break / return).
  *
  * Security (NFR-009): every directory is listed through the port, which confines each call
  * to the root, and symlinks are yielded but never followed, whether they point at files or
@@ -62,7 +63,7 @@ export async function* walkTree(fs: FileSystemPort, start: RootPath, options: Wa
 async function listDirectory(fs: FileSystemPort, directory: RootPath): Promise<EntryStat[] | null> {
   try {
     const entries = await fs.readDirectory(directory);
-    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return entries.sort((a, b) => compareCodePoints(a.name, b.name));
   } catch (error) {
     if (isVanished(error)) return null;
     throw error;

@@ -52,6 +52,12 @@ describe('walkTree', () => {
     ]);
   });
 
+  it('sorts names in code point order, not UTF-16 order (astral characters after U+FFFD)', async () => {
+    for (const name of ['\u{1F600}', '\uFFFD', 'b', 'B']) fs.seedFile(`/ws/${name}`, '');
+
+    expect((await collect(fs, at(''))).map((e) => e.relativePath)).toEqual(['B', 'b', '\uFFFD', '\u{1F600}']);
+  });
+
   it('gives paths relative to the start and in-root paths relative to the root', async () => {
     fs.seedFile('/ws/src/pkg/util.go', 'package util');
 

@@ -150,24 +150,6 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Unicode code point order (== UTF-8 byte order); plain `<` compares UTF-16 units instead. */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i += 1) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-/** Surrogates (astral code points) must sort after U+E000..U+FFFF. */
-function codePointRank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  if (unit >= 0xe000) return unit - 0x800;
-  return unit;
-}
-
 function concatBytes(parts: readonly Uint8Array[], total: number): Uint8Array {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(total);

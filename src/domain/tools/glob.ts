@@ -1,3 +1,4 @@
+import { compareCodePoints } from '../code-point-order.js';
 import { errors } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
@@ -82,7 +83,7 @@ export class Glob {
         modified_at: entry.stat.modifiedAt.toISOString(),
       });
     }
-    found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    found.sort((a, b) => compareCodePoints(a.path, b.path));
     return { matches: found, total_matches: found.length, truncated, timed_out: timedOut };
   }
 

@@ -1,7 +1,7 @@
+import { compareCodePoints } from '../code-point-order.js';
 import { errors } from '../errors.js';
 import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
-import { compareCodePoints } from './file-text.js';
 import type { RootAccess } from './root-access.js';
 
 export type LinkTargetType = 'file' | 'directory' | 'other' | 'external' | 'broken';

@@ -1,7 +1,6 @@
 import type { EntryStat, ReadableFile } from '../../../src/domain/ports/file-system.port.js';
 import {
   STREAM_CHUNK_BYTES,
-  compareCodePoints,
   decodeContent,
   formatSize,
   looksBinary,
@@ -66,13 +65,6 @@ describe('decodeContent', () => {
   it('encodes large buffers to base64 losslessly', () => {
     const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => i % 256);
     expect(Uint8Array.from(atob(toBase64(bytes)), (c) => c.charCodeAt(0))).toEqual(bytes);
-  });
-});
-
-describe('compareCodePoints', () => {
-  it('orders by code point, putting astral characters after U+FFFD', () => {
-    const names = ['\u{1F600}', '\uFFFD', 'b', 'B', 'a', 'ab', ''];
-    expect([...names].sort(compareCodePoints)).toEqual(['', 'B', 'a', 'ab', 'b', '\uFFFD', '\u{1F600}']);
   });
 });
 

@@ -160,6 +160,15 @@ describe('Glob', () => {
     expect(await paths({ pattern: '**/*.txt' })).toEqual(['B.txt', 'a-b.txt', 'a/b.txt']);
   });
 
+  it('sorts paths in code point order, like list_folder (astral characters after U+FFFD)', async () => {
+    fs.seedFile('/ws/\u{1F600}.txt', '');
+    fs.seedFile('/ws/\uFFFD.txt', '');
+    fs.seedFile('/ws/d/\u{1F600}.txt', '');
+    fs.seedFile('/ws/d/\uFFFD.txt', '');
+
+    expect(await paths({ pattern: '**/*.txt' })).toEqual(['d/\uFFFD.txt', 'd/\u{1F600}.txt', '\uFFFD.txt', '\u{1F600}.txt']);
+  });
+
   it('max_depth 1 lists only entries directly in path, like grep', async () => {
     fs.seedFile('/ws/top.go', '');
     fs.seedFile('/ws/one/mid.go', '');

@@ -147,6 +147,13 @@ describe('Grep', () => {
     expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [invalid (root: workspace)');
   });
 
+  it('returns matches in walk order: depth-first, names in code point order', async () => {
+    for (const name of ['\u{1F600}.txt', '\uFFFD.txt', 'a/z.txt', 'a-b.txt', 'B.txt']) fs.seedFile(`/ws/${name}`, 'hit\n');
+
+    const result = await grep({ pattern: 'hit' });
+    expect(result.matches.map((m) => m.file)).toEqual(['B.txt', 'a/z.txt', 'a-b.txt', '\uFFFD.txt', '\u{1F600}.txt']);
+  });
+
   it('E2E-053: stops at max_results with truncated=true', async () => {
     for (let i = 0; i < 210; i += 1) fs.seedFile(`/ws/files/f${String(i).padStart(3, '0')}.txt`, 'a match here\n');
 

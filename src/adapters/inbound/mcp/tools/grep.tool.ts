@@ -14,7 +14,8 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
       'recursively from `path`, or just that file if `path` is a file. Files with a NUL byte in their first 8 KB are ' +
       'treated as binary and skipped; symlinks are not followed; only the first 1 MiB of a very long line is searched. ' +
       'Each match gives `file` (relative to the ROOT, not to `path`, so it can be passed to other tools), ' +
-      '`line_number` (1-based), `line_content` and up to `context_lines` lines before and after. `total_matches` is ' +
+      '`line_number` (1-based), `line_content` and up to `context_lines` lines before and after. Matches come in ' +
+      'walk order (depth-first, names in Unicode code point order), not re-sorted. `total_matches` is ' +
       'the number of matches returned; `files_searched` counts text files read. `truncated`=true means more ' +
       'matches exist beyond `max_results`; `timed_out`=true means the search stopped at the deadline and the ' +
       'results are partial.',
