@@ -25,7 +25,8 @@ describe('HashFile', () => {
     ['md5', '9e107d9d372bb6826bd81d3542a419d6'],
     ['sha1', '2fd4e1c67a2d28fced849ee1bb76e7391b93eb12'],
     ['SHA1', '2fd4e1c67a2d28fced849ee1bb76e7391b93eb12'],
-  ])('E2E-036: %s', async (algorithm, hash) => {
+    ['Sha256', 'd7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592'],
+  ])('E2E-036: %s (algorithm in any case, returned lower-case)', async (algorithm, hash) => {
     const { fs, hashFile } = world();
     fs.seedFile('/ws/fox.txt', 'The quick brown fox jumps over the lazy dog');
     expect(await hashFile.execute({ root: 'workspace', path: 'fox.txt', algorithm })).toMatchObject({
