@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { callTool, type ToolCallOutcome } from '../support/mcp.js';
+import type { TestServer } from '../support/server.js';
+import { snapshotTree, writeTree } from '../support/fixtures.js';
+
+/** Longest a single hostile call may take before the test calls it a hang. */
+export const CALL_BUDGET_MS = 5000;
+
+/**
+ * A directory outside every root, holding a secret, plus the bookkeeping that proves an attack
+ * changed nothing there and revealed nothing: every outcome is checked for the secret, for any
+ * host path (each root's, the outside dir's, the temp dir), for a stack trace and for the
+ * `CODE: message` shape.
+ */
+export class Arena {
+  readonly secret = `SECRET-${randomBytes(8).toString('hex')}`;
+  outside = '';
+  private before: Record<string, string> = {};
+
+  constructor(private readonly server: () => TestServer) {}
+
+  async create(): Promise<void> {
+    this.outside = await fs.realpath(await fs.mkdtemp(join(tmpdir(), 'adv-outside-')));
+    await writeTree(this.outside, {
+      'secret.txt': `${this.secret}\n`,
+      'sub/inner.txt': `${this.secret} inner\n`,
+    });
+  }
+
+  async destroy(): Promise<void> {
+    if (this.outside) await fs.rm(this.outside, { recursive: true, force: true });
+  }
+
+  /** Empties every root (the roots' own directories stay) and snapshots the outside tree. */
+  async reset(): Promise<void> {
+    for (const root of this.server().config.roots) {
+      for (const name of await fs.readdir(root.path)) {
+        await fs.rm(join(root.path, name), { recursive: true, force: true });
+      }
+    }
+    this.before = await snapshotTree(this.outside);
+  }
+
+  /** The outside tree is byte-for-byte what it was when the test began, and the server still answers. */
+  async verify(client: Client): Promise<void> {
+    expect(await snapshotTree(this.outside)).toEqual(this.before);
+    const roots = await bounded(callTool(client, 'list_roots', {}), 'list_roots after the attack');
+    expect(roots.isError).toBe(false);
+  }
+
+  /** Host paths the client must never see. */
+  hostPaths(): string[] {
+    return [...this.server().config.roots.map((root) => root.path), this.outside, tmpdir()];
+  }
+
+  /**
+   * Calls a tool with a time bound and checks the outcome for leaks. A string the caller itself
+   * put into the arguments may be echoed back (an agent learns nothing from its own input).
+   */
+  async call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+    const outcome = await bounded(callTool(client, name, args), `${name} ${JSON.stringify(args).slice(0, 200)}`);
+    this.assertClean(outcome, JSON.stringify(args));
+    return outcome;
+  }
+
+  assertClean(outcome: ToolCallOutcome, input = ''): void {
+    const everything = JSON.stringify({ text: outcome.text, content: outcome.content, structured: outcome.structured });
+    expect(everything).not.toContain(this.secret);
+    for (const hostPath of this.hostPaths()) {
+      if (!input.includes(hostPath)) expect(everything).not.toContain(hostPath);
+    }
+    expect(everything).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    if (outcome.isError) {
+      expect(outcome.text).toMatch(/^[A-Z_]+: \S/);
+      // An unmapped exception: the server hit a code path nobody planned for.
+      expect(outcome.text).not.toMatch(/^INTERNAL_ERROR/);
+    }
+  }
+}
+
+/** Fails (instead of hanging the suite) when a call does not settle within the budget. */
+export async function bounded<T>(promise: Promise<T>, what: string, budgetMs = CALL_BUDGET_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`HANG: ${what} did not answer within ${budgetMs} ms`)), budgetMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function mkfifo(hostPath: string): void {
+  execFileSync('mkfifo', [hostPath]);
+}
+
+/** A character device like /dev/zero inside a root, when the platform lets us make one (root, no nodev). */
+export function tryMakeZeroDevice(hostPath: string): boolean {
+  try {
+    execFileSync('mknod', [hostPath, 'c', '1', '5'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}

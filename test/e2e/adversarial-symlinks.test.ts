@@ -1,0 +1,356 @@
+import { promises as fs } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { writeTree } from '../support/fixtures.js';
+import { Arena } from './adversarial-harness.js';
+
+// Red team: links placed in the roots by someone else (agents cannot create links) must never
+// let any tool read, write, list, stat, hash, create, delete or rename outside the roots.
+
+let server: TestServer;
+let client: Client;
+const arena = new Arena(() => server);
+
+beforeAll(async () => {
+  server = await startTestServer({
+    roots: [
+      { name: 'workspace', allowedTools: ['*'] },
+      { name: 'other', allowedTools: ['*'] },
+      { name: 'limited', allowedTools: ['move', 'list_folder'] },
+    ],
+  });
+  client = await server.connect();
+  await arena.create();
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await arena.destroy();
+});
+
+beforeEach(() => arena.reset());
+afterEach(() => arena.verify(client));
+
+const host = (path: string, root = 'workspace') => join(server.rootPath(root), path);
+const call = (name: string, args: Record<string, unknown>) => arena.call(client, name, args);
+/** A link at `path` in a root whose text is `target`. */
+const link = async (target: string, path: string, root = 'workspace') => {
+  await fs.mkdir(dirname(host(path, root)), { recursive: true });
+  await fs.symlink(target, host(path, root));
+};
+/** The text of a relative link at `path` in `root` that reaches `hostTarget`. */
+const relativeTo = (hostTarget: string, path: string, root = 'workspace') => relative(dirname(host(path, root)), hostTarget);
+const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
+const copyArgs = (source_path: string, dest_path: string, dest_root = 'workspace') => ({ source_root: 'workspace', source_path, dest_root, dest_path });
+
+/** Every refusal a reading tool can give for `path`; none may succeed. */
+async function expectEveryReadRefused(path: string): Promise<void> {
+  const calls: [string, Record<string, unknown>][] = [
+    ['read_file', ws({ path })],
+    ['read_file', ws({ path, offset_lines: 1, limit_lines: 5 })],
+    ['read_file', ws({ path, offset_bytes: 0, limit_bytes: 10 })],
+    ['hash_file', ws({ path, algorithm: 'sha256' })],
+    ['list_folder', ws({ path })],
+    ['grep', ws({ path, pattern: 'SECRET' })],
+    ['glob', ws({ path, pattern: '**' })],
+    ['copy', copyArgs(path, 'stolen')],
+    ['copy', copyArgs(path, 'stolen', 'other')],
+  ];
+  for (const [name, args] of calls) {
+    const outcome = await call(name, args);
+    expect({ name, isError: outcome.isError }).toEqual({ name, isError: true });
+  }
+  expect(await fs.readdir(server.rootPath('other'))).toEqual([]);
+}
+
+describe('links to an outside file', () => {
+  it.each([
+    ['absolute', () => join(arena.outside, 'secret.txt')],
+    ['relative', () => relativeTo(join(arena.outside, 'secret.txt'), 'nested/leak.txt')],
+  ])('%s: no tool reads, writes or patches through it', async (_kind, target) => {
+    await link(target(), 'nested/leak.txt');
+
+    await expectEveryReadRefused('nested/leak.txt');
+    for (const mode of ['overwrite', 'append', 'create_only']) {
+      expect((await call('write_file', ws({ path: 'nested/leak.txt', content: 'pwned', mode }))).isError).toBe(true);
+    }
+    expect((await call('patch_file', ws({ path: 'nested/leak.txt', patch: '@@ -1,1 +1,1 @@\n-x\n+pwned\n' }))).isError).toBe(true);
+    expect((await call('patch_file', ws({ path: 'nested/leak.txt', patch: '@@ -0,0 +1,1 @@\n+pwned\n' }))).isError).toBe(true);
+  });
+
+  it('stat_file and permissions_file describe the link only; remove_file removes the link, not the target', async () => {
+    await link(join(arena.outside, 'secret.txt'), 'leak.txt');
+
+    const stat = await call('stat_file', ws({ path: 'leak.txt' }));
+    expect(stat.structured).toMatchObject({ is_symlink: true, target_outside_root: true });
+    expect(stat.structured.target).toBeUndefined();
+    const perms = await call('permissions_file', ws({ path: 'leak.txt' }));
+    expect(perms.structured.mode_string).toMatch(/^l/);
+
+    expect((await call('remove_file', ws({ path: 'leak.txt' }))).isError).toBe(false);
+    await expect(fs.lstat(host('leak.txt'))).rejects.toThrow();
+  });
+
+  it('an outside target that exists and one that does not look the same (no existence oracle)', async () => {
+    await link(join(arena.outside, 'secret.txt'), 'exists');
+    await link(join(arena.outside, 'absent.txt'), 'exist5');
+
+    const stats = [await call('stat_file', ws({ path: 'exists' })), await call('stat_file', ws({ path: 'exist5' }))];
+    const shape = (s: any) => ({ ...s.structured, name: '', path: '', modified_at: '', created_at: '' });
+    expect(shape(stats[0])).toEqual(shape(stats[1]));
+
+    const listed = (await call('list_folder', ws({ path: '.' }))).structured.entries;
+    expect(listed.map((e: any) => e.target_type)).toEqual(['external', 'external']);
+
+    const reads = [await call('read_file', ws({ path: 'exists' })), await call('read_file', ws({ path: 'exist5' }))];
+    expect(reads[0].text.replace('exists', 'X')).toBe(reads[1].text.replace('exist5', 'X'));
+    const below = [await call('read_file', ws({ path: 'exists/x' })), await call('read_file', ws({ path: 'exist5/x' }))];
+    expect(below[0].text.replace('exists', 'X')).toBe(below[1].text.replace('exist5', 'X'));
+  });
+});
+
+describe('links to an outside directory', () => {
+  it.each([
+    ['absolute', () => arena.outside],
+    ['relative', () => relativeTo(arena.outside, 'd/out')],
+  ])('%s: nothing below it can be read, listed, written, created, removed, copied or moved', async (_kind, target) => {
+    await link(target(), 'd/out');
+    await writeTree(server.rootPath('workspace'), { 'mine.txt': 'mine\n' });
+
+    await expectEveryReadRefused('d/out');
+    await expectEveryReadRefused('d/out/secret.txt');
+    await expectEveryReadRefused('d/out/sub');
+    const attacks: [string, Record<string, unknown>][] = [
+      ['write_file', ws({ path: 'd/out/secret.txt', content: 'pwned' })],
+      ['write_file', ws({ path: 'd/out/planted.txt', content: 'pwned', mode: 'create_only' })],
+      ['write_file', ws({ path: 'd/out/secret.txt', content: 'pwned', mode: 'append' })],
+      ['patch_file', ws({ path: 'd/out/planted.txt', patch: '@@ -0,0 +1,1 @@\n+pwned\n' })],
+      ['create_folder', ws({ path: 'd/out/newdir' })],
+      ['create_folder', ws({ path: 'd/out/sub/deeper' })],
+      ['remove_file', ws({ path: 'd/out/secret.txt' })],
+      ['remove_folder', ws({ path: 'd/out/sub' })],
+      ['remove_folder', ws({ path: 'd/out' })],
+      ['stat_file', ws({ path: 'd/out/secret.txt' })],
+      ['permissions_file', ws({ path: 'd/out/secret.txt' })],
+      ['copy', copyArgs('mine.txt', 'd/out')],
+      ['copy', copyArgs('mine.txt', 'd/out/planted.txt')],
+      ['move', copyArgs('d/out/secret.txt', 'taken.txt')],
+      ['move', copyArgs('d/out/sub', 'taken')],
+      ['move', copyArgs('mine.txt', 'd/out/mine.txt')],
+    ];
+    for (const [name, args] of attacks) {
+      const outcome = await call(name, args);
+      expect({ name, args, isError: outcome.isError }).toEqual({ name, args, isError: true });
+    }
+    expect(await fs.readFile(host('mine.txt'), 'utf8')).toBe('mine\n');
+    // move of a link into it: the destination is followed as a directory, so it must be refused too.
+    await link('mine.txt', 'ln');
+    expect((await call('move', copyArgs('ln', 'd/out'))).isError).toBe(true);
+    // Moving the link itself (not through it) is allowed and leaves its target alone.
+    expect((await call('move', copyArgs('d/out', 'moved-out'))).isError).toBe(false);
+    expect((await call('read_file', ws({ path: 'moved-out/secret.txt' }))).isError).toBe(true);
+  });
+
+  it('a link to the root itself and to its parent: remove_folder never takes the root, the parent is unreachable', async () => {
+    await writeTree(server.rootPath('workspace'), { 'keep.txt': 'keep\n' });
+    await link('..', 'sub/self');
+    await link(server.rootPath('workspace'), 'selfabs');
+    await link('..', 'up');
+    await link(dirname(server.rootPath('workspace')), 'upabs');
+
+    for (const path of ['sub/self', 'selfabs', 'sub/self/', 'selfabs/.', 'sub/self/sub/self']) {
+      expect((await call('remove_folder', ws({ path }))).isError).toBe(true);
+    }
+    expect(await fs.readFile(host('keep.txt'), 'utf8')).toBe('keep\n');
+    for (const path of ['up', 'upabs', 'up/' + `${relative(dirname(server.rootPath('workspace')), arena.outside)}`]) {
+      await expectEveryReadRefused(path);
+      expect((await call('create_folder', ws({ path: `${path}/planted` }))).isError).toBe(true);
+      expect((await call('write_file', ws({ path: `${path}/planted.txt`, content: 'x' }))).isError).toBe(true);
+    }
+  });
+});
+
+describe('dangling links to outside', () => {
+  it.each([
+    ['absolute', (name: string) => join(arena.outside, name)],
+    ['relative', (name: string) => relativeTo(join(arena.outside, name), 'new.txt')],
+  ])('%s: write, append, create_only, patch, copy and create_folder never create the target', async (_kind, target) => {
+    await writeTree(server.rootPath('workspace'), { 'src.txt': 'source\n', 'srcdir/a.txt': 'a\n' });
+    await link(target('planted.txt'), 'new.txt');
+    await link(target('planted-dir'), 'newdir');
+
+    const attacks: [string, Record<string, unknown>][] = [
+      ['write_file', ws({ path: 'new.txt', content: 'pwned' })],
+      ['write_file', ws({ path: 'new.txt', content: 'pwned', mode: 'append' })],
+      ['write_file', ws({ path: 'new.txt', content: 'pwned', mode: 'create_only' })],
+      ['patch_file', ws({ path: 'new.txt', patch: '@@ -0,0 +1,1 @@\n+pwned\n' })],
+      ['create_folder', ws({ path: 'newdir' })],
+      ['create_folder', ws({ path: 'newdir/sub' })],
+      ['write_file', ws({ path: 'newdir/x.txt', content: 'pwned' })],
+      ['copy', copyArgs('src.txt', 'newdir/x.txt')],
+      ['copy', copyArgs('srcdir', 'newdir/tree')],
+      ['move', copyArgs('src.txt', 'newdir/x.txt')],
+    ];
+    for (const [name, args] of attacks) {
+      const outcome = await call(name, args);
+      expect({ name, args, isError: outcome.isError }).toEqual({ name, args, isError: true });
+    }
+    // copy/move onto the dangling link itself: replacing the link is fine, writing through it is not.
+    await call('copy', copyArgs('src.txt', 'new.txt'));
+    await call('move', copyArgs('srcdir', 'newdir'));
+    expect(await fs.readdir(arena.outside)).toEqual(['secret.txt', 'sub']);
+  });
+});
+
+describe('chains, loops and special targets', () => {
+  it('a chain that leaves the root and comes back in is refused', async () => {
+    await writeTree(server.rootPath('workspace'), { 'real.txt': 'real\n', 'realdir/f.txt': 'f\n' });
+    const back = join(arena.outside, 'back');
+    const backDir = join(arena.outside, 'back-dir');
+    // Planted by this test, removed before the outside tree is compared with its snapshot.
+    await fs.symlink(host('real.txt'), back);
+    await fs.symlink(host('realdir'), backDir);
+    try {
+      await link(relativeTo(back, 'hop'), 'hop');
+      await link(backDir, 'hopdir');
+      await expectEveryReadRefused('hop');
+      await expectEveryReadRefused('hopdir');
+      await expectEveryReadRefused('hopdir/f.txt');
+      expect((await call('write_file', ws({ path: 'hop', content: 'x' }))).isError).toBe(true);
+      expect((await call('write_file', ws({ path: 'hopdir/g.txt', content: 'x' }))).isError).toBe(true);
+    } finally {
+      await fs.rm(back);
+      await fs.rm(backDir);
+    }
+  });
+
+  it('loops and self-links: every tool answers with an error, walks terminate', async () => {
+    await writeTree(server.rootPath('workspace'), { 'sub/file.txt': 'needle\n' });
+    await link('l2', 'l1');
+    await link('l1', 'l2');
+    await link('me', 'me');
+    await link('..', 'sub/back');
+    await link('.', 'sub/here');
+
+    for (const path of ['l1', 'me', 'l1/x', 'me/x']) {
+      for (const [name, args] of [
+        ['read_file', ws({ path })],
+        ['hash_file', ws({ path, algorithm: 'md5' })],
+        ['list_folder', ws({ path })],
+        ['write_file', ws({ path, content: 'x' })],
+        ['create_folder', ws({ path })],
+        ['patch_file', ws({ path, patch: '@@ -0,0 +1,1 @@\n+x\n' })],
+        ['grep', ws({ path, pattern: 'x' })],
+        ['glob', ws({ path, pattern: '*' })],
+      ] as [string, Record<string, unknown>][]) {
+        expect({ name, path, isError: (await call(name, args)).isError }).toEqual({ name, path, isError: true });
+      }
+    }
+    expect((await call('stat_file', ws({ path: 'l1' }))).structured).toMatchObject({ is_symlink: true, target_missing: true });
+
+    const globbed = (await call('glob', ws({ pattern: '**', max_results: 10000 }))).structured;
+    expect(globbed.matches.length).toBeLessThan(20);
+    const grepped = (await call('grep', ws({ pattern: 'needle', max_results: 10000 }))).structured;
+    expect(grepped.matches.map((m: any) => m.file)).toEqual(['sub/file.txt']);
+    const copied = (await call('copy', copyArgs('sub', 'copy'))).structured;
+    expect(copied.files_copied).toBe(1);
+    expect((await call('remove_folder', ws({ path: 'sub' }))).isError).toBe(false);
+    expect((await fs.readdir(server.rootPath('workspace'))).sort()).toEqual(['copy', 'l1', 'l2', 'me']);
+  });
+
+  it('links to /proc/self/root and /proc/self/cwd are outside', async () => {
+    await link('/proc/self/root', 'hostroot');
+    await link('/proc/self/cwd', 'cwd');
+    await link(`/proc/self/root${arena.outside}`, 'viaproc');
+    for (const path of ['hostroot', 'hostroot/etc/passwd', 'cwd', 'cwd/package.json', 'viaproc/secret.txt']) {
+      await expectEveryReadRefused(path);
+    }
+    expect((await call('write_file', ws({ path: 'viaproc/planted.txt', content: 'x' }))).isError).toBe(true);
+    const grepped = await call('grep', ws({ pattern: 'root:', max_results: 10 }));
+    expect(grepped.structured.total_matches).toBe(0);
+  });
+});
+
+describe('links inside trees walked by copy, move, remove_folder, grep and glob', () => {
+  beforeEach(async () => {
+    await writeTree(server.rootPath('workspace'), { 'tree/own.txt': 'own\n', 'tree/deep/own2.txt': 'own2\n' });
+    await link(arena.outside, 'tree/outdir');
+    await link(join(arena.outside, 'secret.txt'), 'tree/deep/outfile');
+    await link(relativeTo(arena.outside, 'tree/deep/reloutdir'), 'tree/deep/reloutdir');
+  });
+
+  it('grep and glob list links but never enter them', async () => {
+    const grepped = (await call('grep', ws({ pattern: '.', max_results: 10000 }))).structured;
+    expect(grepped.matches.map((m: any) => m.file).sort()).toEqual(['tree/deep/own2.txt', 'tree/own.txt']);
+    const globbed = (await call('glob', ws({ pattern: '**', max_results: 10000 }))).structured;
+    expect(globbed.matches.map((m: any) => m.path).every((p: string) => !/secret|inner|sub/.test(p))).toBe(true);
+    const filtered = (await call('grep', ws({ pattern: 'SECRET', glob_filter: '**/*' }))).structured;
+    expect(filtered.total_matches).toBe(0);
+  });
+
+  it('copy leaves the links out, within a root and across roots', async () => {
+    for (const [destRoot, dest] of [['workspace', 'copy'], ['other', 'copy']]) {
+      const copied = (await call('copy', copyArgs('tree', dest, destRoot))).structured;
+      expect(copied.files_copied).toBe(2);
+      expect(copied.skipped.map((s: any) => s.path).sort()).toEqual(['tree/deep/outfile', 'tree/deep/reloutdir', 'tree/outdir']);
+    }
+    const copiedRoot = (await call('copy', { source_root: 'workspace', source_path: '.', dest_root: 'other', dest_path: 'snap' })).structured;
+    expect(copiedRoot.files_copied).toBe(4);
+  });
+
+  it('remove_folder unlinks links and leaves their targets', async () => {
+    expect((await call('remove_folder', ws({ path: 'tree' }))).isError).toBe(false);
+    expect(await fs.readdir(server.rootPath('workspace'))).toEqual([]);
+  });
+
+  it('a tree moved to another root keeps its links unusable there', async () => {
+    expect((await call('move', { source_root: 'workspace', source_path: 'tree', dest_root: 'other', dest_path: 'tree' })).isError).toBe(false);
+    const other = (extra: Record<string, unknown>) => ({ root: 'other', ...extra });
+    for (const path of ['tree/outdir/secret.txt', 'tree/deep/outfile', 'tree/deep/reloutdir/secret.txt']) {
+      expect((await call('read_file', other({ path }))).isError).toBe(true);
+      expect((await call('write_file', other({ path, content: 'pwned' }))).isError).toBe(true);
+    }
+  });
+});
+
+describe('moving links between roots', () => {
+  it('a link that was inside one root points outside after a move and stays unusable', async () => {
+    await writeTree(server.rootPath('workspace'), { 'x.txt': 'workspace x\n' });
+    await link('../../x.txt', 'a/b/ln');
+    expect((await call('read_file', ws({ path: 'a/b/ln' }))).structured.content).toBe('workspace x\n');
+
+    expect((await call('move', { source_root: 'workspace', source_path: 'a/b/ln', dest_root: 'other', dest_path: 'ln' })).isError).toBe(false);
+    expect((await call('read_file', { root: 'other', path: 'ln' })).isError).toBe(true);
+    // Moved back up one level inside the same root, the same text now climbs out of it.
+    await link('../x.txt', 'a/up');
+    expect((await call('move', copyArgs('a/up', 'up'))).isError).toBe(false);
+    expect((await call('read_file', ws({ path: 'up' }))).isError).toBe(true);
+    expect((await call('write_file', ws({ path: 'up', content: 'pwned' }))).isError).toBe(true);
+  });
+
+  it('a link into a root that forbids reading does not become readable by moving it to a root that allows it', async () => {
+    await writeTree(server.rootPath('limited'), { 'private.txt': 'limited private\n' });
+    await link(host('private.txt', 'limited'), 'peek', 'limited');
+    await link(host('private.txt', 'limited'), 'peek2');
+
+    expect((await call('read_file', ws({ path: 'peek2' }))).isError).toBe(true);
+    expect((await call('move', { source_root: 'limited', source_path: 'peek', dest_root: 'workspace', dest_path: 'peek' })).isError).toBe(false);
+    const read = await call('read_file', ws({ path: 'peek' }));
+    expect(read.isError).toBe(true);
+    expect(read.text).not.toContain('limited private');
+    expect((await call('copy', copyArgs('peek', 'stolen.txt'))).isError).toBe(true);
+  });
+
+  it('a directory link as copy/move destination parent is followed only inside the root', async () => {
+    await writeTree(server.rootPath('workspace'), { 'a.txt': 'a\n', 'realdir/': '' });
+    await link('realdir', 'indir');
+    await link(server.rootPath('other'), 'otherroot');
+
+    expect((await call('copy', copyArgs('a.txt', 'indir'))).structured.destination).toBe('indir/a.txt');
+    expect(await fs.readFile(host('realdir/a.txt'), 'utf8')).toBe('a\n');
+    expect((await call('copy', copyArgs('a.txt', 'otherroot'))).isError).toBe(true);
+    expect((await call('move', copyArgs('a.txt', 'otherroot/a.txt'))).isError).toBe(true);
+    expect(await fs.readdir(server.rootPath('other'))).toEqual([]);
+  });
+});
