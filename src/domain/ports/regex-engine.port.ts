@@ -4,6 +4,6 @@ export interface LineMatcher {
 }
 
 export interface RegexEngine {
-  /** Throws INVALID_ARGUMENT `invalid pattern: <reason>` when the pattern does not parse. */
+  /** Throws INVALID_ARGUMENT whose message is the parse error alone; the caller names the parameter and the root. */
   compile(pattern: string, options: { caseInsensitive: boolean }): LineMatcher;
 }

@@ -5,6 +5,7 @@ import { atNamespacePath, type Namespace, namespacePath } from '../namespace.js'
 import type { EntryKind, EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import { childPath, type RootPath } from '../roots.js';
 import { describeLinkTarget } from './view-directory.js';
+import { compareCodePoints } from '../code-point-order.js';
 
 export const TOOL = 'file_list';
 
@@ -46,7 +47,7 @@ export class FileList {
     const session = this.sessions.for(input.sessionId);
     const target = this.namespace.locate(TOOL, input.path ?? '.', await session.workingDirectory());
     const entries = target.kind === 'roots' ? await this.roots() : await this.directory(target.path, target.display);
-    const shown = entries.filter((entry) => matches(entry.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const shown = entries.filter((entry) => matches(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
     return { path: target.display, entries: shown, count: shown.length };
   }
 

@@ -3,6 +3,7 @@ import { atNamespacePath, namespacePath } from '../namespace.js';
 import { hostPathInside, normalizeAbsolute, resolveLinkTarget } from '../path-policy.js';
 import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import { childPath, type Root, type RootPath } from '../roots.js';
+import { compareCodePoints } from '../code-point-order.js';
 
 /** Directories never shown in a view listing (noise an agent does not edit by hand). */
 const HIDDEN_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -58,7 +59,7 @@ async function visibleEntries(files: FileSystemPort, directory: RootPath, displa
   const entries = await atNamespacePath(display, () => files.readDirectory(directory));
   return entries
     .filter((entry) => !(entry.kind === 'directory' && HIDDEN_DIRECTORIES.has(entry.name)))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort((a, b) => compareCodePoints(a.name, b.name));
 }
 
 function describeEntry(entry: EntryStat, prefix: string, directory: RootPath, roots: readonly Root[]): string {
