@@ -94,6 +94,53 @@ describe('Streamable HTTP sessions', () => {
   });
 });
 
+describe('argument validation over Streamable HTTP', () => {
+  let server: TestServer;
+  let client: Client;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = await server.connect();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('E2E-073: bad arguments come back as INVALID_ARGUMENT naming each parameter, and every call is logged', async () => {
+    expect(await callTool(client, 'read_file', { path: 'a.txt' })).toMatchObject({
+      isError: true,
+      text: 'INVALID_ARGUMENT: invalid arguments for read_file: root: required',
+    });
+    expect((await callTool(client, 'read_file', { root: 'workspace', path: 7, offset_bytes: -1 })).text).toBe(
+      'INVALID_ARGUMENT: invalid arguments for read_file: path: expected string, got number; offset_bytes: must be >= 0',
+    );
+    expect((await callTool(client, 'read_file', { root: 'workspace', path: 'a.txt', offest_bytes: 3 })).text).toBe(
+      'INVALID_ARGUMENT: invalid arguments for read_file: unknown parameter: offest_bytes',
+    );
+    expect((await callTool(client, 'read_files', { root: 'workspace' })).text).toBe('INVALID_ARGUMENT: unknown tool: read_files');
+
+    const calls = server.logger.withMessage('tool call').map((entry) => entry.fields);
+    expect(calls).toEqual([
+      expect.objectContaining({ tool: 'read_file', path: 'a.txt', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ tool: 'read_file', root: 'workspace', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ tool: 'read_file', root: 'workspace', path: 'a.txt', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ tool: 'read_files', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
+    ]);
+    for (const call of calls) expect(call).toMatchObject({ duration_ms: expect.any(Number), response_bytes: expect.any(Number), session: expect.any(String) });
+  });
+
+  it('lists the input schemas closed to unknown parameters, with their descriptions', async () => {
+    const readFile = (await client.listTools()).tools.find((tool) => tool.name === 'read_file');
+    expect(readFile?.inputSchema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['root', 'path']),
+      additionalProperties: false,
+      properties: { root: { type: 'string', description: expect.any(String) } },
+    });
+  });
+});
+
 describe('session end', () => {
   const ended: string[] = [];
   const logger = new RecordingLogger();

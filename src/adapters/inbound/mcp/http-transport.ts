@@ -56,7 +56,7 @@ function sessionIdOf(ctx: Koa.Context): string | undefined {
 /**
  * Streamable HTTP at /mcp: POST carries JSON-RPC, GET opens the server-to-client SSE
  * stream, DELETE ends a session. Stateful: an initialize request without a session id
- * creates a transport and an McpServer, and the Mcp-Session-Id they answer with routes
+ * creates a transport and an MCP Server, and the Mcp-Session-Id they answer with routes
  * every later request of that client to them.
  */
 @injectable()

@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DomainError } from '../../../domain/errors.js';
+import { DomainError, errors } from '../../../domain/errors.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { describeIssues, parseArguments } from './argument-parser.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
+import type { PreparedTool } from './tool-schemas.js';
 
 export const INTERNAL_ERROR_TEXT = 'INTERNAL_ERROR: unexpected error; see the server log';
 
@@ -19,22 +21,35 @@ function errorResult(text: string): CallToolResult {
 }
 
 /**
- * Runs one tool call the way every call is run: the handler, then the mapping of its
- * output or error to a CallToolResult, then the call log (NFR-017). Nothing thrown by a
- * handler reaches the SDK, which would forward the raw message (and any host path in it).
+ * Runs one tool call the way every call is run: argument parsing, the handler, the output
+ * check, the mapping of the output or error to a CallToolResult, then the call log (NFR-017),
+ * which rejected calls get too. Nothing thrown by a handler reaches the SDK, which would
+ * forward the raw message (and any host path in it).
  */
 export async function invokeTool(
-  definition: ToolDefinition,
-  args: Record<string, unknown>,
+  tool: PreparedTool,
+  rawArgs: Record<string, unknown>,
   context: ToolCallContext,
   logger: Logger,
 ): Promise<CallToolResult> {
+  const { definition } = tool;
   const started = performance.now();
-  const fields = logFieldsOf(definition, args);
+  let fields = logFieldsOf(definition, rawArgs);
   let result: CallToolResult;
   let errorCode: string | undefined;
   try {
-    result = toCallToolResult(await definition.handle(args, context));
+    const args = parseArguments(definition.name, tool.input, rawArgs);
+    fields = logFieldsOf(definition, args);
+    const output = await definition.handle(args, context);
+    const mismatch = outputMismatch(tool, output);
+    if (mismatch === undefined) {
+      result = toCallToolResult(output);
+    } else {
+      // Our bug, not the caller's: a result that breaks the declared schema is never sent.
+      errorCode = 'INTERNAL_ERROR';
+      result = errorResult(INTERNAL_ERROR_TEXT);
+      logger.error('tool result does not match its outputSchema', { tool: definition.name, session: context.sessionId, issues: mismatch });
+    }
   } catch (error) {
     if (error instanceof DomainError) {
       errorCode = error.code;
@@ -51,17 +66,44 @@ export async function invokeTool(
       });
     }
   }
+  logCall(logger, { tool: definition.name, ...fields }, errorCode, started, result, context);
+  return result;
+}
+
+/** A call naming no listed tool: an error result like any other, and logged like any other. */
+export function rejectUnknownTool(name: string, context: ToolCallContext, logger: Logger): CallToolResult {
+  const started = performance.now();
+  const error = errors.invalidArgument(`unknown tool: ${name}`);
+  const result = errorResult(error.toClientText());
+  logCall(logger, { tool: name }, error.code, started, result, context);
+  return result;
+}
+
+function logCall(
+  logger: Logger,
+  call: ToolLogFields & { tool: string },
+  errorCode: string | undefined,
+  started: number,
+  result: CallToolResult,
+  context: ToolCallContext,
+): void {
   logger.info('tool call', {
-    tool: definition.name,
-    root: fields.root,
-    path: fields.path,
+    tool: call.tool,
+    root: call.root,
+    path: call.path,
     outcome: errorCode === undefined ? 'success' : 'error',
     error_code: errorCode,
     duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     response_bytes: Buffer.byteLength(JSON.stringify(result)),
     session: context.sessionId,
   });
-  return result;
+}
+
+function outputMismatch(tool: PreparedTool, output: ToolOutput): string | undefined {
+  if (tool.output === undefined) return undefined;
+  if (output.structured === undefined) return 'no structured result';
+  const checked = tool.output.safeParse(output.structured);
+  return checked.success ? undefined : describeIssues(checked.error.issues, output.structured);
 }
 
 /** NFR-019: denials are logged with the facts the client never sees (the resolved host path). */
@@ -77,9 +119,11 @@ function logDenial(logger: Logger, tool: string, fields: ToolLogFields, error: D
   });
 }
 
+/** Strings only: before parsing, `root` or `path` may be anything the client sent. */
 function logFieldsOf(definition: ToolDefinition, args: Record<string, unknown>): ToolLogFields {
   try {
-    return definition.logFields(args);
+    const { root, path } = definition.logFields(args);
+    return { root: typeof root === 'string' ? root : undefined, path: typeof path === 'string' ? path : undefined };
   } catch {
     return {};
   }

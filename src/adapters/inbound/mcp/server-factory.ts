@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
-import { invokeTool } from './result-mapper.js';
+import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { prepareTool, type PreparedTool } from './tool-schemas.js';
 
 // src/ and dist/ sit at the same depth below the package root.
 const packageJson = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -17,41 +19,40 @@ const INSTRUCTIONS =
   'File and folder tools confined to named roots. Call list_roots first: every root-scoped tool takes ' +
   '`root` (a configured root name) and a path inside it, and each root allows only some tools.';
 
-/** One McpServer per session, carrying every tool bound to TOKENS.ToolDefinition. */
+/**
+ * One MCP Server per session, serving every tool bound to TOKENS.ToolDefinition. tools/list
+ * and tools/call are answered here rather than by the SDK's McpServer, which would reject bad
+ * arguments in its own words before our code (and the call log, NFR-017) ever saw the call.
+ */
 @injectable()
 export class McpServerFactory {
-  private readonly definitions: readonly ToolDefinition[];
+  private readonly tools: ReadonlyMap<string, PreparedTool>;
 
   constructor(
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
     @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {
-    this.definitions = definitions ?? [];
-    const names = new Set<string>();
-    for (const definition of this.definitions) {
-      if (names.has(definition.name)) throw new Error(`two tool definitions are named ${definition.name}`);
-      names.add(definition.name);
+    const tools = new Map<string, PreparedTool>();
+    for (const definition of definitions ?? []) {
+      if (tools.has(definition.name)) throw new Error(`two tool definitions are named ${definition.name}`);
+      tools.set(definition.name, prepareTool(definition));
     }
+    this.tools = tools;
   }
 
-  create(sessionId: string): McpServer {
-    const server = new McpServer(
+  create(sessionId: string): Server {
+    const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
-    for (const definition of this.definitions) {
-      server.registerTool(
-        definition.name,
-        {
-          title: definition.title,
-          description: definition.description,
-          inputSchema: definition.inputSchema,
-          outputSchema: definition.outputSchema,
-          annotations: { title: definition.title, ...definition.annotations },
-        },
-        (args: Record<string, unknown>) => invokeTool(definition, args, { sessionId }, this.logger),
-      );
-    }
+    const listing = [...this.tools.values()].map((tool) => tool.listing);
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const { name, arguments: args } = request.params;
+      const tool = this.tools.get(name);
+      const context = { sessionId };
+      return tool ? invokeTool(tool, args ?? {}, context, this.logger) : rejectUnknownTool(name, context, this.logger);
+    });
     return server;
   }
 }

@@ -1,18 +1,18 @@
 import 'reflect-metadata';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOKENS, type SessionEndListener } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 
 export interface McpSession {
   readonly id: string;
-  readonly server: McpServer;
+  readonly server: Server;
   readonly transport: Transport;
 }
 
 /**
- * The open MCP sessions (one McpServer and transport each). A session ends exactly once,
+ * The open MCP sessions (one MCP Server and transport each). A session ends exactly once,
  * whichever way it goes (DELETE, transport close, shutdown, end of stdin), and that is when
  * the per-session state held by SessionEndListeners is dropped.
  */
@@ -31,7 +31,7 @@ export class SessionRegistry {
   /** Registers the session and arranges for `end` to run when its connection closes. */
   add(session: McpSession): void {
     this.sessions.set(session.id, session);
-    session.server.server.onclose = () => this.end(session.id);
+    session.server.onclose = () => this.end(session.id);
     this.logger.info('session started', { session: session.id });
   }
 

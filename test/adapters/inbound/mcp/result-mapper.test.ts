@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { DomainError, errors } from '../../../../src/domain/errors.js';
-import { INTERNAL_ERROR_TEXT, invokeTool, toCallToolResult } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
-import { defineTool, READ_ONLY, type ToolDefinition, type ToolOutput } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
+import { INTERNAL_ERROR_TEXT, invokeTool, rejectUnknownTool, toCallToolResult } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
+import { defineTool, READ_ONLY, type ToolOutput } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
+import { prepareTool, type PreparedTool } from '../../../../src/adapters/inbound/mcp/tool-schemas.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
 
-function toolThat(handle: () => Promise<ToolOutput>): ToolDefinition {
+function toolThat(handle: () => Promise<ToolOutput>): PreparedTool {
+  return prepareTool(definitionThat(handle));
+}
+
+function definitionThat(handle: () => Promise<ToolOutput>) {
   return defineTool({
     name: 'read_file',
     title: 'Read file',
@@ -69,7 +74,7 @@ describe('invokeTool', () => {
   it('passes the session id to the handler', async () => {
     const seen: string[] = [];
     const tool = defineTool({
-      ...toolThat(async () => ({ text: '' })),
+      ...definitionThat(async () => ({ text: '' })),
       inputSchema: {},
       logFields: () => ({}),
       handle: async (_args, context) => {
@@ -77,7 +82,7 @@ describe('invokeTool', () => {
         return { text: 'ok' };
       },
     });
-    await invokeTool(tool, {}, CONTEXT, logger);
+    await invokeTool(prepareTool(tool), {}, CONTEXT, logger);
     expect(seen).toEqual(['session-1']);
   });
 
@@ -132,5 +137,103 @@ describe('invokeTool', () => {
     const error = new DomainError('FILE_TOO_LARGE', 'file too large: big.bin (root: workspace)');
     const result = await invokeTool(toolThat(async () => Promise.reject(error)), ARGS, CONTEXT, logger);
     expect(result.content).toEqual([{ type: 'text', text: 'FILE_TOO_LARGE: file too large: big.bin (root: workspace)' }]);
+  });
+
+  it('NFR-017: a call with bad arguments never reaches the handler and is logged as INVALID_ARGUMENT', async () => {
+    let ran = false;
+    const tool = toolThat(async () => {
+      ran = true;
+      return { text: 'ran' };
+    });
+    const result = await invokeTool(tool, { root: 'workspace', path: 3, extra: 1 }, CONTEXT, logger);
+
+    expect(ran).toBe(false);
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'INVALID_ARGUMENT: invalid arguments for read_file: path: expected string, got number; unknown parameter: extra' }],
+    });
+    const [entry] = logger.withMessage('tool call');
+    expect(entry.fields).toMatchObject({ tool: 'read_file', root: 'workspace', outcome: 'error', error_code: 'INVALID_ARGUMENT', session: 'session-1' });
+    // Only strings make it into the log's root/path fields.
+    expect(entry.fields.path).toBeUndefined();
+    expect(entry.fields.duration_ms).toEqual(expect.any(Number));
+    expect(entry.fields.response_bytes).toBe(Buffer.byteLength(JSON.stringify(result)));
+  });
+
+  it('hands the handler the parsed arguments, defaults applied', async () => {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      ...definitionThat(async () => ({ text: '' })),
+      inputSchema: { root: z.string(), mode: z.string().default('overwrite') },
+      logFields: (args) => ({ root: args.root }),
+      handle: async (args) => {
+        seen.push(args);
+        return { text: 'ok' };
+      },
+    });
+    await invokeTool(prepareTool(tool), { root: 'workspace' }, CONTEXT, logger);
+    expect(seen).toEqual([{ root: 'workspace', mode: 'overwrite' }]);
+  });
+
+  it('rejects an unknown tool as INVALID_ARGUMENT and logs the call', () => {
+    const result = rejectUnknownTool('read_fiel', CONTEXT, logger);
+
+    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'INVALID_ARGUMENT: unknown tool: read_fiel' }] });
+    expect(logger.withMessage('tool call')[0].fields).toMatchObject({
+      tool: 'read_fiel',
+      outcome: 'error',
+      error_code: 'INVALID_ARGUMENT',
+      session: 'session-1',
+    });
+  });
+});
+
+describe('invokeTool output check', () => {
+  let logger: RecordingLogger;
+
+  beforeEach(() => {
+    logger = new RecordingLogger();
+  });
+
+  const withOutput = (structured: Record<string, unknown> | undefined): PreparedTool =>
+    prepareTool(
+      defineTool({
+        ...definitionThat(async () => ({ structured })),
+        outputSchema: {
+          size: z.number().int(),
+          entries: z.array(z.object({ name: z.string() })).optional(),
+          note: z.string().optional(),
+        },
+      }),
+    );
+
+  it('sends a result that matches the outputSchema', async () => {
+    const result = await invokeTool(withOutput({ size: 3, entries: [{ name: 'a' }] }), ARGS, CONTEXT, logger);
+    expect(result.structuredContent).toEqual({ size: 3, entries: [{ name: 'a' }] });
+  });
+
+  it('lets an undeclared field through when it is undefined, since JSON drops it', async () => {
+    const result = await invokeTool(withOutput({ size: 3, note: undefined, debug: undefined }), ARGS, CONTEXT, logger);
+    expect(result.isError).toBeUndefined();
+  });
+
+  it.each([
+    ['a wrong type', { size: '3' }, 'size: expected number, got string'],
+    ['a missing field', {}, 'size: required'],
+    ['an undeclared field', { size: 1, host_path: '/srv/x' }, 'host_path: unexpected field'],
+    ['an undeclared field in a nested object', { size: 1, entries: [{ name: 'a', inode: 7 }] }, 'entries[0].inode: unexpected field'],
+  ])('turns %s into INTERNAL_ERROR and logs the issues at ERROR', async (_what, structured, issues) => {
+    const result = await invokeTool(withOutput(structured), ARGS, CONTEXT, logger);
+
+    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: INTERNAL_ERROR_TEXT }] });
+    const [logged] = logger.withMessage('tool result does not match its outputSchema');
+    expect(logged).toMatchObject({ level: 'error', fields: { tool: 'read_file', session: 'session-1', issues } });
+    expect(logger.withMessage('tool call')[0].fields).toMatchObject({ outcome: 'error', error_code: 'INTERNAL_ERROR' });
+  });
+
+  it('treats a missing structured result as a mismatch when an outputSchema is declared', async () => {
+    const result = await invokeTool(withOutput(undefined), ARGS, CONTEXT, logger);
+    expect(result.content).toEqual([{ type: 'text', text: INTERNAL_ERROR_TEXT }]);
+    expect(logger.withMessage('tool result does not match its outputSchema')[0].fields).toMatchObject({ issues: 'no structured result' });
   });
 });

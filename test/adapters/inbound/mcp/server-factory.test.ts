@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { INTERNAL_ERROR_TEXT } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
 import { McpServerFactory, SERVER_NAME } from '../../../../src/adapters/inbound/mcp/server-factory.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
 import { callTool } from '../../../support/mcp.js';
@@ -17,6 +18,24 @@ const readTool = (result: Record<string, unknown>): ToolDefinition =>
     logFields: (args) => ({ root: args.root, path: args.path }),
     handle: async () => ({ structured: result }),
   });
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+const richTool = defineTool({
+  name: 'rich',
+  title: 'Rich',
+  description: 'A tool with every kind of constraint.',
+  inputSchema: {
+    root: z.string().describe('root name'),
+    mode: z.enum(['overwrite', 'append']).default('overwrite').describe('write mode'),
+    limit_lines: z.number().int().min(1).max(100).optional().describe('lines to read'),
+    view_range: z.array(z.number().int()).length(2).optional().describe('range'),
+  },
+  outputSchema: { entries: z.array(z.object({ name: z.string().describe('entry name') })) },
+  annotations: READ_ONLY,
+  logFields: (args) => ({ root: args.root }),
+  handle: async () => ({ structured: { entries: [] } }),
+});
 
 async function connect(definitions: ToolDefinition[]): Promise<{ client: Client; logger: RecordingLogger }> {
   const logger = new RecordingLogger();
@@ -51,25 +70,62 @@ describe('McpServerFactory', () => {
     expect(logger.withMessage('tool call')[0].fields).toMatchObject({ session: 'session-7', outcome: 'success' });
   });
 
-  it('E2E-073: a missing required parameter is an error naming it, without a stack', async () => {
-    const { client, logger } = await connect([readTool({ content: 'x' })]);
-    const outcome = await callTool(client, 'read_file', { path: 'a.txt' });
-    expect(outcome.isError).toBe(true);
-    // The SDK's wording: `... Input validation error: Invalid arguments for tool read_file:
-    // Invalid input: expected string, received undefined at root`.
-    expect(outcome.text).toMatch(/Input validation error/);
-    expect(outcome.text).toMatch(/received undefined at root$/);
-    expect((await callTool(client, 'read_file', { root: 'workspace' })).text).toMatch(/received undefined at path$/);
-    expect(outcome.text).not.toMatch(/\n\s+at /);
-    // The SDK rejects the call before the handler runs, so no call is logged.
-    expect(logger.withMessage('tool call')).toEqual([]);
+  it('lists input schemas as rich as the zod shape: descriptions, required, enums, bounds, defaults', async () => {
+    const { client } = await connect([richTool]);
+    const [tool] = (await client.listTools()).tools;
+    expect(tool.inputSchema).toEqual({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        root: { type: 'string', description: 'root name' },
+        mode: { type: 'string', enum: ['overwrite', 'append'], default: 'overwrite', description: 'write mode' },
+        limit_lines: { type: 'integer', minimum: 1, maximum: 100, description: 'lines to read' },
+        view_range: { type: 'array', items: { type: 'integer', minimum: -MAX_SAFE, maximum: MAX_SAFE }, minItems: 2, maxItems: 2, description: 'range' },
+      },
+      required: ['root'],
+      // Unknown parameters are rejected, and the listing says so.
+      additionalProperties: false,
+    });
+    expect(tool.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { entries: { type: 'array', items: { type: 'object', properties: { name: { type: 'string', description: 'entry name' } } } } },
+      required: ['entries'],
+    });
+    expect(tool.execution).toEqual({ taskSupport: 'forbidden' });
   });
 
-  it('validates structured output against the output schema', async () => {
-    const { client } = await connect([readTool({ content: 42 })]);
+  it('E2E-073: a missing required parameter is an INVALID_ARGUMENT naming it, and the call is logged', async () => {
+    const { client, logger } = await connect([readTool({ content: 'x' })]);
+    const outcome = await callTool(client, 'read_file', { path: 'a.txt' });
+    expect(outcome).toMatchObject({ isError: true, text: 'INVALID_ARGUMENT: invalid arguments for read_file: root: required' });
+    expect((await callTool(client, 'read_file', { root: 'workspace' })).text).toBe('INVALID_ARGUMENT: invalid arguments for read_file: path: required');
+    expect(logger.withMessage('tool call').map((entry) => entry.fields)).toEqual([
+      expect.objectContaining({ tool: 'read_file', path: 'a.txt', outcome: 'error', error_code: 'INVALID_ARGUMENT', session: 'session-7' }),
+      expect.objectContaining({ tool: 'read_file', root: 'workspace', outcome: 'error', error_code: 'INVALID_ARGUMENT', session: 'session-7' }),
+    ]);
+  });
+
+  it('rejects a call without arguments like one with empty arguments', async () => {
+    const { client } = await connect([readTool({ content: 'x' })]);
+    const result = await client.callTool({ name: 'read_file' });
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'INVALID_ARGUMENT: invalid arguments for read_file: root: required; path: required' }] });
+  });
+
+  it('answers an unknown tool with an INVALID_ARGUMENT result and logs it', async () => {
+    const { client, logger } = await connect([readTool({ content: 'x' })]);
+    expect(await callTool(client, 'read_fil', {})).toMatchObject({ isError: true, text: 'INVALID_ARGUMENT: unknown tool: read_fil' });
+    expect(logger.withMessage('tool call')[0].fields).toMatchObject({ tool: 'read_fil', outcome: 'error', error_code: 'INVALID_ARGUMENT' });
+  });
+
+  it('never sends a result that breaks the outputSchema: INTERNAL_ERROR, and the issues logged at ERROR', async () => {
+    const { client, logger } = await connect([readTool({ content: 42 })]);
     const outcome = await callTool(client, 'read_file', { root: 'workspace', path: 'a.txt' });
-    expect(outcome.isError).toBe(true);
-    expect(outcome.text).toMatch(/Output validation error/);
+    expect(outcome).toMatchObject({ isError: true, text: INTERNAL_ERROR_TEXT, structured: undefined });
+    expect(logger.withMessage('tool result does not match its outputSchema')[0]).toMatchObject({
+      level: 'error',
+      fields: { tool: 'read_file', issues: 'content: expected string, got number' },
+    });
+    expect(logger.withMessage('tool call')[0].fields).toMatchObject({ outcome: 'error', error_code: 'INTERNAL_ERROR' });
   });
 
   it('refuses two definitions with the same name', () => {

@@ -1,10 +1,10 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { SessionRegistry } from '../../../../src/adapters/inbound/mcp/session-registry.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
 
 async function openSession(registry: SessionRegistry, id: string) {
-  const server = new McpServer({ name: 'test', version: '1' });
+  const server = new Server({ name: 'test', version: '1' });
   const [, transport] = InMemoryTransport.createLinkedPair();
   await server.connect(transport);
   registry.add({ id, server, transport });
