@@ -55,11 +55,11 @@ describe('error handling', () => {
   it('E2E-073: missing required parameters', async () => {
     const noRoot = await callTool(client, 'read_file', { path: 'a.txt' });
     expect(noRoot.isError).toBe(true);
-    expect(noRoot.text).toMatch(/\broot\b/);
+    expect(noRoot.text).toMatch(/\broot\b.*\brequired\b|\brequired\b.*\broot\b/i);
 
     const noPath = await callTool(client, 'read_file', { root: 'workspace' });
     expect(noPath.isError).toBe(true);
-    expect(noPath.text).toMatch(/\bpath\b/);
+    expect(noPath.text).toMatch(/\bpath\b.*\brequired\b|\brequired\b.*\bpath\b/i);
   });
 
   it('E2E-074: invalid write mode', async () => {
