@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { callTool } from '../support/mcp.js';
-import { ok, sha256, writeTree } from '../support/fixtures.js';
+import { expectAllToolsAllowed, ok, sha256, writeTree } from '../support/fixtures.js';
 
 let server: TestServer | undefined;
 
@@ -45,7 +45,7 @@ describe('core journeys', () => {
     const listed = await callTool(client, 'list_roots', {});
     const roots = ok(listed).roots;
     expect(roots.map((r: { name: string }) => r.name).sort()).toEqual(['dest', 'source']);
-    for (const root of roots) expect(Array.isArray(root.allowed_tools) && root.allowed_tools.length > 0).toBe(true);
+    for (const root of roots) expectAllToolsAllowed(root.allowed_tools);
     for (const hostPath of [server.rootPath('source'), server.rootPath('dest')]) {
       expect(listed.text).not.toContain(hostPath);
       expect(JSON.stringify(listed.structured)).not.toContain(hostPath);

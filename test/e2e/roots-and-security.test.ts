@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { callTool, type ToolCallOutcome } from '../support/mcp.js';
-import { expectError, ok, pathExists, snapshotTree, writeTree } from '../support/fixtures.js';
-import { ALLOWLISTABLE_TOOLS, ROOT_SCOPED_TOOLS } from '../../src/domain/tool-names.js';
+import { expectAllToolsAllowed, expectError, ok, pathExists, snapshotTree, writeTree } from '../support/fixtures.js';
 
 const CONFIG_TOOLS = ['list_folder', 'read_file', 'stat_file', 'grep', 'glob'];
 const LOGS_TOOLS = ['list_folder', 'read_file', 'stat_file', 'grep'];
@@ -58,12 +57,7 @@ describe('list_roots', () => {
       expect([...byName.keys()].sort()).toEqual(['config', 'logs', 'workspace']);
       expect([...byName.get('config')!].sort()).toEqual([...CONFIG_TOOLS].sort());
       expect([...byName.get('logs')!].sort()).toEqual([...LOGS_TOOLS].sort());
-      const wildcard = byName.get('workspace')!;
-      // '*' may be reported as configured or expanded; either way it must grant every root-scoped tool.
-      if (!(wildcard.length === 1 && wildcard[0] === '*')) {
-        for (const tool of ROOT_SCOPED_TOOLS) expect(wildcard).toContain(tool);
-        for (const tool of wildcard) expect(ALLOWLISTABLE_TOOLS.has(tool)).toBe(true);
-      }
+      expectAllToolsAllowed(byName.get('workspace')!);
     } finally {
       await three.stop();
     }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ALLOWLISTABLE_TOOLS, ROOT_SCOPED_TOOLS } from '../../src/domain/tool-names.js';
 import type { ToolCallOutcome } from './mcp.js';
 
 /** File tree for seeding a root: relative path -> content. A path ending in '/' is an (empty) directory. */
@@ -77,4 +78,11 @@ export function expectError(outcome: ToolCallOutcome, code: string, ...fragments
 /** The bytes read_file returned, whichever encoding it chose. */
 export function decodedContent(result: { content: string; encoding: string }): Buffer {
   return Buffer.from(result.content, result.encoding === 'base64' ? 'base64' : 'utf8');
+}
+
+/** A root configured with '*': reported either as ['*'] or expanded, it must grant every root-scoped tool. */
+export function expectAllToolsAllowed(allowedTools: readonly string[]): void {
+  if (allowedTools.length === 1 && allowedTools[0] === '*') return;
+  for (const tool of ROOT_SCOPED_TOOLS) expect(allowedTools).toContain(tool);
+  for (const tool of allowedTools) expect(ALLOWLISTABLE_TOOLS.has(tool)).toBe(true);
 }
