@@ -1,0 +1,233 @@
+import { promises as fs } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { snapshotTree, writeTree } from '../support/fixtures.js';
+import { Arena } from './adversarial-harness.js';
+
+// Red team: hostile path strings, root names and argument types against every root-scoped tool.
+
+let server: TestServer;
+let client: Client;
+const arena = new Arena(() => server);
+
+beforeAll(async () => {
+  server = await startTestServer({
+    roots: [
+      { name: 'workspace', allowedTools: ['*'] },
+      { name: 'other', allowedTools: ['*'] },
+      { name: 'nocopy', allowedTools: ['read_file', 'list_folder', 'write_file'] },
+    ],
+  });
+  client = await server.connect();
+  await arena.create();
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await arena.destroy();
+});
+
+beforeEach(async () => {
+  await arena.reset();
+  await writeTree(server.rootPath('workspace'), { 'seed.txt': 'seed\n', 'dir/a.txt': 'a\n' });
+});
+afterEach(() => arena.verify(client));
+
+const host = (path: string, root = 'workspace') => join(server.rootPath(root), path);
+const call = (name: string, args: Record<string, unknown>) => arena.call(client, name, args);
+const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
+const pair = (source_path: string, dest_path: string, source_root = 'workspace', dest_root = 'workspace') =>
+  ({ source_root, source_path, dest_root, dest_path });
+
+/** Every root-scoped tool (copy and move twice: `path` as source, then as destination) aimed at `path`. */
+function everyTool(path: string): [string, Record<string, unknown>][] {
+  return [
+    ['list_folder', ws({ path })],
+    ['read_file', ws({ path })],
+    ['write_file', ws({ path, content: 'pwned' })],
+    ['remove_file', ws({ path })],
+    ['patch_file', ws({ path, patch: '@@ -0,0 +1,1 @@\n+pwned\n' })],
+    ['create_folder', ws({ path })],
+    ['remove_folder', ws({ path })],
+    ['stat_file', ws({ path })],
+    ['hash_file', ws({ path, algorithm: 'sha256' })],
+    ['permissions_file', ws({ path })],
+    ['copy', pair(path, 'dst')],
+    ['copy', pair('seed.txt', path)],
+    ['move', pair(path, 'dst')],
+    ['move', pair('seed.txt', path)],
+    ['grep', ws({ path, pattern: 'x' })],
+    ['glob', ws({ path, pattern: '*' })],
+  ];
+}
+
+async function expectEveryToolFails(path: string, code: string): Promise<void> {
+  const before = await snapshotTree(server.rootPath('workspace'));
+  for (const [name, args] of everyTool(path)) {
+    const outcome = await call(name, args);
+    expect({ name, path, text: outcome.text.split(':')[0] }).toEqual({ name, path, text: code });
+  }
+  expect(await snapshotTree(server.rootPath('workspace'))).toEqual(before);
+}
+
+describe('.. in every form', () => {
+  it.each(['..', '../x', '/..', '/../x', 'a/../../x', 'dir/../../seed.txt', './../x', 'dir/a.txt/../../..', '../../../../../../etc/passwd'])(
+    '%j is ACCESS_DENIED for every tool, nothing changes',
+    (path) => expectEveryToolFails(path, 'ACCESS_DENIED'),
+  );
+
+  it('climbing out and back into the root by its own name is still a climb', async () => {
+    await expectEveryToolFails(`../${basename(server.rootPath('workspace'))}/seed.txt`, 'ACCESS_DENIED');
+    await expectEveryToolFails(`dir/../../${basename(arena.outside)}/secret.txt`, 'ACCESS_DENIED');
+  });
+
+  it('a trailing /.. that stays inside is the parent, not a way out', async () => {
+    expect((await call('read_file', ws({ path: 'dir/a.txt/..' }))).text).toMatch(/^IS_A_DIRECTORY/);
+    expect((await call('list_folder', ws({ path: 'dir/..' }))).structured.count).toBe(2);
+  });
+});
+
+describe('strings that are names, not traversal', () => {
+  it.each([
+    '....//x', '...', '%2e%2e%2fx', '%2e%2e', '..%2fx', '..\\x', '..\\..\\x', '\u2024\u2024', '\u2025', '．．／x', '\uFE52\uFE52',
+    '..\u200b', ' ..', '.. ', 'line\nbreak', 'cr\rname', 'tab\tname', '\u001b[31mred', '~', '$HOME', '*', '-rf', 'a:b',
+  ])('%j is a literal name inside the root', async (name) => {
+    const written = await call('write_file', ws({ path: name, content: 'literal\n' }));
+    expect(written.isError).toBe(false);
+    const segments = name.split('/').filter((s) => s !== '');
+    expect(await fs.readFile(host(join(...segments)), 'utf8')).toBe('literal\n');
+    expect((await call('read_file', ws({ path: name }))).structured.content).toBe('literal\n');
+    expect((await call('remove_file', ws({ path: name }))).isError).toBe(false);
+  });
+
+  it('a lone surrogate in a name is either refused cleanly or written inside the root', async () => {
+    for (const path of ['\ud800', 'a\udfffb', '\ud800/x']) {
+      const outcome = await call('write_file', ws({ path, content: 'x' }));
+      if (!outcome.isError) expect((await call('read_file', ws({ path }))).isError).toBe(false);
+    }
+  });
+});
+
+describe('host paths and the root itself', () => {
+  it('absolute host paths are paths inside the root', async () => {
+    for (const path of ['/etc/passwd', join(server.rootPath('workspace'), 'seed.txt'), join(arena.outside, 'secret.txt'), server.rootPath('other')]) {
+      const read = await call('read_file', ws({ path }));
+      expect(read.text).toMatch(/^NOT_FOUND: /);
+      expect(read.text).not.toContain('seed\n');
+    }
+    expect((await call('write_file', ws({ path: join(arena.outside, 'planted.txt'), content: 'inside' }))).isError).toBe(false);
+    expect(await fs.readFile(host(join(arena.outside, 'planted.txt')), 'utf8')).toBe('inside');
+  });
+
+  it.each(['', '.', '/', '//', '/./', 'dir/..', './dir/../.'])('%j names the root: it is never removed, moved, overwritten or copied into itself', async (path) => {
+    const before = await snapshotTree(server.rootPath('workspace'));
+    const refusals: [string, Record<string, unknown>][] = [
+      ['remove_folder', ws({ path })],
+      ['remove_file', ws({ path })],
+      ['write_file', ws({ path, content: 'x' })],
+      ['patch_file', ws({ path, patch: '@@ -0,0 +1,1 @@\n+x\n' })],
+      ['move', pair(path, 'moved')],
+      ['move', pair(path, 'moved', 'workspace', 'other')],
+      ['move', pair(path, 'x', 'other', 'workspace')],
+      ['copy', pair(path, 'snap')],
+      ['copy', pair(path, path)],
+      ['copy', pair('dir', `${path}/dir/inner`)],
+    ];
+    for (const [name, args] of refusals) {
+      expect({ name, args, isError: (await call(name, args)).isError }).toEqual({ name, args, isError: true });
+    }
+    expect(await snapshotTree(server.rootPath('workspace'))).toEqual(before);
+    expect(await fs.readdir(server.rootPath('other'))).toEqual([]);
+  });
+
+  it('a whole root copied into another root arrives under its name; the other way round works too', async () => {
+    expect((await call('copy', pair('.', '.', 'workspace', 'other'))).structured.destination).toBe('workspace');
+    expect(await fs.readFile(host('workspace/seed.txt', 'other'), 'utf8')).toBe('seed\n');
+  });
+
+  it('a directory copied or moved into its own subtree through an in-root link does not run away', async () => {
+    await fs.symlink('dir', host('alias'));
+    const copied = await call('copy', pair('dir', 'alias/inner'));
+    if (!copied.isError) expect(copied.structured.files_copied).toBeLessThanOrEqual(1);
+    const moved = await call('move', pair('dir', 'alias/inner'));
+    expect(moved.isError).toBe(true);
+    expect(await fs.readFile(host('dir/a.txt'), 'utf8')).toBe('a\n');
+  });
+
+  it('a path that is a/b with doubled slashes is a/b', async () => {
+    expect((await call('read_file', ws({ path: 'dir//a.txt' }))).structured.content).toBe('a\n');
+    expect((await call('read_file', ws({ path: '//dir///a.txt' }))).structured.content).toBe('a\n');
+  });
+});
+
+describe('invalid path strings', () => {
+  it.each(['\0', 'seed.txt\0', 'dir/\0/a.txt', '\0../../etc/passwd', `dir/a.txt\0${'x'.repeat(10)}`])('%j (NUL) is INVALID_PATH for every tool', (path) =>
+    expectEveryToolFails(path, 'INVALID_PATH'),
+  );
+
+  it('too long paths and names are INVALID_PATH for every tool', async () => {
+    await expectEveryToolFails('a/'.repeat(2049), 'INVALID_PATH');
+    await expectEveryToolFails('x'.repeat(256), 'INVALID_PATH');
+    await expectEveryToolFails('é'.repeat(128), 'INVALID_PATH');
+    await expectEveryToolFails(`dir/${'😀'.repeat(64)}`, 'INVALID_PATH');
+  });
+
+  it('a path just under the limits works or fails cleanly', async () => {
+    const deep = Array.from({ length: 16 }, () => 'd'.repeat(250)).join('/');
+    const outcome = await call('write_file', ws({ path: `${deep}/f.txt`, content: 'deep' }));
+    if (!outcome.isError) expect((await call('read_file', ws({ path: `${deep}/f.txt` }))).structured.content).toBe('deep');
+    expect((await call('remove_folder', ws({ path: 'd'.repeat(250) }))).isError).toBe(outcome.isError);
+  });
+});
+
+describe('root names and argument types', () => {
+  it.each(['__proto__', 'constructor', 'hasOwnProperty', '', ' workspace', 'workspace/', 'WORKSPACE', 'workspace\0', '*'])(
+    'root %j is UNKNOWN_ROOT for every tool',
+    async (root) => {
+      for (const [name, args] of everyTool('seed.txt')) {
+        const aimed = 'root' in args ? { ...args, root } : { ...args, source_root: root };
+        expect({ name, code: (await call(name, aimed)).text.split(':')[0] }).toEqual({ name, code: 'UNKNOWN_ROOT' });
+        if (!('root' in args)) {
+          expect({ name, code: (await call(name, { ...args, dest_root: root })).text.split(':')[0] }).toEqual({ name, code: 'UNKNOWN_ROOT' });
+        }
+      }
+    },
+  );
+
+  it('wrong argument types are schema errors, never crashes', async () => {
+    for (const bad of [123, ['seed.txt'], { path: 'seed.txt' }, null]) {
+      for (const [name, args] of everyTool('seed.txt')) {
+        const key = 'path' in args ? 'path' : 'source_path';
+        expect((await call(name, { ...args, [key]: bad })).isError).toBe(true);
+        expect((await call(name, { ...args, ['root' in args ? 'root' : 'dest_root']: bad })).isError).toBe(true);
+      }
+    }
+    for (const mode of ['__proto__', 'constructor', 'toString', '', 'OVERWRITE ']) {
+      expect((await call('write_file', ws({ path: 'seed.txt', content: 'x', mode }))).isError).toBe(true);
+    }
+    for (const algorithm of ['__proto__', 'constructor', 'sha512', 'md4', '']) {
+      expect((await call('hash_file', ws({ path: 'seed.txt', algorithm }))).isError).toBe(true);
+    }
+    expect((await call('glob', ws({ pattern: '*', type_filter: '__proto__' }))).isError).toBe(true);
+    expect((await call('write_file', ws({ path: 'seed.txt', content: { toString: 'x' } }))).isError).toBe(true);
+    expect(await fs.readFile(host('seed.txt'), 'utf8')).toBe('seed\n');
+  });
+});
+
+describe('cross-root allowlists', () => {
+  it('copy and move need the tool on both roots; a refusal changes neither', async () => {
+    await writeTree(server.rootPath('nocopy'), { 'n.txt': 'n\n' });
+    const nocopyBefore = await snapshotTree(server.rootPath('nocopy'));
+    const wsBefore = await snapshotTree(server.rootPath('workspace'));
+    for (const name of ['copy', 'move']) {
+      for (const args of [pair('seed.txt', 'x.txt', 'workspace', 'nocopy'), pair('n.txt', 'x.txt', 'nocopy', 'workspace'), pair('n.txt', 'x.txt', 'nocopy', 'nocopy')]) {
+        expect((await call(name, args)).text).toMatch(/^TOOL_NOT_ALLOWED: /);
+      }
+    }
+    // The allowlist check comes before the path: a hostile path on a forbidden root is still TOOL_NOT_ALLOWED.
+    expect((await call('copy', pair('seed.txt', '../../x', 'workspace', 'nocopy'))).text).toMatch(/^TOOL_NOT_ALLOWED: /);
+    expect(await snapshotTree(server.rootPath('nocopy'))).toEqual(nocopyBefore);
+    expect(await snapshotTree(server.rootPath('workspace'))).toEqual(wsBefore);
+  });
+});
