@@ -225,6 +225,34 @@ describe('chains, loops and special targets', () => {
     }
   });
 
+  it('a chain that stays in the root for a hop before leaving is refused at the leaving hop', async () => {
+    await link('second', 'first');
+    await link(join(arena.outside, 'secret.txt'), 'second');
+    await link('seconddir', 'firstdir');
+    await link(relativeTo(arena.outside, 'seconddir'), 'seconddir');
+    for (const path of ['first', 'firstdir', 'firstdir/secret.txt']) {
+      await expectEveryReadRefused(path);
+      expect((await call('write_file', ws({ path, content: 'pwned', mode: 'append' }))).isError).toBe(true);
+    }
+    expect((await call('write_file', ws({ path: 'firstdir/planted.txt', content: 'pwned' }))).isError).toBe(true);
+  });
+
+  it("'..' after a link inside a link's text is lexical: it never reaches the link target's physical parent", async () => {
+    // Physically out/.. is the outside directory itself, where secret.txt lives.
+    await link(join(arena.outside, 'sub'), 'out');
+    await link('out/../secret.txt', 'sneaky');
+    await link('out/../sub/inner.txt', 'sneaky2');
+    for (const path of ['sneaky', 'sneaky2']) {
+      expect((await call('read_file', ws({ path }))).text).toMatch(/^NOT_FOUND: /);
+      // The link resolves (lexically) to an in-root path that does not exist yet; writing
+      // through it creates that in-root file, never the outside one.
+      expect((await call('write_file', ws({ path, content: 'mine', mode: 'append' }))).isError).toBe(false);
+      expect((await call('read_file', ws({ path }))).structured.content).toBe('mine');
+    }
+    expect(await fs.readFile(host('secret.txt'), 'utf8')).toBe('mine');
+    expect(await fs.readFile(host('sub/inner.txt'), 'utf8')).toBe('mine');
+  });
+
   it('loops and self-links: every tool answers with an error, walks terminate', async () => {
     await writeTree(server.rootPath('workspace'), { 'sub/file.txt': 'needle\n' });
     await link('l2', 'l1');
