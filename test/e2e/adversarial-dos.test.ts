@@ -1,0 +1,157 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { writeTree } from '../support/fixtures.js';
+import { Arena, bounded, mkfifo } from './adversarial-harness.js';
+
+// Red team: denial of service. One call must not freeze the server, outlive its deadline, or
+// turn a small input into a huge result. Most tests here document open findings (see FINDING).
+
+let server: TestServer;
+let client: Client;
+const arena = new Arena(() => server);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = await server.connect();
+  await arena.create();
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await arena.destroy();
+});
+
+beforeEach(() => arena.reset());
+afterEach(() => arena.verify(client));
+
+const host = (path: string) => join(server.rootPath('workspace'), path);
+const call = (name: string, args: Record<string, unknown>) => arena.call(client, name, args);
+const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
+const pair = (source_path: string, dest_path: string) => ({ source_root: 'workspace', source_path, dest_root: 'workspace', dest_path });
+
+describe('grep', () => {
+  // FINDING: RE2 is linear in the line for a fixed pattern, but a long pattern that matches a
+  // long line costs pattern x line, synchronously, on the event loop; the deadline is only
+  // checked between lines. Repro: a file holding one line of 200,000 'a' + 'b', grep
+  // { pattern: 'a' x 200,000 } on it froze the server for ~270 s (measured). Patterns have no
+  // length cap. Stays failing until the pattern length is capped or the match is bounded.
+  it('grep: a long pattern on a long line answers within its deadline', async () => {
+    await writeTree(server.rootPath('workspace'), { 'line.txt': `${'a'.repeat(20_000)}b\n` });
+    const started = Date.now();
+    await bounded(call('grep', ws({ pattern: 'a'.repeat(20_000), path: 'line.txt', timeout_seconds: 1 })), 'grep long pattern', 60_000);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  // FINDING: context_lines has no ceiling, so each match carries up to the whole file as
+  // context and the result grows as matches x lines. Repro outside jest: a 98 KB file of 10,000
+  // lines `line N`, grep { pattern: 'line', context_lines: 1e9, max_results: 200 } returns a
+  // 71 MB result; with max_results 10000 the server spends ~45 s and ~2.9 GB of RSS, then answers
+  // INTERNAL_ERROR (RangeError: Invalid string length in the result mapper). A memory-limited
+  // deployment is OOM-killed. Stays failing until context is clamped or the result size is capped.
+  it('grep: context_lines cannot amplify a small file into a huge result', async () => {
+    await writeTree(server.rootPath('workspace'), { 'ctx.txt': 'l\n'.repeat(300) });
+    const outcome = await call('grep', ws({ pattern: 'l', path: 'ctx.txt', context_lines: 1e9, max_results: 300 }));
+    expect(outcome.isError).toBe(false);
+    const fileBytes = 600;
+    expect(JSON.stringify(outcome.structured).length).toBeLessThan(100 * fileBytes + 64 * 1024);
+  });
+});
+
+describe('deep trees and bursts', () => {
+  it('a deep tree: searches keep their deadline, remove_folder takes it', async () => {
+    const deep = 'd/'.repeat(1000);
+    expect((await call('write_file', ws({ path: `${deep}f.txt`, content: 'x' }))).isError).toBe(false);
+    for (const [name, args] of [
+      ['glob', ws({ pattern: '**/nothing', timeout_seconds: 1 })],
+      ['grep', ws({ pattern: 'x', timeout_seconds: 1 })],
+    ] as [string, Record<string, unknown>][]) {
+      const started = Date.now();
+      expect((await call(name, args)).isError).toBe(false);
+      expect(Date.now() - started).toBeLessThan(3000);
+    }
+    expect((await call('remove_folder', ws({ path: 'd' }))).isError).toBe(false);
+    expect(await fs.readdir(server.rootPath('workspace'))).toEqual([]);
+  });
+
+  // FINDING (low): copying a deep tree costs depth^2 (each level is verified from the root) and
+  // copy has no deadline. Measured on a separate server: depth 100 1.1 s, 200 3.9 s, 400 15 s; one
+  // create_folder of 'b/' x 2040 (0.4 s) followed by one copy of 'b' kept the server busy 438 s.
+  // Other calls stayed responsive. Stays failing until the copy is linear in depth (or bounded).
+  it('copying a deep tree costs about what creating it did', async () => {
+    expect((await call('create_folder', ws({ path: 'c/'.repeat(250) }))).isError).toBe(false);
+    const started = Date.now();
+    expect((await call('copy', pair('c', 'c2'))).isError).toBe(false);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  // FINDING (low): the 4096-byte limit is checked on the in-root path, but the adapter verifies
+  // each opened directory through its host path, which passes PATH_MAX first. create_folder of
+  // 'e/' x 2040 (4080 bytes) creates all 2040 directories, then answers IO_ERROR (name too long);
+  // remove_folder 'e' then fails the same way, so the agent has made a tree it cannot remove.
+  // Stays failing until such a path is refused before anything is created (or can be removed).
+  it('a create_folder that fails near the path limit leaves nothing the agent cannot remove', async () => {
+    expect((await call('create_folder', ws({ path: 'e/'.repeat(2040) }))).isError).toBe(true);
+    const removed = await call('remove_folder', ws({ path: 'e' }));
+    expect(removed.isError ? removed.text : 'removed').toMatch(/^(removed|NOT_FOUND: )/);
+  });
+
+  it('a burst of parallel hostile calls is answered in full', async () => {
+    await writeTree(server.rootPath('workspace'), { 'a.txt': 'a\n' });
+    mkfifo(host('pipe'));
+    const burst = Array.from({ length: 40 }, (_, i) => {
+      const calls: [string, Record<string, unknown>][] = [
+        ['read_file', ws({ path: 'pipe' })],
+        ['read_file', ws({ path: '../x' })],
+        ['write_file', ws({ path: `w${i}.txt`, content: 'x'.repeat(i) })],
+        ['grep', ws({ pattern: '(a+)+$' })],
+        ['glob', ws({ pattern: '**' })],
+        ['copy', pair('a.txt', `c${i}.txt`)],
+        ['hash_file', ws({ path: 'a.txt', algorithm: 'md5' })],
+        ['stat_file', ws({ path: '\0' })],
+      ];
+      const [name, args] = calls[i % calls.length];
+      return call(name, args);
+    });
+    expect((await Promise.all(burst)).length).toBe(40);
+  });
+});
+
+
+describe('glob patterns that backtrack catastrophically', () => {
+  // FINDING: picomatch compiles globs to backtracking JS RegExps that run synchronously on the
+  // event loop. An extglob like `+(*)c` is exponential in the length of each file name it is
+  // tried on, so one call freezes the whole server (every session, /health) and the call's own
+  // deadline never fires. Timings here: 23-char name ~3 s; every 2 more characters ~4x, so a
+  // 40-char name is hours (measured: a 31-char name kept list_roots and /health unanswered for
+  // minutes). These tests stay failing until glob patterns are matched in linear
+  // time (RE2 on picomatch's source, or a bounded glob matcher).
+  const NAME = `${'a'.repeat(23)}b`;
+  // A call with a 1 s deadline must come back soon after it; patterns differ per test so no
+  // compiled-RegExp cache skews the timing.
+  const BOUND_MS = 1200;
+
+  beforeEach(async () => {
+    await writeTree(server.rootPath('workspace'), { [NAME]: 'x\n' });
+  });
+
+  it('glob pattern `+(*)c` answers within its deadline', async () => {
+    const started = Date.now();
+    await bounded(call('glob', ws({ pattern: '+(*)c', timeout_seconds: 1 })), 'glob +(*)c', 60_000);
+    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+  });
+
+  it('grep glob_filter `+(*)d` answers within its deadline', async () => {
+    const started = Date.now();
+    await bounded(call('grep', ws({ pattern: 'x', glob_filter: '+(*)d', timeout_seconds: 1 })), 'grep +(*)d', 60_000);
+    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+  });
+
+  it('file_list pattern `+(*)e` answers promptly', async () => {
+    const started = Date.now();
+    await bounded(call('file_list', { path: '/workspace', pattern: '+(*)e' }), 'file_list +(*)e', 60_000);
+    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+  });
+});
+

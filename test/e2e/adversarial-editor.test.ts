@@ -1,0 +1,264 @@
+import { promises as fs } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { snapshotTree, writeTree } from '../support/fixtures.js';
+import { Arena, mkfifo } from './adversarial-harness.js';
+
+// Red team: the /<root>/<path> namespace of view, str_replace, create_file, file_read,
+// file_write, file_list and change_directory, and the view-before-edit gate.
+
+let server: TestServer;
+let client: Client;
+let second: Client;
+const arena = new Arena(() => server);
+
+beforeAll(async () => {
+  server = await startTestServer({
+    roots: [
+      { name: 'workspace', allowedTools: ['*'] },
+      { name: 'other', allowedTools: ['*'] },
+      { name: 'readonly', allowedTools: ['view', 'file_read', 'file_list'] },
+    ],
+  });
+  client = await server.connect();
+  second = await server.connect();
+  await arena.create();
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await arena.destroy();
+});
+
+beforeEach(async () => {
+  await arena.reset();
+  await writeTree(server.rootPath('workspace'), { 'a.txt': 'alpha\n', 'sub/b.txt': 'beta\n' });
+  await writeTree(server.rootPath('other'), { 'o.txt': 'other\n' });
+  await writeTree(server.rootPath('readonly'), { 'r.txt': 'readonly\n' });
+  await call('change_directory', { path: '/workspace' });
+});
+afterEach(() => arena.verify(client));
+
+const host = (path: string, root = 'workspace') => join(server.rootPath(root), path);
+const call = (name: string, args: Record<string, unknown>, on = client) => arena.call(on, name, args);
+const link = (target: string, path: string, root = 'workspace') => fs.symlink(target, host(path, root));
+const relativeTo = (hostTarget: string, path: string, root = 'workspace') => relative(dirname(host(path, root)), hostTarget);
+
+/** Every namespace tool aimed at `path` (str_replace after a view of the same path). */
+function everyTool(path: string): [string, Record<string, unknown>][] {
+  return [
+    ['view', { path }],
+    ['view', { path, view_range: [1, 1] }],
+    ['file_read', { path }],
+    ['file_list', { path }],
+    ['change_directory', { path }],
+    ['str_replace', { path, old_str: 'SECRET', new_str: 'pwned' }],
+    ['create_file', { path, content: 'pwned' }],
+    ['file_write', { path, content: 'pwned' }],
+  ];
+}
+
+async function expectEveryToolFails(path: string): Promise<void> {
+  const roots = await Promise.all(server.config.roots.map((root) => snapshotTree(root.path)));
+  const cwd = (await call('change_directory', { path: '.' })).structured.cwd;
+  for (const [name, args] of everyTool(path)) {
+    if (name === 'str_replace') await call('view', { path });
+    const outcome = await call(name, args);
+    expect({ name, path, isError: outcome.isError }).toEqual({ name, path, isError: true });
+  }
+  expect(await Promise.all(server.config.roots.map((root) => snapshotTree(root.path)))).toEqual(roots);
+  expect((await call('change_directory', { path: '.' })).structured.cwd).toBe(cwd);
+}
+
+describe('namespace traversal', () => {
+  it.each([
+    '..', '../..', '../../etc/passwd', '/..', '/../workspace/a.txt', '/workspace/..', '/workspace/../other/o.txt',
+    'sub/../../other/o.txt', '/workspace/sub/../../readonly/r.txt', '/other/../workspace/a.txt', '/workspace/./../workspace',
+  ])('%j never leaves a root', (path) => expectEveryToolFails(path));
+
+  it('host paths, NUL bytes and overlong names are refused without touching anything', async () => {
+    for (const path of [host('a.txt'), join(arena.outside, 'secret.txt'), '/etc/passwd', '/workspace/a.txt\0', `/workspace/${'x'.repeat(256)}`, `/${'x'.repeat(5000)}`]) {
+      await expectEveryToolFails(path);
+    }
+  });
+
+  it.each(['/__proto__', '/constructor/x', '/hasOwnProperty', '/toString/a.txt', '/workspace/__proto__'])('%j is an ordinary path', async (path) => {
+    for (const [name, args] of everyTool(path)) await call(name, args);
+    // A file that happens to be called __proto__ is still gated and edited like any other.
+    if (path.startsWith('/workspace/')) {
+      expect(await fs.readFile(host('__proto__'), 'utf8')).toBe('pwned');
+      expect((await call('str_replace', { path, old_str: 'pwned', new_str: 'fine' })).isError).toBe(false);
+    }
+  });
+
+  it('the list of roots shows names only', async () => {
+    for (const [name, args] of [['view', { path: '/' }], ['file_list', { path: '/' }], ['file_list', { path: '/', pattern: '*' }]] as [string, Record<string, unknown>][]) {
+      expect((await call(name, args)).isError).toBe(false);
+    }
+    for (const [name, args] of [['create_file', { path: '/x', content: 'x' }], ['file_write', { path: '/', content: 'x' }], ['str_replace', { path: '/', old_str: 'a' }]] as [string, Record<string, unknown>][]) {
+      expect((await call(name, args)).isError).toBe(true);
+    }
+    expect((await call('change_directory', { path: '/' })).isError).toBe(true);
+  });
+
+  it('allowlists hold whatever the spelling of the path or the working directory', async () => {
+    const before = await snapshotTree(server.rootPath('readonly'));
+    await call('change_directory', { path: '/readonly' });
+    for (const path of ['r.txt', './r.txt', '/readonly/r.txt', '/readonly//r.txt', 'new.txt']) {
+      await call('view', { path });
+      for (const [name, args] of [
+        ['str_replace', { path, old_str: 'readonly', new_str: 'pwned' }],
+        ['create_file', { path, content: 'pwned' }],
+        ['file_write', { path, content: 'pwned' }],
+      ] as [string, Record<string, unknown>][]) {
+        expect((await call(name, args)).text).toMatch(/^TOOL_NOT_ALLOWED: /);
+      }
+    }
+    expect(await snapshotTree(server.rootPath('readonly'))).toEqual(before);
+  });
+});
+
+describe('links in the namespace', () => {
+  it('a link named like another root, pointing at its directory, is not a way into it', async () => {
+    await link(server.rootPath('other'), 'other');
+    await link(server.rootPath('readonly'), 'readonly');
+    for (const path of ['/workspace/other', '/workspace/other/o.txt', 'readonly/r.txt', '/workspace/readonly']) await expectEveryToolFails(path);
+    const listing = await call('view', { path: '/workspace' });
+    expect(listing.text).toContain('other -> /other');
+  });
+
+  it('links out of the root (absolute, relative, dangling, parent, /proc) refuse every tool', async () => {
+    await link(relativeTo(arena.outside, 'out'), 'out');
+    await link(relativeTo(join(arena.outside, 'secret.txt'), 'leak.txt'), 'leak.txt');
+    await link(relativeTo(join(arena.outside, 'planted.txt'), 'dangling.txt'), 'dangling.txt');
+    await link(relativeTo(join(arena.outside, 'planted-dir'), 'dangling-dir'), 'dangling-dir');
+    await link('..', 'up');
+    await link('/proc/self/root', 'hostroot');
+    await link('/proc/self/cwd', 'cwd');
+    for (const path of ['out', 'out/secret.txt', 'out/sub', 'leak.txt', 'dangling.txt', 'dangling-dir/x.txt', 'up', 'up/x', 'hostroot/etc/passwd', 'cwd']) {
+      await expectEveryToolFails(path);
+    }
+    // Listings show the links without following them; the relative texts name no host path.
+    for (const [name, args] of [['view', { path: '.' }], ['file_list', { path: '.' }], ['file_list', { path: '.', pattern: '*' }]] as [string, Record<string, unknown>][]) {
+      expect((await call(name, args)).isError).toBe(false);
+    }
+  });
+
+  it('a link to an outside absolute path is shown as its text, but a root host path never is', async () => {
+    await link(join(server.rootPath('workspace'), 'a.txt'), 'abs-inside');
+    await link(`${server.rootPath('workspace')}/../${relative(dirname(server.rootPath('workspace')), server.rootPath('other'))}/o.txt`, 'abs-other');
+    await link(`${server.rootPath('workspace')}//sub/./b.txt`, 'abs-messy');
+    for (const [name, args] of [['view', { path: '.' }], ['file_list', { path: '.' }]] as [string, Record<string, unknown>][]) {
+      const outcome = await call(name, args);
+      expect(outcome.isError).toBe(false);
+    }
+    expect((await call('view', { path: '.' })).text).toContain('abs-other -> /other/o.txt');
+  });
+
+  // FINDING (low): a link whose text reaches a root through an alias of its host path (here
+  // /proc/self/root<root host path>/a.txt) is "outside every root" lexically, so view and
+  // file_list print its text as written, and with it the root's host directory, which
+  // editor-tools.md says is never shown. (Following it is refused, correctly.) The link has to be
+  // planted on the host; an agent cannot create one. Stays failing until outside targets are
+  // redacted (e.g. shown as "outside the roots") or the docs state the exception.
+  it('a link through an alias of the root host path does not reveal that path in listings', async () => {
+    await link(`/proc/self/root${server.rootPath('workspace')}/a.txt`, 'abs-alias');
+    for (const [name, args] of [['view', { path: '.' }], ['file_list', { path: '.' }]] as [string, Record<string, unknown>][]) {
+      expect((await call(name, args)).isError).toBe(false);
+    }
+    expect((await call('file_read', { path: 'abs-alias' })).isError).toBe(true);
+  });
+
+  it('a file viewed, then swapped on the host for a link to outside, is not edited through the link', async () => {
+    expect((await call('view', { path: 'a.txt' })).isError).toBe(false);
+    await fs.rm(host('a.txt'));
+    await link(join(arena.outside, 'secret.txt'), 'a.txt');
+    expect((await call('str_replace', { path: 'a.txt', old_str: arena.secret, new_str: 'pwned' })).isError).toBe(true);
+    expect((await call('create_file', { path: 'a.txt', content: 'pwned' })).isError).toBe(true);
+    expect((await call('file_write', { path: 'a.txt', content: 'pwned' })).isError).toBe(true);
+  });
+
+  it('change_directory into links: out of the root never, inside the root as written', async () => {
+    await link(relativeTo(arena.outside, 'out'), 'out');
+    await link('..', 'sub/back');
+    await link('.', 'here');
+    for (const path of ['out', 'out/sub', '/workspace/out']) expect((await call('change_directory', { path })).isError).toBe(true);
+    expect((await call('change_directory', { path: '.' })).structured.cwd).toBe('/workspace');
+
+    expect((await call('change_directory', { path: 'sub/back/here/sub/back' })).structured.cwd).toBe('/workspace/sub/back/here/sub/back');
+    expect((await call('file_read', { path: 'a.txt' })).structured.content).toBe('alpha\n');
+    // Five names deep as written, so five '..' reach the root and a sixth is refused.
+    expect((await call('view', { path: '../../../../../a.txt' })).isError).toBe(false);
+    await expectEveryToolFails('../../../../../../x');
+  });
+
+  it('a working directory that is removed or replaced by a link to outside is not followed', async () => {
+    await call('change_directory', { path: '/workspace/sub' });
+    await fs.rm(host('sub'), { recursive: true });
+    await link(arena.outside, 'sub');
+    for (const [name, args] of everyTool('secret.txt')) {
+      if (name === 'change_directory') continue;
+      expect({ name, isError: (await call(name, args)).isError }).toEqual({ name, isError: true });
+    }
+    expect((await call('file_list', {})).isError).toBe(true);
+  });
+});
+
+describe('the view-before-edit gate', () => {
+  // A fresh session per test: what `client` saw in earlier tests legitimately counts as a view.
+  let fresh: Client;
+  beforeEach(async () => {
+    fresh = await server.connect();
+    await call('change_directory', { path: '/workspace' }, fresh);
+  });
+
+  it('no spelling of the path, no link and no other session counts as a view', async () => {
+    await link('a.txt', 'alias.txt');
+    expect((await call('view', { path: '/workspace/a.txt' }, second)).isError).toBe(false);
+    expect((await call('view', { path: '/workspace' }, fresh)).isError).toBe(false);
+    for (const path of ['a.txt', '/workspace/a.txt', '/workspace//a.txt', './a.txt', 'sub/../a.txt', 'alias.txt', '/workspace/sub/../alias.txt']) {
+      expect((await call('str_replace', { path, old_str: 'alpha', new_str: 'pwned' }, fresh)).text).toMatch(/^FILE_NOT_VIEWED: /);
+      expect((await call('create_file', { path, content: 'pwned' }, fresh)).text).toMatch(/^FILE_NOT_VIEWED: /);
+    }
+    expect(await fs.readFile(host('a.txt'), 'utf8')).toBe('alpha\n');
+  });
+
+  it('a view of a directory, a failed view or a view of another file does not open a file for editing', async () => {
+    await call('view', { path: 'sub' }, fresh);
+    await call('view', { path: 'sub/b.txt', view_range: [5, 9] }, fresh);
+    await call('view', { path: 'a.txt\0' }, fresh);
+    await call('view', { path: 'sub/b.txt/..' }, fresh);
+    for (const path of ['sub/b.txt', 'a.txt']) {
+      expect((await call('str_replace', { path, old_str: 'a', new_str: 'pwned' }, fresh)).text).toMatch(/^FILE_NOT_VIEWED: /);
+    }
+  });
+});
+
+describe('special files and view_range extremes', () => {
+  it('a FIFO never blocks a namespace tool and is never replaced', async () => {
+    mkfifo(host('pipe'));
+    for (const [name, args] of [
+      ['view', { path: 'pipe' }], ['view', { path: 'pipe', view_range: [1, 2] }], ['file_read', { path: 'pipe' }],
+      ['file_list', { path: 'pipe' }], ['str_replace', { path: 'pipe', old_str: 'a', new_str: 'b' }],
+      ['create_file', { path: 'pipe', content: 'x' }], ['file_write', { path: 'pipe', content: 'x' }], ['change_directory', { path: 'pipe' }],
+    ] as [string, Record<string, unknown>][]) {
+      if (name === 'str_replace' || name === 'create_file') await call('view', { path: 'pipe' });
+      expect({ name, isError: (await call(name, args)).isError }).toEqual({ name, isError: true });
+    }
+    expect((await fs.lstat(host('pipe'))).isFIFO()).toBe(true);
+    expect((await call('view', { path: '.' })).isError).toBe(false);
+  });
+
+  it('view_range values outside the file or the integers are refused or clamped', async () => {
+    await writeTree(server.rootPath('workspace'), { 'ten.txt': Array.from({ length: 10 }, (_, i) => `l${i + 1}\n`).join('') });
+    for (const range of [[1, 1e15], [1, Number.MAX_SAFE_INTEGER], [10, -1], [1, 10]]) {
+      const outcome = await call('view', { path: 'ten.txt', view_range: range });
+      expect(outcome.isError).toBe(false);
+      expect(outcome.text.split('\n').length).toBeLessThanOrEqual(10);
+    }
+    for (const range of [[0, 5], [-1, -1], [5, 1], [11, 12], [1e15, 1e15 + 1], [2 ** 53, -1], [1, -2], [1.5, 2], ['1', 2], [1], [1, 2, 3], [], [null, 1], [1, 1e300]]) {
+      expect({ range, isError: (await call('view', { path: 'ten.txt', view_range: range })).isError }).toEqual({ range, isError: true });
+    }
+  });
+});
