@@ -31,7 +31,7 @@ export interface ToolLogFields {
 
 /**
  * One tool = one module exporting a factory that returns this. Handlers parse nothing
- * themselves (the SDK validates `inputSchema`) and throw only DomainErrors; the adapter
+ * themselves (the MCP adapter validates `inputSchema`, strictly) and throw only DomainErrors; the adapter
  * maps errors, logs the call, and formats the result.
  */
 export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape> {

@@ -31,7 +31,7 @@ function definitions() {
   return new Map(tools.map((tool) => [tool.name, tool]));
 }
 
-/** What the SDK checks: structuredContent must satisfy outputSchema; strict() also catches undeclared fields. */
+/** What the MCP adapter checks: structuredContent must satisfy outputSchema; strict() also catches undeclared fields. */
 async function run(tools: Map<string, ToolDefinition>, name: string, args: Record<string, unknown>) {
   const tool = tools.get(name)!;
   const output = await tool.handle(z.object(tool.inputSchema).strict().parse(args), { sessionId: 'test' });

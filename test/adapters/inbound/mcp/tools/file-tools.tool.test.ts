@@ -49,7 +49,7 @@ function definitions() {
   return new Map(tools.map((tool) => [tool.name, tool]));
 }
 
-/** What the SDK checks: structuredContent must satisfy outputSchema; strict() also catches undeclared fields. */
+/** What the MCP adapter checks: structuredContent must satisfy outputSchema; strict() also catches undeclared fields. */
 async function structuredOf(tool: ToolDefinition, args: Record<string, unknown>): Promise<unknown> {
   const inputs = z.object(tool.inputSchema).strict().parse(args);
   const output = await tool.handle(inputs, { sessionId: 'test' });
