@@ -17,7 +17,11 @@ export const SERVER_VERSION = packageJson.version;
 
 const INSTRUCTIONS =
   'File and folder tools confined to named roots. Call list_roots first: every root-scoped tool takes ' +
-  '`root` (a configured root name) and a path inside it, and each root allows only some tools.';
+  '`root` (a configured root name) and a path inside it, and each root allows only some tools. ' +
+  'The editor and repo tools (view, str_replace, create_file, file_read, file_write, file_list) take one ' +
+  'path instead, in a namespace where each root is a top-level folder (/workspace/src/main.go); relative ' +
+  'paths start from the session working directory, which change_directory moves. str_replace and ' +
+  'create_file over an existing file need a view of that file first.';
 
 /**
  * One MCP Server per session, serving every tool bound to TOKENS.ToolDefinition. tools/list
