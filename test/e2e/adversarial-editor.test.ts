@@ -139,13 +139,15 @@ describe('links in the namespace', () => {
     for (const path of ['out', 'out/secret.txt', 'out/sub', 'leak.txt', 'dangling.txt', 'dangling-dir/x.txt', 'up', 'up/x', 'hostroot/etc/passwd', 'cwd']) {
       await expectEveryToolFails(path);
     }
-    // Listings show the links without following them; the relative texts name no host path.
+    // Listings show the links without following them, and none of their texts.
     for (const [name, args] of [['view', { path: '.' }], ['file_list', { path: '.' }], ['file_list', { path: '.', pattern: '*' }]] as [string, Record<string, unknown>][]) {
       expect((await call(name, args)).isError).toBe(false);
     }
+    const listing = (await call('view', { path: '.' })).text;
+    for (const name of ['out', 'leak.txt', 'dangling.txt', 'dangling-dir', 'up', 'hostroot', 'cwd']) expect(listing).toContain(`${name} -> [outside the root]`);
   });
 
-  it('a link to an outside absolute path is shown as its text, but a root host path never is', async () => {
+  it('a link to an absolute host path in a root is shown as a namespace path, never as the host path', async () => {
     await link(join(server.rootPath('workspace'), 'a.txt'), 'abs-inside');
     await link(`${server.rootPath('workspace')}/../${relative(dirname(server.rootPath('workspace')), server.rootPath('other'))}/o.txt`, 'abs-other');
     await link(`${server.rootPath('workspace')}//sub/./b.txt`, 'abs-messy');
@@ -153,20 +155,24 @@ describe('links in the namespace', () => {
       const outcome = await call(name, args);
       expect(outcome.isError).toBe(false);
     }
-    expect((await call('view', { path: '.' })).text).toContain('abs-other -> /other/o.txt');
+    const listing = (await call('view', { path: '.' })).text;
+    for (const line of ['abs-inside -> /workspace/a.txt', 'abs-messy -> /workspace/sub/b.txt', 'abs-other -> /other/o.txt']) expect(listing).toContain(line);
   });
 
-  // FINDING (low): a link whose text reaches a root through an alias of its host path (here
-  // /proc/self/root<root host path>/a.txt) is "outside every root" lexically, so view and
-  // file_list print its text as written, and with it the root's host directory, which
-  // editor-tools.md says is never shown. (Following it is refused, correctly.) The link has to be
-  // planted on the host; an agent cannot create one. Stays failing until outside targets are
-  // redacted (e.g. shown as "outside the roots") or the docs state the exception.
+  // Was a finding: a link whose text reaches a root through an alias of its host path (here
+  // /proc/self/root<root host path>/a.txt) is "outside every root" lexically, and view and
+  // file_list printed its text as written, and with it the root's host directory. The text of a
+  // link leaving its root is now never shown, only a marker. (Following it is refused.)
   it('a link through an alias of the root host path does not reveal that path in listings', async () => {
     await link(`/proc/self/root${server.rootPath('workspace')}/a.txt`, 'abs-alias');
-    for (const [name, args] of [['view', { path: '.' }], ['file_list', { path: '.' }]] as [string, Record<string, unknown>][]) {
-      expect((await call(name, args)).isError).toBe(false);
-    }
+    await link(`/proc/self/root${server.rootPath('other')}/o.txt`, 'other-alias');
+    const listing = await call('view', { path: '.' });
+    expect(listing.isError).toBe(false);
+    for (const line of ['abs-alias -> [outside the root]', 'other-alias -> [outside the root]']) expect(listing.text).toContain(line);
+    const listed = await call('file_list', { path: '.' });
+    expect(listed.isError).toBe(false);
+    expect(listed.structured.entries.find((entry: { name: string }) => entry.name === 'abs-alias').target).toBe('[outside the root]');
+    expect(JSON.stringify([listing, listed])).not.toContain('/proc/self/root');
     expect((await call('file_read', { path: 'abs-alias' })).isError).toBe(true);
   });
 

@@ -109,6 +109,23 @@ describe('file_list over MCP', () => {
     expect(result.entries.map((entry: any) => entry.name)).toEqual(['main.ts', 'util.ts']);
   });
 
+  it('link targets: namespace paths inside the roots, a marker for anything leaving the root, never a host path', async () => {
+    await writeTree(ws, { 'links/': '' });
+    await fs.symlink('../src/main.ts', join(ws, 'links/in-root'));
+    await fs.symlink(join(server.rootPath('docs'), 'guide.md'), join(ws, 'links/other-root'));
+    await fs.symlink('/usr/local/bin', join(ws, 'links/bin'));
+    await fs.symlink(`/proc/self/root${ws}/README.md`, join(ws, 'links/alias'));
+    const outcome = await callTool(client, 'file_list', { path: '/workspace/links' });
+    expect(structured(outcome).entries.map((entry: any) => [entry.name, entry.target])).toEqual([
+      ['alias', '[outside the root]'],
+      ['bin', '[outside the root]'],
+      ['in-root', '/workspace/src/main.ts'],
+      ['other-root', '/docs/guide.md'],
+    ]);
+    expect(JSON.stringify(outcome)).not.toContain(ws);
+    expect(JSON.stringify(outcome)).not.toContain('/usr/local/bin');
+  });
+
   it('List non-existent directory: NOT_FOUND', async () => {
     expectError(await callTool(client, 'file_list', { path: 'nope' }), 'NOT_FOUND', 'directory not found: /workspace/nope');
   });

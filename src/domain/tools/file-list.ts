@@ -24,7 +24,7 @@ export interface FileListEntry {
   readonly type: EntryKind;
   readonly size: number;
   readonly modified_at: string;
-  /** Where a symlink points (namespace path when inside a root). */
+  /** Where a symlink points: a namespace path, or a marker when it leaves its root (see describeLinkTarget). */
   readonly target?: string;
 }
 
@@ -66,11 +66,11 @@ export class FileList {
     if (stat === null) throw new DomainError('NOT_FOUND', `directory not found: ${display}`, { attemptedPath: display });
     if (stat.kind !== 'directory') throw new DomainError('NOT_A_DIRECTORY', `not a directory: ${display}`, { attemptedPath: display });
     const entries = await atNamespacePath(display, () => this.files.readDirectory(path));
-    return entries.map((entry) => {
+    return Promise.all(entries.map(async (entry) => {
       const listed = toEntry(entry, childPath(path, entry.name));
       if (entry.kind !== 'symlink' || !entry.link) return listed;
-      return { ...listed, target: describeLinkTarget(path, entry.link.text, this.namespace.roots) };
-    });
+      return { ...listed, target: await describeLinkTarget(this.files, path, entry.link, this.namespace.roots) };
+    }));
   }
 }
 

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.js';
 import { atNamespacePath, namespacePath } from '../namespace.js';
 import { hostPathInside, normalizeAbsolute, resolveLinkTarget } from '../path-policy.js';
-import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
+import type { EntryStat, FileSystemPort, LinkInfo } from '../ports/file-system.port.js';
 import { childPath, type Root, type RootPath } from '../roots.js';
 import { compareCodePoints } from '../code-point-order.js';
 
@@ -12,7 +12,7 @@ const HIDDEN_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']
 export const MAX_LISTING_ENTRIES = 2000;
 
 export interface DirectoryListing {
-  /** One entry per line, relative to the listed directory: `src/`, `src/main.go`, `link -> /usr/local/bin`. */
+  /** One entry per line, relative to the listed directory: `src/`, `src/main.go`, `link -> [outside the root]`. */
   readonly lines: readonly string[];
   readonly truncated: boolean;
 }
@@ -35,7 +35,7 @@ export async function listTwoLevels(
     return true;
   };
   for (const entry of await visibleEntries(files, directory, display)) {
-    if (!add(describeEntry(entry, '', directory, roots))) return { lines, truncated: true };
+    if (!add(await describeEntry(files, entry, '', directory, roots))) return { lines, truncated: true };
     if (entry.kind !== 'directory') continue;
     const child = childPath(directory, entry.name);
     let grandchildren: EntryStat[];
@@ -49,7 +49,7 @@ export async function listTwoLevels(
       throw error;
     }
     for (const grandchild of grandchildren) {
-      if (!add(describeEntry(grandchild, `${entry.name}/`, child, roots))) return { lines, truncated: true };
+      if (!add(await describeEntry(files, grandchild, `${entry.name}/`, child, roots))) return { lines, truncated: true };
     }
   }
   return { lines, truncated: false };
@@ -62,46 +62,69 @@ async function visibleEntries(files: FileSystemPort, directory: RootPath, displa
     .sort((a, b) => compareCodePoints(a.name, b.name));
 }
 
-function describeEntry(entry: EntryStat, prefix: string, directory: RootPath, roots: readonly Root[]): string {
+async function describeEntry(
+  files: FileSystemPort,
+  entry: EntryStat,
+  prefix: string,
+  directory: RootPath,
+  roots: readonly Root[],
+): Promise<string> {
   const name = `${prefix}${entry.name}`;
   if (entry.kind === 'directory') return `${name}/`;
-  if (entry.kind === 'symlink' && entry.link) return `${name} -> ${describeLinkTarget(directory, entry.link.text, roots)}`;
+  if (entry.kind === 'symlink' && entry.link) return `${name} -> ${await describeLinkTarget(files, directory, entry.link, roots)}`;
   return name;
 }
 
+/** What a listing shows for a link it cannot show a path for; the one wording every listing uses. */
+export const LINK_TARGET_MARKERS = { outside: '[outside the root]', loop: '[link loop]' } as const;
+
 /**
- * What a listing shows after `->` for a link in `linkDirectory` with raw text `linkText`.
+ * What a listing shows after `->` for `link`, an entry of `linkDirectory`.
  *
- * Security: root host paths are never disclosed (list_roots hides them too). A target inside
- * this root, or inside any other root's host path, is shown as its namespace path
- * (/root/...). Only a target outside every root is shown as written (`/usr/local/bin`), and
- * lexically normalised first, so text like `/data/ws/../etc` cannot smuggle a root's host
- * path into the listing. Showing it reveals nothing a caller can use: every tool refuses to
- * follow a link out of its root. (Limit: a target that reaches a root's directory through
- * an alias outside the domain's sight, e.g. a host symlink above the root, cannot be told
- * apart from any other outside path.)
+ * Security: host paths never appear (list_roots hides them too), and the raw text of a link
+ * that leaves its root is never shown: the domain cannot recognise every alias of a root's
+ * host directory (`/proc/self/root/<host path>`, bind mounts, a host symlink above the root),
+ * so such text could carry that directory into a listing. A link whose hops the port
+ * confirmed stay in the root is shown as its namespace path (/root/...). One that leaves it
+ * (a chain going out, or text naming another root's directory) is shown as the namespace path
+ * its text names lexically only when the port, walking that path in that root without
+ * following its last name, confirms no hop leaves; otherwise, and for a loop, a fixed marker.
+ * Every tool refuses to follow a link out of its root anyway.
  */
-export function describeLinkTarget(linkDirectory: RootPath, linkText: string, roots: readonly Root[]): string {
-  const inRoot = resolveLinkTarget(linkDirectory, linkText);
-  if (inRoot) return namespacePath(inRoot);
-  const absolute = linkText.startsWith('/');
+export async function describeLinkTarget(
+  files: FileSystemPort,
+  linkDirectory: RootPath,
+  link: LinkInfo,
+  roots: readonly Root[],
+): Promise<string> {
+  if (link.resolution === 'loop') return LINK_TARGET_MARKERS.loop;
+  if (link.resolution === 'inside' || link.resolution === 'missing') {
+    const inRoot = resolveLinkTarget(linkDirectory, link.text) ?? link.resolvedPath;
+    return inRoot ? namespacePath(inRoot) : LINK_TARGET_MARKERS.outside;
+  }
+  const otherRoot = inSomeRoot(linkDirectory, link.text, roots);
+  return otherRoot && (await staysInside(files, otherRoot)) ? namespacePath(otherRoot) : LINK_TARGET_MARKERS.outside;
+}
+
+/** The root path (in this root or another) whose host directory the link text names lexically, if any. */
+function inSomeRoot(linkDirectory: RootPath, linkText: string, roots: readonly Root[]): RootPath | null {
   const hostTarget = normalizeAbsolute(
-    absolute ? linkText : [linkDirectory.root.hostPath, ...linkDirectory.segments, linkText].join('/'),
+    linkText.startsWith('/') ? linkText : [linkDirectory.root.hostPath, ...linkDirectory.segments, linkText].join('/'),
   );
   for (const root of roots) {
     const rest = hostPathInside(root.hostPath, hostTarget);
-    if (rest !== null) return namespacePath({ root, segments: rest === '' ? [] : rest.split('/') });
+    if (rest !== null) return { root, segments: rest === '' ? [] : rest.split('/') };
   }
-  return absolute ? hostTarget : collapseRelative(linkText);
+  return null;
 }
 
-/** `../a/../../b` -> `../../b`: no name in the result is one the path climbs back out of. */
-function collapseRelative(text: string): string {
-  const out: string[] = [];
-  for (const segment of text.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
-    else out.push(segment);
+/** Whether every hop of `path` stays in its root (the last name, not followed, may be missing). */
+async function staysInside(files: FileSystemPort, path: RootPath): Promise<boolean> {
+  try {
+    await files.stat(path, { followSymlinks: false });
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError) return false;
+    throw error;
   }
-  return out.length === 0 ? '.' : out.join('/');
 }

@@ -1,3 +1,4 @@
+import { LINK_TARGET_MARKERS } from '../../../src/domain/tools/view-directory.js';
 import { domainError, editorWorld } from './editor-harness.js';
 
 function seeded() {
@@ -20,6 +21,25 @@ describe('file_list', () => {
     expect(result.entries[2]).toEqual({ name: 'a.ts', path: '/workspace/a.ts', type: 'file', size: 2, modified_at: '2026-01-01T00:00:00.000Z' });
     expect(result.entries.find((entry) => entry.name === 'src')?.type).toBe('directory');
     expect(result.entries.find((entry) => entry.name === 'link')).toMatchObject({ type: 'symlink', target: '/workspace/a.ts' });
+  });
+
+  it('shows a link out of the root as a marker, never its text; other links as namespace paths', async () => {
+    const world = seeded();
+    world.fs.seedFile('/ro/shared.txt', 's');
+    world.fs.seedSymlink('/alias', '/ws');
+    world.fs.seedSymlink('/ws/via-alias', '/alias/a.ts');
+    world.fs.seedSymlink('/ws/bin', '/usr/local/bin');
+    world.fs.seedSymlink('/ws/shared', '../ro/shared.txt');
+    world.fs.seedSymlink('/ws/loop', 'loop');
+    const result = await world.fileList.execute({ sessionId: 's1', path: '/workspace' });
+    const targets = Object.fromEntries(result.entries.filter((entry) => entry.type === 'symlink').map((entry) => [entry.name, entry.target]));
+    expect(targets).toEqual({
+      bin: LINK_TARGET_MARKERS.outside,
+      link: '/workspace/a.ts',
+      loop: LINK_TARGET_MARKERS.loop,
+      shared: '/readonly/shared.txt',
+      'via-alias': LINK_TARGET_MARKERS.outside,
+    });
   });
 
   it('List with pattern: only matching entries (dotfiles included)', async () => {
