@@ -12,6 +12,7 @@ import { Namespace } from '../../domain/namespace.js';
 import type { PathPolicy } from '../../domain/path-policy.js';
 import type { ContentHasher } from '../../domain/ports/content-hasher.port.js';
 import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
+import type { RegexEngine } from '../../domain/ports/regex-engine.port.js';
 import type { SessionStatePort } from '../../domain/ports/session-state.port.js';
 import type { Settings } from '../../domain/settings.js';
 import { ChangeDirectory } from '../../domain/tools/change-directory.js';
@@ -66,11 +67,10 @@ export const editorToolsModule = new ContainerModule(({ bind }) => {
   bindEditor(FileRead);
   bindEditor(FileWrite);
   bind(FileList)
-    .toResolvedValue((namespace: Namespace, sessions: EditSessions, files: FileSystemPort) => new FileList(namespace, sessions, files), [
-      Namespace,
-      EditSessions,
-      TOKENS.FileSystem,
-    ])
+    .toResolvedValue(
+      (namespace: Namespace, sessions: EditSessions, files: FileSystemPort, regex: RegexEngine) => new FileList(namespace, sessions, files, regex),
+      [Namespace, EditSessions, TOKENS.FileSystem, TOKENS.RegexEngine],
+    )
     .inSingletonScope();
   bind(ChangeDirectory)
     .toResolvedValue(

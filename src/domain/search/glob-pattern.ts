@@ -1,21 +1,15 @@
-import picomatch from 'picomatch';
-import { errors } from '../errors.js';
+import type { RegexEngine } from '../ports/regex-engine.port.js';
+import { globToRegex } from './glob-to-regex.js';
 
 export type PathPredicate = (relativePath: string) => boolean;
 
 /**
- * A glob with doublestar semantics over '/'-separated relative paths (never Windows
- * separators, whatever the host): `*` stays within one segment, `**` spans any number of
- * them (zero included, so `**\/*.go` also matches `a.go`), and dot files match like any
- * other name. Unbalanced brackets are an error rather than silently literal, so a typo does
- * not quietly match nothing. A bad pattern is INVALID_ARGUMENT with picomatch's reason alone:
- * the caller names the parameter (namingArgument).
+ * A glob (see globToRegex for the syntax) matched against a whole '/'-separated relative path
+ * (never Windows separators, whatever the host), case-sensitively, by the linear-time engine.
+ * A bad glob is INVALID_ARGUMENT with the reason alone: the caller names the
+ * parameter (namingArgument).
  */
-export function compileGlob(pattern: string): PathPredicate {
-  try {
-    return picomatch(pattern, { dot: true, strictBrackets: true, windows: false });
-  } catch (error) {
-    const message = (error as { message?: unknown } | null)?.message;
-    throw errors.invalidArgument(typeof message === 'string' ? message : String(error));
-  }
+export function compileGlob(glob: string, engine: RegexEngine): PathPredicate {
+  const matcher = engine.compile(globToRegex(glob), { caseInsensitive: false });
+  return (relativePath) => matcher.test(relativePath);
 }

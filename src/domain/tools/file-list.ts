@@ -1,9 +1,11 @@
-import picomatch from 'picomatch';
 import type { EditSessions } from '../edit-session.js';
 import { DomainError } from '../errors.js';
 import { atNamespacePath, type Namespace, namespacePath } from '../namespace.js';
 import type { EntryKind, EntryStat, FileSystemPort } from '../ports/file-system.port.js';
+import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { childPath, type RootPath } from '../roots.js';
+import { namingArgument } from '../search/argument-errors.js';
+import { compileGlob } from '../search/glob-pattern.js';
 import { describeLinkTarget } from './view-directory.js';
 import { compareCodePoints } from '../code-point-order.js';
 
@@ -40,15 +42,22 @@ export class FileList {
     private readonly namespace: Namespace,
     private readonly sessions: EditSessions,
     private readonly files: FileSystemPort,
+    private readonly regex: RegexEngine,
   ) {}
 
   async execute(input: FileListInput): Promise<FileListResult> {
-    const matches = compile(input.pattern);
+    const matches = this.nameFilter(input.pattern);
     const session = this.sessions.for(input.sessionId);
     const target = this.namespace.locate(TOOL, input.path ?? '.', await session.workingDirectory());
     const entries = target.kind === 'roots' ? await this.roots() : await this.directory(target.path, target.display);
     const shown = entries.filter((entry) => matches(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
     return { path: target.display, entries: shown, count: shown.length };
+  }
+
+  /** `*` matches dotfiles too: an agent should not miss `.env.example` because of a shell habit. */
+  private nameFilter(pattern: string | undefined): (name: string) => boolean {
+    if (pattern === undefined || pattern === '') return () => true;
+    return namingArgument('pattern', () => compileGlob(pattern, this.regex));
   }
 
   private async roots(): Promise<FileListEntry[]> {
@@ -76,14 +85,4 @@ export class FileList {
 
 function toEntry(stat: EntryStat, path: RootPath): FileListEntry {
   return { name: stat.name, path: namespacePath(path), type: stat.kind, size: stat.size, modified_at: stat.modifiedAt.toISOString() };
-}
-
-/** `*` matches dotfiles too: an agent should not miss `.env.example` because of a shell habit. */
-function compile(pattern: string | undefined): (name: string) => boolean {
-  if (pattern === undefined || pattern === '') return () => true;
-  try {
-    return picomatch(pattern, { dot: true, strictBrackets: true, windows: false });
-  } catch (error) {
-    throw new DomainError('INVALID_ARGUMENT', `invalid glob pattern ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }

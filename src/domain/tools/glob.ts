@@ -95,7 +95,7 @@ export class Glob {
     if ((pattern === undefined) === (regex === undefined)) {
       throw errors.invalidArgument('exactly one of pattern or regex must be provided');
     }
-    if (pattern !== undefined) return namingArgument('pattern', () => compileGlob(pattern));
+    if (pattern !== undefined) return namingArgument('pattern', () => compileGlob(pattern, this.regex));
     const matcher = namingArgument('regex', () => this.regex.compile(regex as string, { caseInsensitive: false }));
     return (relativePath) => matcher.test(relativePath);
   }

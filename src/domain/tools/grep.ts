@@ -92,14 +92,14 @@ export class Grep {
       matcher: namingArgument('pattern', () =>
         this.regex.compile(input.pattern, { caseInsensitive: input.case_insensitive ?? false }),
       ),
-      filter: input.glob_filter ? fileFilter(input.glob_filter) : () => true,
+      filter: input.glob_filter ? fileFilter(input.glob_filter, this.regex) : () => true,
     };
   }
 }
 
 /** `*.go` is matched against the file name, `src/**\/*.go` against the path below the search directory. */
-function fileFilter(glob: string): PathPredicate {
-  const matches = namingArgument('glob_filter', () => compileGlob(glob));
+function fileFilter(glob: string, engine: RegexEngine): PathPredicate {
+  const matches = namingArgument('glob_filter', () => compileGlob(glob, engine));
   if (glob.includes('/')) return matches;
   return (relativePath) => matches(relativePath.slice(relativePath.lastIndexOf('/') + 1));
 }

@@ -1,6 +1,7 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { InMemorySessionState } from '../../../src/adapters/outbound/in-memory-session-state.js';
 import { NodeContentHasher } from '../../../src/adapters/outbound/node-content-hasher.js';
+import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
 import { EditSessions } from '../../../src/domain/edit-session.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { Namespace } from '../../../src/domain/namespace.js';
@@ -80,7 +81,7 @@ export function editorWorld(options: { settings?: Partial<Settings>; files?: (fs
     createFile: new CreateFile(namespace, sessions, port, hasher, settings),
     fileRead: new FileRead(namespace, sessions, port, hasher, settings),
     fileWrite: new FileWrite(namespace, sessions, port, hasher, settings),
-    fileList: new FileList(namespace, sessions, port),
+    fileList: new FileList(namespace, sessions, port, new Re2RegexEngine()),
     changeDirectory: new ChangeDirectory(namespace, sessions, port),
   };
 }

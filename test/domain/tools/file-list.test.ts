@@ -49,6 +49,24 @@ describe('file_list', () => {
     expect(await names('*.ts')).toEqual(['a.ts', 'b.ts']);
     expect(await names('*.json')).toEqual(['.eslintrc.json']);
     expect(await names('{README*,src}')).toEqual(['README.md', 'src']);
+    expect(await names('@(a|b).ts')).toEqual(['a.ts', 'b.ts']);
+    expect(await names('[!ab]*')).toEqual(['.eslintrc.json', 'README.md', 'link', 'src']);
+  });
+
+  it('a malformed or negated glob is INVALID_ARGUMENT naming pattern', async () => {
+    const world = seeded();
+    const failure = async (pattern: string) => (await domainError(world.fileList.execute({ sessionId: 's1', path: '.', pattern }))).toClientText();
+    expect(await failure('*.[ch')).toBe("INVALID_ARGUMENT: invalid pattern: unclosed '[' in glob");
+    expect(await failure('{a,b')).toBe("INVALID_ARGUMENT: invalid pattern: unclosed '{' in glob");
+    expect(await failure('!(*.ts)')).toBe('INVALID_ARGUMENT: invalid pattern: negated extglob !(...) is not supported');
+  });
+
+  it('matches a backtracking-prone extglob in linear time (RE2)', async () => {
+    const world = seeded();
+    world.fs.seedFile(`/ws/${'a'.repeat(40)}b`, '');
+    const started = Date.now();
+    expect((await world.fileList.execute({ sessionId: 's1', path: '.', pattern: '+(*)e' })).count).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('defaults to the working directory', async () => {

@@ -131,8 +131,22 @@ describe('Glob', () => {
 
   it('E2E-076: an invalid glob (unbalanced bracket) is INVALID_ARGUMENT', async () => {
     const error = await failureOf(glob({ pattern: 'src/[abc' }));
-    expect(error.code).toBe('INVALID_ARGUMENT');
-    expect(error.message).toMatch(/^invalid pattern: Missing closing: "\]".* \(root: workspace\)$/);
+    expect(error.toClientText()).toBe("INVALID_ARGUMENT: invalid pattern: unclosed '[' in glob (root: workspace)");
+  });
+
+  it('refuses a negated extglob, which linear-time matching cannot express', async () => {
+    const error = await failureOf(glob({ pattern: '!(*.go)' }));
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: negated extglob !(...) is not supported (root: workspace)');
+  });
+
+  it('matches a backtracking-prone extglob in linear time (RE2)', async () => {
+    fs.seedFile(`/ws/${'a'.repeat(40)}b`, '');
+    fs.seedFile('/ws/xc', '');
+
+    const started = Date.now();
+    expect(await paths({ pattern: '+(*)c' })).toEqual(['xc']);
+    expect(await paths({ pattern: '*a*a*a*a*a*a*a*a*a*a*a*a*c' })).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('matches dot files and dot directories like any other name', async () => {

@@ -125,8 +125,18 @@ describe('Grep', () => {
 
   it('an invalid glob_filter is INVALID_ARGUMENT naming glob_filter', async () => {
     const error = await failureOf(grep({ pattern: 'x', glob_filter: '*.[ch' }));
-    expect(error.code).toBe('INVALID_ARGUMENT');
-    expect(error.message).toMatch(/^invalid glob_filter: .+ \(root: workspace\)$/);
+    expect(error.toClientText()).toBe("INVALID_ARGUMENT: invalid glob_filter: unclosed '[' in glob (root: workspace)");
+    const negated = await failureOf(grep({ pattern: 'x', glob_filter: '!(*.go)' }));
+    expect(negated.toClientText()).toBe('INVALID_ARGUMENT: invalid glob_filter: negated extglob !(...) is not supported (root: workspace)');
+  });
+
+  it('matches a backtracking-prone glob_filter in linear time (RE2)', async () => {
+    fs.seedFile(`/ws/${'a'.repeat(40)}b`, 'x');
+    fs.seedFile('/ws/deep/yd', 'x');
+
+    const started = Date.now();
+    expect((await grep({ pattern: 'x', glob_filter: '+(*)d' })).matches.map((m) => m.file)).toEqual(['deep/yd']);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('E2E-051: no match gives an empty result', async () => {

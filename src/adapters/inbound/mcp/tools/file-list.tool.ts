@@ -9,8 +9,8 @@ export function fileListTool(fileList: FileList): ToolDefinition {
     title: 'List a directory',
     description:
       'List the immediate entries of a directory (not recursive) with type, size and modification time, sorted by ' +
-      'name; `/` lists the roots. pattern filters entry names with a glob (`*.ts`, `test_*`, `{a,b}*`; `*` also ' +
-      'matches dotfiles). Symlinks are listed with their target, not followed. ' +
+      'name; `/` lists the roots. pattern filters entry names with a glob (`*.ts`, `test_*`, `{a,b}*`, `[!.]*`, ' +
+      '`@(a|b).ts`; `*` also matches dotfiles; `!(a)` is not supported). Symlinks are listed with their target, not followed. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
       path: z.string().optional().describe('Directory to list: /<root>/<path>, or relative to the working directory (default: the working directory).'),

@@ -23,7 +23,10 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
       pattern: z
         .string()
         .optional()
-        .describe('Glob with ** support, e.g. "**/*.ts", "src/*/index.js", "*.{yml,yaml}". Give this or `regex`.'),
+        .describe(
+          'Glob with ** support, e.g. "**/*.ts", "src/*/index.js", "*.{yml,yaml}". Also ?, [abc], [!a-z], ' +
+            '\\ to escape, and the extglobs @(a|b), ?(a), *(a), +(a); !(a) is not supported. Give this or `regex`.',
+        ),
       regex: z
         .string()
         .optional()

@@ -34,7 +34,8 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
         .optional()
         .describe(
           'Only search files matching this glob. Without a "/" it matches the file name at any depth ("*.go", ' +
-            '"*.{ts,tsx}"); with a "/" it matches the path relative to `path` ("src/**/*.go"). Dot files match.',
+            '"*.{ts,tsx}"); with a "/" it matches the path relative to `path` ("src/**/*.go"). Dot files match. ' +
+            "Same syntax as glob's `pattern` (no !(a)).",
         ),
       case_insensitive: z.boolean().optional().describe('Ignore letter case. Default false.'),
       context_lines: z
