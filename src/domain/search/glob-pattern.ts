@@ -1,15 +1,17 @@
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { globToRegex } from './glob-to-regex.js';
+import { assertPatternLength } from './pattern-length.js';
 
 export type PathPredicate = (relativePath: string) => boolean;
 
 /**
  * A glob (see globToRegex for the syntax) matched against a whole '/'-separated relative path
  * (never Windows separators, whatever the host), case-sensitively, by the linear-time engine.
- * A bad glob is INVALID_ARGUMENT with the reason alone: the caller names the
+ * A bad or overlong glob is INVALID_ARGUMENT with the reason alone: the caller names the
  * parameter (namingArgument).
  */
 export function compileGlob(glob: string, engine: RegexEngine): PathPredicate {
+  assertPatternLength(glob);
   const matcher = engine.compile(globToRegex(glob), { caseInsensitive: false });
   return (relativePath) => matcher.test(relativePath);
 }

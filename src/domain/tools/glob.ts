@@ -6,6 +6,7 @@ import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
+import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
 import type { Settings } from '../settings.js';
@@ -96,7 +97,10 @@ export class Glob {
       throw errors.invalidArgument('exactly one of pattern or regex must be provided');
     }
     if (pattern !== undefined) return namingArgument('pattern', () => compileGlob(pattern, this.regex));
-    const matcher = namingArgument('regex', () => this.regex.compile(regex as string, { caseInsensitive: false }));
+    const matcher = namingArgument('regex', () => {
+      assertPatternLength(regex as string);
+      return this.regex.compile(regex as string, { caseInsensitive: false });
+    });
     return (relativePath) => matcher.test(relativePath);
   }
 }

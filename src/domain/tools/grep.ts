@@ -6,6 +6,7 @@ import { displayPath, type RootPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { looksBinary, readLines } from '../search/line-reader.js';
+import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
 import type { Settings } from '../settings.js';
@@ -89,9 +90,10 @@ export class Grep {
     return {
       contextLines,
       limits: SearchLimits.from(this.settings.search, this.clock, input),
-      matcher: namingArgument('pattern', () =>
-        this.regex.compile(input.pattern, { caseInsensitive: input.case_insensitive ?? false }),
-      ),
+      matcher: namingArgument('pattern', () => {
+        assertPatternLength(input.pattern);
+        return this.regex.compile(input.pattern, { caseInsensitive: input.case_insensitive ?? false });
+      }),
       filter: input.glob_filter ? fileFilter(input.glob_filter, this.regex) : () => true,
     };
   }

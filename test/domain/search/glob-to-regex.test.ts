@@ -198,6 +198,12 @@ describe('globToRegex', () => {
     expect(error.message).toBe(reason);
   });
 
+  it('refuses a glob longer than 1000 characters before translating it', () => {
+    expect(matches('a'.repeat(1000), 'a'.repeat(1000))).toBe(true);
+    const error = failureOf(() => compileGlob('a'.repeat(1001), engine));
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: pattern longer than 1000 characters');
+  });
+
   it('matches in linear time: extglobs that backtrack exponentially in a JS RegExp', () => {
     const name = `${'a'.repeat(5000)}b`;
     const started = Date.now();

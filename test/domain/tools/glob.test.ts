@@ -149,6 +149,15 @@ describe('Glob', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('refuses a pattern or regex longer than 1000 characters, naming it', async () => {
+    for (const input of [{ pattern: 'a'.repeat(1001) }, { regex: 'a'.repeat(1001) }]) {
+      const error = await failureOf(glob(input));
+      expect(error.toClientText()).toBe(`INVALID_ARGUMENT: invalid ${Object.keys(input)[0]}: pattern longer than 1000 characters (root: workspace)`);
+    }
+    fs.seedFile(`/ws/${'a'.repeat(200)}`, '');
+    expect(await paths({ pattern: 'a'.repeat(200) + '*'.repeat(800) })).toEqual(['a'.repeat(200)]);
+  });
+
   it('matches dot files and dot directories like any other name', async () => {
     fs.seedFile('/ws/.env', '');
     fs.seedFile('/ws/.github/workflows/ci.yml', '');

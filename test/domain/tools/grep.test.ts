@@ -304,6 +304,16 @@ describe('Grep', () => {
     expect((await grep({ pattern: 'tail-marker' })).total_matches).toBe(0);
   });
 
+  it('refuses a pattern or glob_filter longer than 1000 characters, naming it: a long pattern on a long line is slow', async () => {
+    fs.seedFile('/ws/line.txt', `${'a'.repeat(20_000)}b\n`);
+
+    const pattern = await failureOf(grep({ pattern: 'a'.repeat(1001), path: 'line.txt' }));
+    expect(pattern.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: pattern longer than 1000 characters (root: workspace)');
+    const filter = await failureOf(grep({ pattern: 'a', glob_filter: '*'.repeat(1001) }));
+    expect(filter.toClientText()).toBe('INVALID_ARGUMENT: invalid glob_filter: pattern longer than 1000 characters (root: workspace)');
+    expect((await grep({ pattern: 'a'.repeat(1000), path: 'line.txt' })).total_matches).toBe(1);
+  });
+
   it('finishes a pathological pattern on a 100k-character line quickly (RE2 is linear)', async () => {
     fs.seedFile('/ws/evil.txt', `${'a'.repeat(100_000)}!\n${'a'.repeat(100_000)}\n`);
 

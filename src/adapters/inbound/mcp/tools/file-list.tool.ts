@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { FileList } from '../../../../domain/tools/file-list.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
@@ -14,7 +15,11 @@ export function fileListTool(fileList: FileList): ToolDefinition {
       NAMESPACE_PATH_HELP,
     inputSchema: {
       path: z.string().optional().describe('Directory to list: /<root>/<path>, or relative to the working directory (default: the working directory).'),
-      pattern: z.string().optional().describe('Optional glob matched against each entry name, e.g. "*.go".'),
+      pattern: z
+        .string()
+        .max(MAX_PATTERN_CHARS)
+        .optional()
+        .describe(`Optional glob matched against each entry name, e.g. "*.go". At most ${MAX_PATTERN_CHARS} characters.`),
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the listed directory.'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { TYPE_FILTERS, type Glob } from '../../../../domain/tools/glob.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
@@ -22,15 +23,21 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
       root: z.string().describe('Name of the root to search (see list_roots).'),
       pattern: z
         .string()
+        .max(MAX_PATTERN_CHARS)
         .optional()
         .describe(
           'Glob with ** support, e.g. "**/*.ts", "src/*/index.js", "*.{yml,yaml}". Also ?, [abc], [!a-z], ' +
-            '\\ to escape, and the extglobs @(a|b), ?(a), *(a), +(a); !(a) is not supported. Give this or `regex`.',
+            '\\ to escape, and the extglobs @(a|b), ?(a), *(a), +(a); !(a) is not supported. ' +
+            `At most ${MAX_PATTERN_CHARS} characters. Give this or \`regex\`.`,
         ),
       regex: z
         .string()
+        .max(MAX_PATTERN_CHARS)
         .optional()
-        .describe('Regular expression (RE2 syntax) searched in each relative path, e.g. "test_\\d+\\.go$". Give this or `pattern`.'),
+        .describe(
+          'Regular expression (RE2 syntax) searched in each relative path, e.g. "test_\\d+\\.go$". ' +
+            `At most ${MAX_PATTERN_CHARS} characters. Give this or \`pattern\`.`,
+        ),
       path: z.string().optional().describe('Directory to search, relative to the root. Default "." (the whole root).'),
       type_filter: z
         .string()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
 import type { Grep } from '../../../../domain/tools/grep.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
@@ -24,13 +25,18 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
       pattern: z
         .string()
         .min(1)
-        .describe('Regular expression (RE2 syntax), matched anywhere in each line, e.g. "TODO|FIXME" or "func \\w+\\(".'),
+        .max(MAX_PATTERN_CHARS)
+        .describe(
+          'Regular expression (RE2 syntax), matched anywhere in each line, e.g. "TODO|FIXME" or "func \\w+\\(". ' +
+            `At most ${MAX_PATTERN_CHARS} characters.`,
+        ),
       path: z
         .string()
         .optional()
         .describe('Directory (or single file) to search, relative to the root. Default "." (the whole root).'),
       glob_filter: z
         .string()
+        .max(MAX_PATTERN_CHARS)
         .optional()
         .describe(
           'Only search files matching this glob. Without a "/" it matches the file name at any depth ("*.go", ' +
