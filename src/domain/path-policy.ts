@@ -1,9 +1,11 @@
-import { errors } from './errors.js';
-import type { Root, RootPath } from './roots.js';
+import { type DomainError, errors } from './errors.js';
+import { displayPath, type Root, type RootPath } from './roots.js';
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
 const MAX_PATH_BYTES = 4096;
 const MAX_NAME_BYTES = 255;
+/** PATH_MAX counts the terminating NUL, so a host path may hold one byte less. */
+const MAX_HOST_PATH_BYTES = MAX_PATH_BYTES - 1;
 /** Like the kernel's MAXSYMLINKS: a chain longer than this is treated as a loop. */
 export const MAX_SYMLINK_HOPS = 40;
 
@@ -53,7 +55,9 @@ export class PathPolicy {
       }
       segments.push(segment);
     }
-    return { root, segments };
+    const path = { root, segments };
+    if (!fitsHostPath(path)) throw hostPathTooLong(path);
+    return path;
   }
 
   /**
@@ -99,6 +103,27 @@ export function resolveLinkTarget(linkDirectory: RootPath, linkText: string): Ro
     base.push(segment);
   }
   return { root, segments: base };
+}
+
+/**
+ * Whether `path`, spelt on the host (root host path, '/', segments), stays within PATH_MAX.
+ * The client path alone is not enough: the kernel names what we open by its host path
+ * (/proc/self/fd readlink), and an entry deeper than PATH_MAX cannot be checked that way,
+ * so nothing may be created there. Adapters apply it to the physical (link-free) path of
+ * every entry they create, since children built by tree walks and copies skip resolve().
+ */
+export function fitsHostPath(path: RootPath): boolean {
+  let bytes = utf8.encode(path.root.hostPath.replace(/\/+$/, '')).length;
+  for (const segment of path.segments) {
+    bytes += 1 + utf8.encode(segment).length;
+    if (bytes > MAX_HOST_PATH_BYTES) return false;
+  }
+  return bytes <= MAX_HOST_PATH_BYTES;
+}
+
+/** INVALID_PATH for a path that fitsHostPath refused; `requested` is the path the client named. */
+export function hostPathTooLong(requested: RootPath): DomainError {
+  return errors.invalidPath(requested.root.name, truncateForMessage(displayPath(requested)), 'path too long for the host file system');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DomainError } from '../../src/domain/errors.js';
-import { hostPathInside, PathPolicy } from '../../src/domain/path-policy.js';
+import { fitsHostPath, hostPathInside, PathPolicy } from '../../src/domain/path-policy.js';
 import { makeRoot } from '../support/roots.js';
 
 const workspace = makeRoot('workspace', '/data/ws');
@@ -58,6 +58,29 @@ describe('PathPolicy.resolve', () => {
   it('refuses over-long paths and names with INVALID_PATH', () => {
     expect(codeOf(() => policy.resolve(workspace, 'a/'.repeat(3000)))).toBe('INVALID_PATH');
     expect(codeOf(() => policy.resolve(workspace, 'x'.repeat(256)))).toBe('INVALID_PATH');
+  });
+
+  it('refuses a path whose host path would pass PATH_MAX, though the path itself is under 4096 bytes', () => {
+    // '/data/ws/' is 9 bytes: 4086 more reach PATH_MAX (4095 bytes + NUL) exactly.
+    const fits = `${'d'.repeat(200)}/`.repeat(20) + 'f'.repeat(66);
+    expect(policy.resolve(workspace, fits).segments).toHaveLength(21);
+    const error = (() => {
+      try {
+        policy.resolve(workspace, `${fits}x`);
+      } catch (thrown) {
+        return thrown as DomainError;
+      }
+    })();
+    expect(error?.code).toBe('INVALID_PATH');
+    expect(error?.message).toMatch(/^invalid path: path too long for the host file system: d{80}\.\.\. \(root: workspace\)$/);
+  });
+
+  it('fitsHostPath counts bytes, not characters, and the root itself always fits', () => {
+    expect(fitsHostPath({ root: workspace, segments: [] })).toBe(true);
+    expect(fitsHostPath({ root: makeRoot('top', '/'), segments: ['x'.repeat(255)] })).toBe(true);
+    const segments = Array.from({ length: 17 }, () => 'é'.repeat(120));
+    expect(fitsHostPath({ root: workspace, segments })).toBe(false);
+    expect(fitsHostPath({ root: workspace, segments: segments.slice(0, 16) })).toBe(true);
   });
 
   it('never puts a host path in an error message', () => {

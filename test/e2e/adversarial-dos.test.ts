@@ -86,11 +86,11 @@ describe('deep trees and bursts', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  // FINDING (low): the 4096-byte limit is checked on the in-root path, but the adapter verifies
+  // Was a finding: the 4096-byte limit was checked on the in-root path, but the adapter verifies
   // each opened directory through its host path, which passes PATH_MAX first. create_folder of
-  // 'e/' x 2040 (4080 bytes) creates all 2040 directories, then answers IO_ERROR (name too long);
-  // remove_folder 'e' then fails the same way, so the agent has made a tree it cannot remove.
-  // Stays failing until such a path is refused before anything is created (or can be removed).
+  // 'e/' x 2040 (4080 bytes) created all 2040 directories, then answered IO_ERROR (name too long);
+  // remove_folder 'e' then failed the same way. Now a path whose host path would pass PATH_MAX
+  // is INVALID_PATH before anything is created, and removal copes with such trees made by others.
   it('a create_folder that fails near the path limit leaves nothing the agent cannot remove', async () => {
     expect((await call('create_folder', ws({ path: 'e/'.repeat(2040) }))).isError).toBe(true);
     const removed = await call('remove_folder', ws({ path: 'e' }));

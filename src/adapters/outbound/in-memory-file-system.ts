@@ -1,5 +1,5 @@
 import { DomainError, errors, inRoot } from '../../domain/errors.js';
-import { hostPathInside, normalizeAbsolute } from '../../domain/path-policy.js';
+import { fitsHostPath, hostPathInside, hostPathTooLong, normalizeAbsolute } from '../../domain/path-policy.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type {
   EntryStat,
@@ -68,6 +68,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
       this.makeDirectories(parentPath(target.path), path);
       target = this.tree.walk(path, true);
     }
+    if ((target.status === 'found' || target.status === 'absent') && !fitsHostPath(target.path)) throw hostPathTooLong(path);
     if (target.status === 'found') {
       if (target.node.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
       if (target.node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
@@ -124,6 +125,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
       if (destination.node.kind === 'directory' || !destination.parent) throw errors.isADirectory(to.root.name, displayPath(to));
       if (source.node.kind === 'directory') throw errors.notADirectory(to.root.name, displayPath(to));
     }
+    if (!fitsHostPath(destination.path)) throw hostPathTooLong(to);
     if (this.deviceOf(sourceHost) !== this.deviceOf(destinationHost)) return 'cross-device';
     this.detach(source.parent as DirectoryNode, baseName(source.path));
     this.attach(destination.parent as DirectoryNode, baseName(destination.path), source.node);
@@ -141,6 +143,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (destination.status === 'found' && (destination.node.kind === 'directory' || !destination.parent)) {
       throw errors.isADirectory(to.root.name, displayPath(to));
     }
+    if (!fitsHostPath(destination.path)) throw hostPathTooLong(to);
     this.checkInjectedFailure(destination.path, to);
     // Like temp file + rename: whatever non-directory was at the destination is replaced, not written through.
     const copy = newFile(this.now(), source.node.data.slice(), source.node.permissions);
@@ -163,6 +166,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
         this.makeDirectories(parentPath(result.path), requested);
         result = this.tree.walk(prefix, true);
       }
+      // Like the Node adapter: the physical path, which an in-root link may have lengthened.
+      if ((result.status === 'absent' || result.status === 'found') && !fitsHostPath(result.path)) throw hostPathTooLong(requested);
       created = false;
       if (result.status === 'absent') {
         this.attach(result.parent, baseName(result.path), newDirectory(this.now()));

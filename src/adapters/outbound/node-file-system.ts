@@ -2,6 +2,7 @@ import { constants, existsSync, type Stats } from 'node:fs';
 import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { injectable } from 'inversify';
 import { DomainError, errors, inRoot } from '../../domain/errors.js';
+import { fitsHostPath, hostPathTooLong } from '../../domain/path-policy.js';
 import type {
   EntryStat,
   FileSystemPort,
@@ -130,6 +131,7 @@ export class NodeFileSystem implements FileSystemPort {
       const target = await this.walker.locate(to, new Walk(to), { followFinal: false });
       try {
         if (target.stats?.isDirectory()) throw errors.isADirectory(to.root.name, displayPath(to));
+        if (!fitsHostPath(target.path)) throw hostPathTooLong(to);
         await rename(source.parent.entry(source.name), target.parent.entry(target.name));
         return 'renamed';
       } catch (error) {

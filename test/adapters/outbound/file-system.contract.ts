@@ -4,6 +4,7 @@ import type { Root, RootPath } from '../../../src/domain/roots.js';
 import { describeReadContract } from './file-system-contract/read.contract.js';
 import { describeWriteContract } from './file-system-contract/write.contract.js';
 import { describeTreeContract } from './file-system-contract/tree.contract.js';
+import { describeHostPathContract } from './file-system-contract/host-path.contract.js';
 
 /**
  * One adapter set up for a test: a root named 'workspace', a directory outside it, and
@@ -92,5 +93,6 @@ export function describeFileSystemContract(adapterName: string, makeFixture: () 
     describeReadContract(context);
     describeWriteContract(context);
     describeTreeContract(context);
+    describeHostPathContract(context);
   });
 }

@@ -1,9 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdtemp, open, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
+import { Walk, Walker } from '../../../src/adapters/outbound/node-fs/walker.js';
 import { DomainError, type ErrorCode } from '../../../src/domain/errors.js';
 import type { WriteMode, WriteOptions } from '../../../src/domain/ports/file-system.port.js';
 import type { Root, RootPath } from '../../../src/domain/roots.js';
@@ -25,6 +38,22 @@ async function sandbox(parent = tmpdir()) {
 }
 
 const pathIn = (root: Root, rel: string): RootPath => ({ root, segments: rel === '' ? [] : rel.split('/') });
+
+/**
+ * Builds a chain of `depth` directories named `name` below `hostDir` the way another process
+ * could, deeper than PATH_MAX: each mkdir is relative to an fd of its parent. Returns an
+ * open fd of the deepest directory (the caller closes it).
+ */
+function deepChain(hostDir: string, name: string, depth: number): number {
+  let fd = openSync(hostDir, constants.O_RDONLY | constants.O_DIRECTORY);
+  for (let level = 0; level < depth; level += 1) {
+    mkdirSync(`/proc/self/fd/${fd}/${name}`);
+    const next = openSync(`/proc/self/fd/${fd}/${name}`, constants.O_RDONLY | constants.O_DIRECTORY);
+    closeSync(fd);
+    fd = next;
+  }
+  return fd;
+}
 
 describe('NodeFileSystem (Linux specifics)', () => {
   let box: Awaited<ReturnType<typeof sandbox>>;
@@ -51,8 +80,9 @@ describe('NodeFileSystem (Linux specifics)', () => {
     box = await sandbox();
   });
 
-  afterEach(async () => {
-    await rm(box.base, { recursive: true, force: true });
+  afterEach(() => {
+    // GNU rm walks with openat, so it also clears the trees deeper than PATH_MAX (fs.rm cannot).
+    execFileSync('rm', ['-rf', '--', box.base]);
   });
 
   it('a prefix look-alike sibling (ws vs ws-evil) is outside, however the link spells it', async () => {
@@ -180,6 +210,40 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(existsSync(box.in('d'))).toBe(false);
     expect(readFileSync(join(box.outside, 'secret.txt'), 'utf8')).toBe('outside secret');
     expect(outsideListing()).toEqual(['secret.txt']);
+  });
+
+  it('removeDirectory removes a tree another process made deeper than PATH_MAX, links inside unfollowed', async () => {
+    mkdirSync(box.in('deep'));
+    const bottom = deepChain(box.in('deep'), 'd'.repeat(200), 25);
+    try {
+      writeFileSync(`/proc/self/fd/${bottom}/f.txt`, 'deep');
+      symlinkSync(box.outside, `/proc/self/fd/${bottom}/out`);
+      symlinkSync(join(box.outside, 'secret.txt'), `/proc/self/fd/${bottom}/secret-link`);
+    } finally {
+      closeSync(bottom);
+    }
+    await fs.removeDirectory(box.at('deep'));
+    expect(readdirSync(box.host)).toEqual([]);
+    expect(outsideListing()).toEqual(['secret.txt']);
+    expect(readFileSync(join(box.outside, 'secret.txt'), 'utf8')).toBe('outside secret');
+  });
+
+  it('a directory deeper than PATH_MAX is judged by its nearest nameable ancestor: outside stays outside', async () => {
+    const walker = new Walker(true);
+    const probe = (fd: number) => open(`/proc/self/fd/${fd}/.`, constants.O_RDONLY | constants.O_DIRECTORY);
+    const outsideBottom = deepChain(box.outside, 'o'.repeat(200), 25);
+    mkdirSync(box.in('deep'));
+    const insideBottom = deepChain(box.in('deep'), 'i'.repeat(200), 25);
+    const [outsideHandle, insideHandle] = [await probe(outsideBottom), await probe(insideBottom)];
+    try {
+      const walk = new Walk(box.at('deep'));
+      await refused(walker.verify(outsideHandle, box.root, walk), 'ACCESS_DENIED');
+      await expect(walker.verify(insideHandle, box.root, walk)).resolves.toBeUndefined();
+    } finally {
+      await Promise.all([outsideHandle.close(), insideHandle.close()]);
+      closeSync(outsideBottom);
+      closeSync(insideBottom);
+    }
   });
 
   it('removeDirectory refuses the root itself', async () => {

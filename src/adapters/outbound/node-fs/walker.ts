@@ -1,12 +1,14 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
-import { hostPathInside, MAX_SYMLINK_HOPS, resolveLinkTarget } from '../../../domain/path-policy.js';
+import { fitsHostPath, hostPathInside, hostPathTooLong, MAX_SYMLINK_HOPS, resolveLinkTarget } from '../../../domain/path-policy.js';
 import { errors } from '../../../domain/errors.js';
 import { baseName, childPath, displayPath, parentPath, type Root, type RootPath } from '../../../domain/roots.js';
 import { errnoOf, outsideRoot, SymlinkLoopError, translate } from './node-errors.js';
 
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const NEW_DIRECTORY_MODE = 0o755;
+/** Each '..' drops at least two bytes ('/' and a name), so this reaches back far past PATH_MAX. */
+const MAX_CLIMB = 4096;
 
 /** One operation's state: the client's path (the only one messages may name) and its link budget. */
 export class Walk {
@@ -155,9 +157,41 @@ export class Walker {
     try {
       actual = await readlink(`/proc/self/fd/${handle.fd}`);
     } catch (error) {
-      throw translate(error, walk.subject);
+      if (errnoOf(error) !== 'ENAMETOOLONG') throw translate(error, walk.subject);
+      actual = await this.nearestNamedAncestor(handle, error, walk);
     }
     if (hostPathInside(root.hostPath, actual) === null) throw outsideRoot(walk.subject, actual);
+  }
+
+  /**
+   * The host path of the closest ancestor of a directory whose path the kernel can still
+   * spell (a tree made by another process may pass PATH_MAX). Security: each hop opens `..`
+   * of the directory we hold, so the answer is about that very object: if the ancestor lies
+   * inside the root, so does everything below it. The climb is bounded.
+   */
+  private async nearestNamedAncestor(handle: FileHandle, tooLong: unknown, walk: Walk): Promise<string> {
+    let current = handle;
+    try {
+      for (let hop = 0; hop < MAX_CLIMB; hop++) {
+        let parent: FileHandle;
+        try {
+          parent = await open(`/proc/self/fd/${current.fd}/..`, DIRECTORY_FLAGS);
+        } catch (error) {
+          // Not a directory (a file's own path is too long): report the original failure.
+          throw translate(errnoOf(error) === 'ENOTDIR' ? tooLong : error, walk.subject);
+        }
+        if (current !== handle) await current.close();
+        current = parent;
+        try {
+          return await readlink(`/proc/self/fd/${current.fd}`);
+        } catch (error) {
+          if (errnoOf(error) !== 'ENAMETOOLONG') throw translate(error, walk.subject);
+        }
+      }
+      throw translate(tooLong, walk.subject);
+    } finally {
+      if (current !== handle) await current.close();
+    }
   }
 
   /** lstat of one entry in `dir`; null when it does not exist. */
@@ -193,7 +227,11 @@ export class Walker {
   private async step(dir: Dir, name: string, create: boolean, walk: Walk): Promise<Step> {
     const entry = dir.entry(name);
     let created = false;
-    if (create) created = await makeDirectory(entry, walk);
+    if (create) {
+      // The physical path: a link on the way may have made it longer than the one asked for.
+      if (!fitsHostPath(childPath(dir.path, name))) throw hostPathTooLong(walk.subject);
+      created = await makeDirectory(entry, walk);
+    }
     let handle: FileHandle;
     try {
       handle = await open(entry, DIRECTORY_FLAGS);

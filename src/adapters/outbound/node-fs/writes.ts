@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { errors } from '../../../domain/errors.js';
-import { resolveLinkTarget } from '../../../domain/path-policy.js';
+import { fitsHostPath, hostPathTooLong, resolveLinkTarget } from '../../../domain/path-policy.js';
 import type { WriteOptions, WriteResult } from '../../../domain/ports/file-system.port.js';
 import { displayPath, type RootPath } from '../../../domain/roots.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
@@ -52,6 +52,7 @@ export class Writer {
   }
 
   private async createExclusive(target: Located, fill: Fill, permissions: number, walk: Walk): Promise<void> {
+    if (!fitsHostPath(target.path)) throw hostPathTooLong(walk.subject);
     if (target.stats?.isSymbolicLink()) {
       const text = await this.walker.readLinkIn(target.parent, target.name, walk);
       if (text !== null && resolveLinkTarget(target.parent.path, text) === null) throw outsideRoot(walk.subject, text);
@@ -104,6 +105,7 @@ export class Writer {
 }
 
 function assertWritableFile(target: Located, walk: Walk, linkReplaced = false): void {
+  if (!fitsHostPath(target.path)) throw hostPathTooLong(walk.subject);
   const root = walk.subject.root.name;
   const stats = target.stats;
   if (stats?.isDirectory()) throw errors.isADirectory(root, displayPath(walk.subject));
