@@ -55,7 +55,11 @@ describe('grep', () => {
     const outcome = await call('grep', ws({ pattern: 'l', path: 'ctx.txt', context_lines: 1e9, max_results: 300 }));
     expect(outcome.isError).toBe(false);
     const fileBytes = 600;
-    expect(JSON.stringify(outcome.structured).length).toBeLessThan(100 * fileBytes + 64 * 1024);
+    // Adjusted (search-safety): context_lines is clamped to 50, so each of the 300 matches carries up
+    // to 101 lines, and each one-character line costs 4 bytes of JSON (`"l",`) against 2 in the file:
+    // the fixed result is ~138 KB, about 2 x 101 x the file. The bound allows that linear amplification
+    // (it was 71 MB for a 98 KB file); 100 x the file assumed no JSON overhead per line.
+    expect(JSON.stringify(outcome.structured).length).toBeLessThan(2 * 101 * fileBytes + 64 * 1024);
   });
 });
 

@@ -6,6 +6,7 @@ import { displayPath, type RootPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { looksBinary, readLines } from '../search/line-reader.js';
+import { MATCH_TEXT_BUDGET, MAX_CONTEXT_LINES, returnedLine } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
@@ -88,7 +89,7 @@ export class Grep {
       throw errors.invalidArgument(`context_lines must be a non-negative integer, got ${contextLines}`);
     }
     return {
-      contextLines,
+      contextLines: Math.min(contextLines, MAX_CONTEXT_LINES),
       limits: SearchLimits.from(this.settings.search, this.clock, input),
       matcher: namingArgument('pattern', () => {
         assertPatternLength(input.pattern);
@@ -111,6 +112,7 @@ class ContentSearch {
   filesSearched = 0;
   truncated = false;
   timedOut = false;
+  private textChars = 0;
 
   constructor(
     private readonly fs: FileSystemPort,
@@ -157,8 +159,11 @@ class ContentSearch {
           return;
         }
       }
+      let cut: string | undefined;
+      const shown = () => (cut ??= returnedLine(line));
       if (awaitingContext.length > 0) {
-        for (const match of awaitingContext) match.context_after.push(line);
+        if (!this.spend(shown().length * awaitingContext.length)) return;
+        for (const match of awaitingContext) match.context_after.push(shown());
         awaitingContext = awaitingContext.filter((match) => match.context_after.length < this.contextLines);
       }
       if (this.truncated) {
@@ -171,10 +176,11 @@ class ContentSearch {
           this.truncated = true;
           if (awaitingContext.length === 0) return;
         } else {
+          if (!this.spend(before.reduce((chars, kept) => chars + kept.length, shown().length))) return;
           const match: GrepMatch = {
             file: shownPath,
             line_number: lineNumber,
-            line_content: line,
+            line_content: shown(),
             context_before: [...before],
             context_after: [],
           };
@@ -183,10 +189,20 @@ class ContentSearch {
         }
       }
       if (this.contextLines > 0) {
-        before.push(line);
+        before.push(shown());
         if (before.length > this.contextLines) before.shift();
       }
     }
+  }
+
+  /** Counts returned text against MATCH_TEXT_BUDGET; false (and truncated: the search ends) once it would overflow. */
+  private spend(chars: number): boolean {
+    if (this.textChars + chars > MATCH_TEXT_BUDGET) {
+      this.truncated = true;
+      return false;
+    }
+    this.textChars += chars;
+    return true;
   }
 
   result(): GrepResult {

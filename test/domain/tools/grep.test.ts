@@ -4,6 +4,7 @@ import { DomainError } from '../../../src/domain/errors.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
 import type { Clock } from '../../../src/domain/ports/clock.port.js';
 import { MAX_LINE_CHARS } from '../../../src/domain/search/line-reader.js';
+import { MATCH_TEXT_BUDGET } from '../../../src/domain/search/match-text.js';
 import type { Settings } from '../../../src/domain/settings.js';
 import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { Grep, type GrepInput } from '../../../src/domain/tools/grep.js';
@@ -31,10 +32,11 @@ const settings: Settings = {
 
 let fs: InMemoryFileSystem;
 
-function grepWith(options: { clock?: Clock; tools?: string[] } = {}): Grep {
+function grepWith(options: { clock?: Clock; tools?: string[]; maxResultsLimit?: number } = {}): Grep {
   const workspace = makeRoot('workspace', '/ws', options.tools ?? ['*']);
   const access = new RootAccess(new PathPolicy([workspace]), new ToolPolicy());
-  return new Grep(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), settings, access);
+  const search = { ...settings.search, maxResultsLimit: options.maxResultsLimit ?? settings.search.maxResultsLimit };
+  return new Grep(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), { ...settings, search }, access);
 }
 
 const grep = (input: Omit<GrepInput, 'root'>, grepper = grepWith()) => grepper.execute({ root: 'workspace', ...input });
@@ -87,6 +89,38 @@ describe('Grep', () => {
       [1, [], ['middle', 'hit two']],
       [3, ['hit one', 'middle'], []],
     ]);
+  });
+
+  it('lowers context_lines above 50 to 50, as max_results is lowered to its ceiling', async () => {
+    fs.seedFile('/ws/a.txt', numbered(300).join('\n'));
+
+    const [match] = (await grep({ pattern: '^line 150$', context_lines: 1e9 })).matches;
+    expect(match.context_before).toEqual(numbered(149).slice(-50));
+    expect(match.context_after).toEqual(numbered(200).slice(150));
+  });
+
+  it('cuts line_content and context lines after 2000 characters (code points), saying how long the line was', async () => {
+    const astral = '\u{1F600}'.repeat(2500);
+    fs.seedFile('/ws/long.txt', [astral, `hit ${'y'.repeat(4000)}`, 'z'.repeat(2000)].join('\n'));
+
+    const [match] = (await grep({ pattern: '^hit', context_lines: 1 })).matches;
+    expect(match.line_content).toBe(`hit ${'y'.repeat(1996)}... [truncated, 4004 chars total]`);
+    expect(match.context_before).toEqual([`${'\u{1F600}'.repeat(2000)}... [truncated, 2500 chars total]`]);
+    expect(match.context_after).toEqual(['z'.repeat(2000)]);
+  });
+
+  it('stops with truncated=true once the returned text reaches its budget', async () => {
+    const wide = (char: string, count: number) => Array.from({ length: count }, () => char.repeat(3000));
+    fs.seedFile('/ws/wide.txt', [...wide('y', 60), ...wide('x', 200)].join('\n'));
+
+    // A match carries up to 101 lines cut to ~2000 characters: about 50 matches fill the budget.
+    const result = await grep({ pattern: '^x', context_lines: 50, max_results: 1000 }, grepWith({ maxResultsLimit: 1000 }));
+    expect(result.truncated).toBe(true);
+    expect(result.total_matches).toBeGreaterThan(30);
+    expect(result.total_matches).toBeLessThan(70);
+    const lines = result.matches.flatMap((m) => [m.line_content, ...m.context_before, ...m.context_after]);
+    expect(lines.reduce((chars, line) => chars + line.length, 0)).toBeLessThanOrEqual(MATCH_TEXT_BUDGET);
+    expect(lines.every((line) => line.endsWith('... [truncated, 3000 chars total]'))).toBe(true);
   });
 
   it('E2E-049: case_insensitive matches every spelling', async () => {
@@ -297,10 +331,9 @@ describe('Grep', () => {
     fs.seedFile('/ws/minified.js', `start ${'y'.repeat(MAX_LINE_CHARS)} tail-marker\nstart again`);
 
     const result = await grep({ pattern: 'start|tail-marker' });
-    expect(result.matches.map((m) => [m.line_number, m.line_content.length])).toEqual([
-      [1, MAX_LINE_CHARS],
-      [2, 'start again'.length],
-    ]);
+    expect(result.matches.map((m) => m.line_number)).toEqual([1, 2]);
+    expect(result.matches[0].line_content).toBe(`start ${'y'.repeat(1994)}... [truncated, ${MAX_LINE_CHARS} chars total]`);
+    expect(result.matches[1].line_content).toBe('start again');
     expect((await grep({ pattern: 'tail-marker' })).total_matches).toBe(0);
   });
 
@@ -343,6 +376,7 @@ describe('Grep', () => {
     const result = await grep({ pattern: '^needle \\d*000$', timeout_seconds: 3 }, grepWith({ clock }));
     expect(result).toMatchObject({ timed_out: true, truncated: false, files_searched: 1 });
     expect(result.total_matches).toBeGreaterThan(0);
+    console.log(result.total_matches, result.matches.map(m=>m.context_before.length+"/"+m.context_after.length).join(" "), result.matches.flatMap((m) => [m.line_content, ...m.context_before, ...m.context_after]).reduce((c,l)=>c+l.length,0));
     expect(result.total_matches).toBeLessThan(50);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MATCH_TEXT_BUDGET, MAX_CONTEXT_LINES, MAX_RETURNED_LINE_CHARS } from '../../../../domain/search/match-text.js';
 import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
 import type { Grep } from '../../../../domain/tools/grep.js';
@@ -15,10 +16,13 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
       'recursively from `path`, or just that file if `path` is a file. Files with a NUL byte in their first 8 KB are ' +
       'treated as binary and skipped; symlinks are not followed; only the first 1 MiB of a very long line is searched. ' +
       'Each match gives `file` (relative to the ROOT, not to `path`, so it can be passed to other tools), ' +
-      '`line_number` (1-based), `line_content` and up to `context_lines` lines before and after. Matches come in ' +
+      '`line_number` (1-based), `line_content` and up to `context_lines` lines before and after ' +
+      `(at most ${MAX_CONTEXT_LINES}). A returned line longer than ${MAX_RETURNED_LINE_CHARS} characters is cut and ends ` +
+      'with "... [truncated, N chars total]". Matches come in ' +
       'walk order (depth-first, names in Unicode code point order), not re-sorted. `total_matches` is ' +
       'the number of matches returned; `files_searched` counts text files read. `truncated`=true means more ' +
-      'matches exist beyond `max_results`; `timed_out`=true means the search stopped at the deadline and the ' +
+      `matches exist beyond \`max_results\`, or the returned text reached ${MATCH_TEXT_BUDGET / (1024 * 1024)} MiB ` +
+      '(narrow the search or lower `context_lines`); `timed_out`=true means the search stopped at the deadline and the ' +
       'results are partial.',
     inputSchema: {
       root: z.string().describe('Name of the root to search (see list_roots).'),
@@ -49,7 +53,10 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
         .int()
         .min(0)
         .optional()
-        .describe('Lines of context to return before and after each match. Default 0.'),
+        .describe(
+          `Lines of context to return before and after each match. Default 0; values above ${MAX_CONTEXT_LINES} ` +
+            `are lowered to ${MAX_CONTEXT_LINES}.`,
+        ),
       ...searchLimitFields(limits, 'matching lines'),
     },
     outputSchema: {
