@@ -30,7 +30,7 @@ export function fileListTool(fileList: FileList): ToolDefinition {
           type: z.enum(['file', 'directory', 'symlink', 'other']),
           size: z.number().int().describe('Bytes.'),
           modified_at: z.string().describe('ISO 8601.'),
-          target: z.string().optional().describe('Symlink target (a namespace path when it lies inside a root).'),
+          target: z.string().optional().describe('Symlink target: a namespace path when it lies inside a root, otherwise the marker [outside the root] or [link loop] (host paths are never shown).'),
         }),
       ),
       count: z.number().int(),
