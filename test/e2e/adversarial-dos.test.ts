@@ -79,10 +79,10 @@ describe('deep trees and bursts', () => {
     expect(await fs.readdir(server.rootPath('workspace'))).toEqual([]);
   });
 
-  // FINDING (low): copying a deep tree costs depth^2 (each level is verified from the root) and
-  // copy has no deadline. Measured on a separate server: depth 100 1.1 s, 200 3.9 s, 400 15 s; one
-  // create_folder of 'b/' x 2040 (0.4 s) followed by one copy of 'b' kept the server busy 438 s.
-  // Other calls stayed responsive. Stays failing until the copy is linear in depth (or bounded).
+  // Was a finding (low): copying a deep tree cost depth^2 (each level was walked from the root).
+  // Measured on a separate server: depth 100 1.1 s, 200 3.9 s, 400 15 s; one create_folder of
+  // 'b/' x 2040 (0.4 s) followed by one copy of 'b' kept the server busy 438 s. The walker now
+  // starts below the deepest recently verified directory, so the cost is linear in depth.
   it('copying a deep tree costs about what creating it did', async () => {
     expect((await call('create_folder', ws({ path: 'c/'.repeat(250) }))).isError).toBe(false);
     const started = Date.now();

@@ -69,9 +69,14 @@ describe('symlink swap race against NodeFileSystem', () => {
     await rm(base, { recursive: true, force: true });
   });
 
-  it('zero escapes: no read sees outside content and the outside tree stays byte-for-byte the same', async () => {
+  // The deep variant runs where the walker keeps verified directories open between calls.
+  it.each([
+    ['at the top of the root', ''],
+    ['ten levels down', 'a/b/c/d/e/f/g/h/i/j/'],
+  ])('zero escapes %s: no read sees outside content and the outside tree stays byte-for-byte the same', async (_where, prefix) => {
     base = await realpath(await mkdtemp(join(tmpdir(), 'symlink-race-')));
-    const host = join(base, 'ws');
+    const top = join(base, 'ws');
+    const host = join(top, prefix);
     const outside = join(base, 'outside');
     mkdirSync(join(host, 'victim'), { recursive: true });
     mkdirSync(join(host, 'flip.in', 'work'), { recursive: true });
@@ -84,8 +89,8 @@ describe('symlink swap race against NodeFileSystem', () => {
     writeFileSync(join(outside, 'marker-outside'), 'only outside');
     const outsideBefore = snapshot(outside);
 
-    const root = makeRoot('workspace', host);
-    const at = (rel: string): RootPath => ({ root, segments: rel.split('/') });
+    const root = makeRoot('workspace', top);
+    const at = (rel: string): RootPath => ({ root, segments: `${prefix}${rel}`.split('/') });
     const fs = new NodeFileSystem();
     const data = new TextEncoder().encode('written by the test');
     const write = (rel: string, options: Partial<WriteOptions>) =>

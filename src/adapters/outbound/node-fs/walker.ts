@@ -3,6 +3,7 @@ import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises'
 import { fitsHostPath, hostPathInside, hostPathTooLong, MAX_SYMLINK_HOPS, resolveLinkTarget } from '../../../domain/path-policy.js';
 import { errors } from '../../../domain/errors.js';
 import { baseName, childPath, displayPath, parentPath, type Root, type RootPath } from '../../../domain/roots.js';
+import { DirectoryCache } from './directory-cache.js';
 import { errnoOf, outsideRoot, SymlinkLoopError, translate } from './node-errors.js';
 
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -36,7 +37,13 @@ export class Dir {
     readonly handle: FileHandle,
     readonly path: RootPath,
     private readonly procFd: boolean,
+    /** Set when the handle is lent by the DirectoryCache: closing gives it back instead. */
+    private readonly release?: () => Promise<void>,
   ) {}
+
+  get leased(): boolean {
+    return this.release !== undefined;
+  }
 
   /**
    * A path naming the directory object we hold. Security: on Linux `/proc/self/fd/N` is a
@@ -54,7 +61,7 @@ export class Dir {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.handle.close();
+    await (this.release ? this.release() : this.handle.close());
   }
 }
 
@@ -72,19 +79,23 @@ type Step = { readonly dir: Dir; readonly created: boolean } | { readonly link: 
  * Walks in-root paths one component at a time from an fd of the root, never letting the
  * kernel follow a link: every directory is opened O_NOFOLLOW relative to its already-open
  * parent, and every link met is read, judged with resolveLinkTarget and replaced by the
- * in-root path it names, which is then walked again from the root.
+ * in-root path it names, which is then walked again from the root. "The root" may be a
+ * deep directory a recent walk verified (DirectoryCache), which keeps deep tree walks and
+ * copies linear in depth.
  *
  * Without /proc/self/fd (non-Linux) the same walk runs on real host paths: each component
  * is still opened O_NOFOLLOW, but the parents in that path are re-resolved by the kernel,
  * so a concurrent swap of a parent for a link can slip through. Linux is the supported platform.
  */
 export class Walker {
+  private readonly cache = new DirectoryCache();
+
   constructor(readonly procFd: boolean) {}
 
   /** Opens the directory at `target` (links followed in-root); `create` makes missing components. */
   async directory(target: RootPath, walk: Walk, create = false): Promise<{ dir: Dir; created: boolean }> {
-    let dir = await this.openRoot(target.root, walk);
-    let pending = [...target.segments];
+    let dir = await this.start(target, walk);
+    let pending = target.segments.slice(dir.path.segments.length);
     let created = false;
     try {
       while (pending.length > 0) {
@@ -100,13 +111,14 @@ export class Walker {
         if (step.link === null) continue;
         const next = resolveLinkTarget(dir.path, step.link);
         if (next === null) throw outsideRoot(walk.subject, step.link);
-        pending = [...next.segments, ...pending.slice(1)];
+        const rest: RootPath = { root: target.root, segments: [...next.segments, ...pending.slice(1)] };
         await dir.close();
-        dir = await this.openRoot(target.root, walk);
+        dir = await this.start(rest, walk);
+        pending = rest.segments.slice(dir.path.segments.length);
         created = false;
       }
       await this.verify(dir.handle, target.root, walk);
-      return { dir, created };
+      return { dir: this.keep(dir), created };
     } catch (error) {
       await dir.close();
       throw error;
@@ -213,6 +225,20 @@ export class Walker {
       if (code === 'ENOENT' || code === 'EINVAL') return null;
       throw translate(error, walk.subject);
     }
+  }
+
+  /** Where a walk to `target` begins: the deepest still-valid cached directory above it, or the root. */
+  private async start(target: RootPath, walk: Walk): Promise<Dir> {
+    const lease = this.procFd ? await this.cache.lease(target) : null;
+    if (lease) return new Dir(lease.handle, lease.path, true, lease.release);
+    return this.openRoot(target.root, walk);
+  }
+
+  /** Hands a freshly verified directory to the cache (when deep enough) and lends it back. */
+  private keep(dir: Dir): Dir {
+    if (!this.procFd || dir.leased) return dir;
+    const lease = this.cache.keep(dir.handle, dir.path);
+    return lease ? new Dir(lease.handle, lease.path, true, lease.release) : dir;
   }
 
   async openRoot(root: Root, walk: Walk): Promise<Dir> {
