@@ -36,13 +36,55 @@ export async function placeSource(fs: FileSystemPort, source: RootPath, destinat
 
 /** Refuses a target that is the source itself or lies below it (a directory into its own subtree). */
 export function assertNotIntoItself(verb: 'copy' | 'move', source: RootPath, target: RootPath): void {
-  if (source.root.name !== target.root.name || source.segments.length > target.segments.length) return;
-  if (!source.segments.every((segment, index) => target.segments[index] === segment)) return;
-  const shown = `${displayPath(source)} -> ${displayPath(target)}${inRoot(source.root.name)}`;
-  if (source.segments.length === target.segments.length) {
-    throw errors.invalidArgument(`source and destination are the same: ${shown}`);
+  const relation = relationOf(source, target);
+  if (relation !== 'apart') throw intoItself(verb, source, target, relation);
+}
+
+/**
+ * assertNotIntoItself for a directory copy, judged on where both paths really lead, so that
+ * an in-root link on the way (`alias/inner` with `alias -> dir`) cannot hide a target inside
+ * the source. The source's own link is followed, as copy follows it; the target's is not (it
+ * is replaced, never written through). A move needs no such check: rename itself refuses.
+ */
+export async function assertNotCopiedIntoItself(fs: FileSystemPort, source: RootPath, target: RootPath): Promise<void> {
+  const [physicalSource, physicalParent] = await Promise.all([physicalPath(fs, source), physicalPath(fs, parentPath(target))]);
+  // A link that leaves the root or loops: the port refuses that path itself.
+  if (physicalSource === null || physicalParent === null) return;
+  const relation = relationOf(physicalSource, childPath(physicalParent, baseName(target)));
+  if (relation !== 'apart') throw intoItself('copy', source, target, relation);
+}
+
+/**
+ * The link-free path `path` leads to: every in-root link on the way, the last component
+ * included, replaced by its target. Components that do not exist yet are kept as named;
+ * null when a link leaves the root or loops.
+ */
+async function physicalPath(fs: FileSystemPort, path: RootPath): Promise<RootPath | null> {
+  let resolved: RootPath = { root: path.root, segments: [] };
+  for (let index = 0; index < path.segments.length; index += 1) {
+    const candidate = childPath(resolved, path.segments[index]);
+    const stat = await fs.stat(candidate);
+    if (stat === null) return { root: path.root, segments: [...candidate.segments, ...path.segments.slice(index + 1)] };
+    if (stat.kind !== 'symlink') {
+      resolved = candidate;
+      continue;
+    }
+    if (stat.link?.resolvedPath === undefined) return null;
+    resolved = stat.link.resolvedPath;
   }
-  throw errors.invalidArgument(`cannot ${verb} a directory into itself or its own subtree: ${shown}`);
+  return resolved;
+}
+
+function relationOf(source: RootPath, target: RootPath): 'same' | 'inside' | 'apart' {
+  if (source.root.name !== target.root.name || source.segments.length > target.segments.length) return 'apart';
+  if (!source.segments.every((segment, index) => target.segments[index] === segment)) return 'apart';
+  return source.segments.length === target.segments.length ? 'same' : 'inside';
+}
+
+function intoItself(verb: 'copy' | 'move', source: RootPath, target: RootPath, relation: 'same' | 'inside'): DomainError {
+  const shown = `${displayPath(source)} -> ${displayPath(target)}${inRoot(source.root.name)}`;
+  if (relation === 'same') return errors.invalidArgument(`source and destination are the same: ${shown}`);
+  return errors.invalidArgument(`cannot ${verb} a directory into itself or its own subtree: ${shown}`);
 }
 
 export function directoryOverFile(verb: 'copy' | 'move', target: RootPath): DomainError {

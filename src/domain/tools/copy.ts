@@ -3,6 +3,7 @@ import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
 import {
   assertNotIntoItself,
+  assertNotCopiedIntoItself,
   copySnapshot,
   directoryOverFile,
   ensureParent,
@@ -50,6 +51,7 @@ export class Copy {
     assertNotIntoItself('copy', source, target);
 
     if (sourceStat.kind === 'directory') {
+      await assertNotCopiedIntoItself(this.fs, source, target);
       if (existing !== null && existing.kind !== 'directory') throw directoryOverFile('copy', target);
       const entries = await snapshotTree(this.fs, source);
       const outcome = await copySnapshot(this.fs, source, entries, target);

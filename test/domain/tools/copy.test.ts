@@ -196,13 +196,31 @@ describe('Copy', () => {
     expect(fs.exists('/ws/snapshot')).toBe(false);
   });
 
-  it('a destination reached through a link into the source copies the tree once, without feeding on itself', async () => {
+  it('judges the subtree by where links lead: a destination or source through an in-root link is still refused', async () => {
     fs.seedFile('/ws/dir/a.txt', 'a');
+    fs.seedDirectory('/ws/dir/sub');
     fs.seedSymlink('/ws/alias', 'dir');
+    fs.seedSymlink('/ws/hop', 'alias/sub');
+    fs.seedSymlink('/ws/dir-link', '/ws/dir');
 
-    expect(await copy('dir', 'alias/inner')).toMatchObject({ destination: 'alias/inner', files_copied: 1 });
-    expect(fs.list('/ws/dir')).toEqual(['a.txt', 'inner']);
-    expect(fs.list('/ws/dir/inner')).toEqual(['a.txt']);
+    expect((await failureOf(copy('dir', 'alias/inner'))).toClientText()).toBe(
+      'INVALID_ARGUMENT: cannot copy a directory into itself or its own subtree: dir -> alias/inner (root: workspace)',
+    );
+    expect((await failureOf(copy('dir', 'alias'))).message).toContain('dir -> alias/dir');
+    expect((await failureOf(copy('dir', 'hop/deeper/x'))).code).toBe('INVALID_ARGUMENT');
+    expect((await failureOf(copy('dir-link', 'dir/sub/copy'))).code).toBe('INVALID_ARGUMENT');
+    expect((await failureOf(copy('alias', 'dir'))).message).toMatch(/^cannot copy a directory into itself or its own subtree: alias -> dir\/alias/);
+    expect(fs.list('/ws/dir')).toEqual(['a.txt', 'sub']);
+    expect(fs.list('/ws/dir/sub')).toEqual([]);
+  });
+
+  it('a destination through an in-root link elsewhere is fine', async () => {
+    fs.seedFile('/ws/dir/a.txt', 'a');
+    fs.seedDirectory('/ws/other');
+    fs.seedSymlink('/ws/to-other', 'other');
+
+    expect(await copy('dir', 'to-other/inner')).toMatchObject({ destination: 'to-other/inner', files_copied: 1 });
+    expect(fs.readText('/ws/other/inner/a.txt')).toBe('a');
   });
 
   it('a copy into a sibling whose name starts like the source is allowed', async () => {
