@@ -1,4 +1,5 @@
 import { DomainError, errors, inRoot } from './errors.js';
+import { fitsHostPath, hostPathTooLong } from './path-policy.js';
 import type { EntryStat, FileSystemPort } from './ports/file-system.port.js';
 import { baseName, childPath, displayPath, parentPath, type RootPath } from './roots.js';
 import { walkTree, type WalkEntry } from './tree-walker.js';
@@ -125,10 +126,16 @@ export async function copySnapshot(
   let size = 0;
   let filesCopied = 0;
   const skipped: SkippedEntry[] = [];
+  const destinationOf = (entry: WalkEntry): RootPath => ({
+    root: target.root,
+    segments: [...target.segments, ...entry.path.segments.slice(source.segments.length)],
+  });
+  // Before anything is written: an entry past PATH_MAX would fail half-way through the copy.
+  const tooDeep = entries.find((entry) => isCopied(entry) && !fitsHostPath(destinationOf(entry)));
+  if (tooDeep !== undefined) throw hostPathTooLong(destinationOf(tooDeep));
   await fs.createDirectory(target);
   for (const entry of entries) {
-    const below = entry.path.segments.slice(source.segments.length);
-    const to: RootPath = { root: target.root, segments: [...target.segments, ...below] };
+    const to = destinationOf(entry);
     switch (entry.stat.kind) {
       case 'directory':
         await fs.createDirectory(to);
@@ -146,4 +153,8 @@ export async function copySnapshot(
     }
   }
   return { size, filesCopied, skipped };
+}
+
+function isCopied(entry: WalkEntry): boolean {
+  return entry.stat.kind === 'file' || entry.stat.kind === 'directory';
 }

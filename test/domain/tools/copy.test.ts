@@ -223,6 +223,17 @@ describe('Copy', () => {
     expect(fs.readText('/ws/other/inner/a.txt')).toBe('a');
   });
 
+  it('INVALID_PATH before anything is written when an entry of the copy would pass PATH_MAX', async () => {
+    const deep = Array.from({ length: 15 }, () => 'd'.repeat(250)).join('/');
+    fs.seedFile(`/ws/${deep}/f.txt`, 'f');
+
+    // The source fits (about 3,800 bytes); three more 250-byte levels above it at the destination do not.
+    const error = await failureOf(copy('d'.repeat(250), Array.from({ length: 3 }, () => 'e'.repeat(250)).join('/')));
+    expect(error.code).toBe('INVALID_PATH');
+    expect(error.message).toContain('path too long for the host file system');
+    expect(fs.exists(`/ws/${'e'.repeat(250)}`)).toBe(false);
+  });
+
   it('a copy into a sibling whose name starts like the source is allowed', async () => {
     fs.seedFile('/ws/dir/a.txt', 'a');
 
