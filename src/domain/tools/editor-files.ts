@@ -3,6 +3,7 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
+import { readRange } from './file-text.js';
 
 /** Files are read in chunks of this size, so memory holds one chunk, not the file. */
 export const CHUNK_BYTES = 64 * 1024;
@@ -64,28 +65,8 @@ export async function withOpenFile<T>(
 }
 
 /** The whole file from `position` on (the caller has checked its size against a limit). */
-export async function readToEnd(file: ReadableFile, position = 0): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (let offset = position; ; ) {
-    const chunk = await file.read(offset, CHUNK_BYTES);
-    if (chunk.length === 0) break;
-    // Copied: an adapter may reuse its buffer for the next read.
-    parts.push(chunk.slice());
-    total += chunk.length;
-    offset += chunk.length;
-  }
-  return concat(parts, total);
-}
-
-function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+export function readToEnd(file: ReadableFile, position = 0): Promise<Uint8Array> {
+  return readRange(file, position, Number.POSITIVE_INFINITY);
 }
 
 export function sha256(hasher: ContentHasher, bytes: Uint8Array): string {
