@@ -1,6 +1,3 @@
-/** How many leading bytes view looks at to tell text, images and other binaries apart. */
-export const SNIFF_BYTES = 8 * 1024;
-
 interface Signature {
   readonly mimeType: string;
   readonly matches: (header: Uint8Array) => boolean;
@@ -26,9 +23,4 @@ export function sniffImage(header: Uint8Array, fileName: string): string | null 
   const signature = SIGNATURES.find((candidate) => candidate.matches(header));
   if (signature) return signature.mimeType;
   return fileName.toLowerCase().endsWith('.svg') ? 'image/svg+xml' : null;
-}
-
-/** A NUL byte in the leading bytes marks a binary file (the heuristic git and grep use). */
-export function looksBinary(header: Uint8Array): boolean {
-  return header.subarray(0, SNIFF_BYTES).includes(0);
 }

@@ -1,15 +1,8 @@
 import type { ReadableFile } from '../ports/file-system.port.js';
 
 const CHUNK_BYTES = 64 * 1024;
-/** Where grep looks for a NUL byte to call a file binary (FR-016). */
-export const BINARY_SNIFF_BYTES = 8 * 1024;
 /** Text kept of one line; the rest of a longer line is not searched, so a one-line multi-GB file cannot exhaust memory. */
 export const MAX_LINE_CHARS = 1024 * 1024;
-
-export async function looksBinary(file: ReadableFile): Promise<boolean> {
-  const head = await file.read(0, BINARY_SNIFF_BYTES);
-  return head.includes(0);
-}
 
 /**
  * The file's lines without their terminator ('\n', or '\r\n'), read in fixed chunks so a

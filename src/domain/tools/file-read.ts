@@ -1,10 +1,10 @@
 import type { EditSessions } from '../edit-session.js';
-import { looksBinary } from '../image-sniffing.js';
 import type { Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { Settings } from '../settings.js';
 import { fileTooLarge, humanSize, locateEntry, readToEnd, sha256, statRegularFile, withOpenFile } from './editor-files.js';
+import { looksBinary } from './file-text.js';
 
 export const TOOL = 'file_read';
 

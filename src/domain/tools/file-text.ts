@@ -1,6 +1,6 @@
 import type { ReadableFile } from '../ports/file-system.port.js';
 
-/** FR-005: a NUL byte in this many leading bytes marks a file as binary. */
+/** FR-005/FR-016: a NUL byte in this many leading bytes marks a file as binary (the heuristic git and grep use). */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
 
 /** NFR-003: files are streamed in chunks no larger than this. */
@@ -21,10 +21,9 @@ export function formatSize(bytes: number): string {
   return `${Number.isInteger(rounded) ? rounded.toFixed(0) : rounded.toFixed(1)}${UNITS[unit]}`;
 }
 
+/** The one binary test of every tool (read_file, grep, patch_file, view, file_read). */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES);
-  for (let i = 0; i < end; i += 1) if (bytes[i] === 0) return true;
-  return false;
+  return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
 }
 
 /** Reads up to `length` bytes from `position`, chunk by chunk; shorter only at end of file. */

@@ -5,13 +5,14 @@ import type { LineMatcher, RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
-import { looksBinary, readLines } from '../search/line-reader.js';
+import { readLines } from '../search/line-reader.js';
 import { MATCH_TEXT_BUDGET, MAX_CONTEXT_LINES, returnedLine } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
 import type { Settings } from '../settings.js';
 import { walkTree } from '../tree-walker.js';
+import { BINARY_SNIFF_BYTES, looksBinary } from './file-text.js';
 import type { RootAccess } from './root-access.js';
 
 export interface GrepInput {
@@ -132,7 +133,7 @@ class ContentSearch {
       throw error;
     }
     try {
-      if (await looksBinary(file)) return true;
+      if (looksBinary(await file.read(0, BINARY_SNIFF_BYTES))) return true;
       this.filesSearched += 1;
       await this.scan(readLines(file), displayPath(path));
     } finally {

@@ -1,12 +1,13 @@
 import type { EditSession, EditSessions } from '../edit-session.js';
 import { DomainError } from '../errors.js';
-import { looksBinary, sniffImage, SNIFF_BYTES } from '../image-sniffing.js';
+import { sniffImage } from '../image-sniffing.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
 import { baseName, type RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { fileTooLarge, humanSize, readToEnd, sha256, withOpenFile } from './editor-files.js';
+import { BINARY_SNIFF_BYTES, looksBinary } from './file-text.js';
 import { listTwoLevels } from './view-directory.js';
 import { readLineWindow } from './view-lines.js';
 
@@ -100,7 +101,7 @@ export class View {
     const { size } = file.stat;
     // Security/robustness: the limit is checked on the opened file, not on an earlier stat.
     if (size > this.settings.maxFileSize) throw fileTooLarge(display, size, this.settings.maxFileSize);
-    const header = await file.read(0, SNIFF_BYTES);
+    const header = await file.read(0, BINARY_SNIFF_BYTES);
     const mimeType = sniffImage(header, baseName(path));
     if (mimeType) {
       const bytes = await readToEnd(file);
