@@ -1,22 +1,12 @@
-import { DomainError } from '../../src/domain/errors.js';
 import { applyPatch, parseUnifiedDiff } from '../../src/domain/patch-engine.js';
 import type { RootPath } from '../../src/domain/roots.js';
+import { thrownDomainError } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
 
 const target: RootPath = { root: makeRoot('workspace', '/ws'), segments: ['src', 'code.go'] };
 
 function patched(content: string, diff: string): string {
   return applyPatch(content, parseUnifiedDiff(diff, target), target).content;
-}
-
-function failure(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
 }
 
 describe('parseUnifiedDiff', () => {
@@ -31,7 +21,7 @@ describe('parseUnifiedDiff', () => {
   });
 
   it('rejects a patch with no hunks', () => {
-    const error = failure(() => parseUnifiedDiff('--- a/x\n+++ b/x\n', target));
+    const error = thrownDomainError(() => parseUnifiedDiff('--- a/x\n+++ b/x\n', target));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toBe(
       'invalid patch: no hunks found; expected unified diff hunks starting with "@@ -start,count +start,count @@" (root: workspace)',
@@ -39,18 +29,18 @@ describe('parseUnifiedDiff', () => {
   });
 
   it('rejects plain text', () => {
-    expect(failure(() => parseUnifiedDiff('just some words', target)).code).toBe('INVALID_ARGUMENT');
+    expect(thrownDomainError(() => parseUnifiedDiff('just some words', target)).code).toBe('INVALID_ARGUMENT');
   });
 
   it('rejects a patch that touches several files', () => {
     const diff = '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n';
-    const error = failure(() => parseUnifiedDiff(diff, target));
+    const error = thrownDomainError(() => parseUnifiedDiff(diff, target));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toContain('changes 2 files');
   });
 
   it('rejects hunk headers without line numbers', () => {
-    const error = failure(() => parseUnifiedDiff('@@ @@\n-a\n+b\n', target));
+    const error = thrownDomainError(() => parseUnifiedDiff('@@ @@\n-a\n+b\n', target));
     expect(error.message).toContain('hunk 1 has no line numbers');
   });
 
@@ -64,7 +54,7 @@ describe('parseUnifiedDiff', () => {
   });
 
   it('reports a hunk line with no valid prefix, rather than dropping it', () => {
-    const error = failure(() => parseUnifiedDiff('@@ -1,2 +1,2 @@\n a\n*b\n', target));
+    const error = thrownDomainError(() => parseUnifiedDiff('@@ -1,2 +1,2 @@\n a\n*b\n', target));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toMatch(/^invalid patch: .*invalid line \*b; every hunk line must start with ' ', '-' or '\+' \(root: workspace\)$/);
   });
@@ -98,7 +88,7 @@ describe('applyPatch', () => {
 
   it('E2E-023: a context mismatch names the hunk and the line, and explains the difference', () => {
     const diff = '@@ -1,3 +1,3 @@\n line A\n-line X\n+line Y\n line C\n';
-    const error = failure(() => patched('line A\nline B\nline C\n', diff));
+    const error = thrownDomainError(() => patched('line A\nline B\nline C\n', diff));
     expect(error.code).toBe('PATCH_FAILED');
     expect(error.message).toBe(
       'patch failed: hunk 1 does not match at line 1: line 2 is "line B", the patch expects "line X"; src/code.go was not changed (root: workspace)',
@@ -107,12 +97,12 @@ describe('applyPatch', () => {
 
   it('fails on the second hunk even when the first one matched (all or nothing)', () => {
     const diff = '@@ -1 +1 @@\n-a\n+A\n@@ -3 +3 @@\n-zzz\n+Z\n';
-    const error = failure(() => patched('a\nb\nc\n', diff));
+    const error = thrownDomainError(() => patched('a\nb\nc\n', diff));
     expect(error.message).toMatch(/^patch failed: hunk 2 does not match at line 3: line 3 is "c"/);
   });
 
   it('reports context past the end of the file', () => {
-    const error = failure(() => patched('a\n', '@@ -1,2 +1,2 @@\n a\n-b\n+c\n'));
+    const error = thrownDomainError(() => patched('a\n', '@@ -1,2 +1,2 @@\n a\n-b\n+c\n'));
     expect(error.message).toContain('the patch expects "b" at line 2, past the end of the file (1 lines)');
   });
 
@@ -165,7 +155,7 @@ describe('applyPatch', () => {
   });
 
   it('refuses a pure insertion past the end of the file', () => {
-    const error = failure(() => patched('a\n', '@@ -5,0 +6 @@\n+x\n'));
+    const error = thrownDomainError(() => patched('a\n', '@@ -5,0 +6 @@\n+x\n'));
     expect(error.code).toBe('PATCH_FAILED');
     expect(error.message).toContain('the file has only 1 lines');
   });

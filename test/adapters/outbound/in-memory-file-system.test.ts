@@ -1,7 +1,7 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
-import { DomainError } from '../../../src/domain/errors.js';
 import type { Clock } from '../../../src/domain/ports/clock.port.js';
 import type { RootPath } from '../../../src/domain/roots.js';
+import { domainError } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
 
 const root = makeRoot('workspace', '/ws');
@@ -17,15 +17,6 @@ class SteppingClock implements Clock {
   advance(ms: number): void {
     this.current = new Date(this.current.getTime() + ms);
   }
-}
-
-async function failureOf(action: Promise<unknown>): Promise<DomainError> {
-  const error = await action.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('InMemoryFileSystem seeding and inspection', () => {
@@ -145,7 +136,7 @@ describe('InMemoryFileSystem failNextWrite (NFR-014)', () => {
     const modifiedAt = new Date('2025-01-01T00:00:00Z');
     fs.seedFile('/ws/a.txt', 'original', { permissions: 0o600, modifiedAt });
     fs.failNextWrite('/ws/a.txt');
-    const error = await failureOf(fs.writeFile(at('a.txt'), bytes('new content'), replace));
+    const error = await domainError(fs.writeFile(at('a.txt'), bytes('new content'), replace));
     expect(error.code).toBe('IO_ERROR');
     expect(error.message).not.toContain('/ws');
     expect(fs.readText('/ws/a.txt')).toBe('original');
@@ -157,7 +148,7 @@ describe('InMemoryFileSystem failNextWrite (NFR-014)', () => {
     const fs = new InMemoryFileSystem();
     fs.seedFile('/ws/a.txt', 'original');
     fs.failNextWrite('/ws/a.txt');
-    await failureOf(fs.writeFile(at('a.txt'), bytes('x'), replace));
+    await domainError(fs.writeFile(at('a.txt'), bytes('x'), replace));
     await fs.writeFile(at('a.txt'), bytes('second'), replace);
     expect(fs.readText('/ws/a.txt')).toBe('second');
   });
@@ -167,7 +158,7 @@ describe('InMemoryFileSystem failNextWrite (NFR-014)', () => {
     fs.seedDirectory('/ws');
     for (const mode of ['replace', 'create_exclusive', 'append'] as const) {
       fs.failNextWrite('/ws/new.txt');
-      const error = await failureOf(fs.writeFile(at('new.txt'), bytes('x'), { mode, createParents: false }));
+      const error = await domainError(fs.writeFile(at('new.txt'), bytes('x'), { mode, createParents: false }));
       expect(error.code).toBe('IO_ERROR');
       expect(fs.exists('/ws/new.txt')).toBe(false);
     }
@@ -177,7 +168,7 @@ describe('InMemoryFileSystem failNextWrite (NFR-014)', () => {
     const fs = new InMemoryFileSystem();
     fs.seedFile('/ws/log.txt', 'line1\n');
     fs.failNextWrite('/ws/log.txt');
-    await failureOf(fs.writeFile(at('log.txt'), bytes('line2\n'), { mode: 'append', createParents: false }));
+    await domainError(fs.writeFile(at('log.txt'), bytes('line2\n'), { mode: 'append', createParents: false }));
     expect(fs.readText('/ws/log.txt')).toBe('line1\n');
   });
 
@@ -186,9 +177,9 @@ describe('InMemoryFileSystem failNextWrite (NFR-014)', () => {
     fs.seedFile('/ws/real.txt', 'original');
     fs.seedSymlink('/ws/link', 'real.txt');
     fs.failNextWrite('/ws/real.txt');
-    await failureOf(fs.writeFile(at('link'), bytes('x'), replace));
+    await domainError(fs.writeFile(at('link'), bytes('x'), replace));
     fs.failNextWrite('/ws/link');
-    await failureOf(fs.writeFile(at('link'), bytes('y'), replace));
+    await domainError(fs.writeFile(at('link'), bytes('y'), replace));
     expect(fs.readText('/ws/real.txt')).toBe('original');
   });
 
@@ -197,7 +188,7 @@ describe('InMemoryFileSystem failNextWrite (NFR-014)', () => {
     fs.seedFile('/ws/src.txt', 'source');
     fs.seedFile('/ws/dst.txt', 'destination');
     fs.failNextWrite('/ws/dst.txt');
-    const error = await failureOf(fs.copyFile(at('src.txt'), at('dst.txt')));
+    const error = await domainError(fs.copyFile(at('src.txt'), at('dst.txt')));
     expect(error.code).toBe('IO_ERROR');
     expect(fs.readText('/ws/dst.txt')).toBe('destination');
   });

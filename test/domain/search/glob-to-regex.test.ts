@@ -1,20 +1,10 @@
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
-import { DomainError } from '../../../src/domain/errors.js';
 import { compileGlob } from '../../../src/domain/search/glob-pattern.js';
 import { globToRegex } from '../../../src/domain/search/glob-to-regex.js';
+import { thrownDomainError } from '../../support/domain.js';
 
 const engine = new Re2RegexEngine();
 const matches = (glob: string, path: string) => compileGlob(glob, engine)(path);
-
-function failureOf(action: () => unknown): DomainError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 // [glob, path, expected]
 const TABLE: [string, string, boolean][] = [
@@ -193,14 +183,14 @@ describe('globToRegex', () => {
     ['@(a|b', "unclosed '(' in glob"],
     ['[z-a]', 'invalid range z-a in glob'],
   ])('refuses %j: INVALID_ARGUMENT %j', (glob, reason) => {
-    const error = failureOf(() => globToRegex(glob));
+    const error = thrownDomainError(() => globToRegex(glob));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toBe(reason);
   });
 
   it('refuses a glob longer than 1000 characters before translating it', () => {
     expect(matches('a'.repeat(1000), 'a'.repeat(1000))).toBe(true);
-    const error = failureOf(() => compileGlob('a'.repeat(1001), engine));
+    const error = thrownDomainError(() => compileGlob('a'.repeat(1001), engine));
     expect(error.toClientText()).toBe('INVALID_ARGUMENT: pattern longer than 1000 characters');
   });
 

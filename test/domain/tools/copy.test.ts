@@ -1,39 +1,19 @@
-import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
-import { DomainError } from '../../../src/domain/errors.js';
-import { PathPolicy } from '../../../src/domain/path-policy.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
+import type { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { Copy, type CopyInput } from '../../../src/domain/tools/copy.js';
-import { RootAccess } from '../../../src/domain/tools/root-access.js';
-import { makeRoot } from '../../support/roots.js';
+import { domainError } from '../../support/domain.js';
+import { accessTo, type RootSpec, transferTree, WORKSPACE_AND_BACKUP } from './transfer-harness.js';
 
 let fs: InMemoryFileSystem;
 let copier: Copy;
 
-function copyWith(roots: { name: string; host: string; tools: string[] }[]): Copy {
-  const access = new RootAccess(new PathPolicy(roots.map((r) => makeRoot(r.name, r.host, r.tools))), new ToolPolicy());
-  return new Copy(fs, access);
-}
+const copyWith = (roots: RootSpec[]) => new Copy(fs, accessTo(roots));
 
 const copy = (source_path: string, dest_path: string, roots: Partial<CopyInput> = {}) =>
   copier.execute({ source_root: 'workspace', source_path, dest_root: 'workspace', dest_path, ...roots });
 
-async function failureOf(action: Promise<unknown>): Promise<DomainError> {
-  const error = await action.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
-
 beforeEach(() => {
-  fs = new InMemoryFileSystem();
-  fs.seedDirectory('/ws');
-  fs.seedDirectory('/backup');
-  copier = copyWith([
-    { name: 'workspace', host: '/ws', tools: ['*'] },
-    { name: 'backup', host: '/backup', tools: ['*'] },
-  ]);
+  fs = transferTree();
+  copier = copyWith(WORKSPACE_AND_BACKUP);
 });
 
 describe('Copy', () => {
@@ -83,7 +63,7 @@ describe('Copy', () => {
   });
 
   it('E2E-044: a missing source is NOT_FOUND and nothing is written', async () => {
-    const error = await failureOf(copy('missing.txt', 'copy-of-missing.txt'));
+    const error = await domainError(copy('missing.txt', 'copy-of-missing.txt'));
     expect(error.toClientText()).toBe('NOT_FOUND: source not found: missing.txt (root: workspace)');
     expect(fs.exists('/ws/copy-of-missing.txt')).toBe(false);
   });
@@ -95,7 +75,7 @@ describe('Copy', () => {
     ]);
     fs.seedFile('/ws/data.txt', 'x');
 
-    const error = await failureOf(copy('does-not-matter/../../..', 'data.txt', { source_root: 'restricted', dest_root: 'backup' }));
+    const error = await domainError(copy('does-not-matter/../../..', 'data.txt', { source_root: 'restricted', dest_root: 'backup' }));
     expect(error.toClientText()).toBe('TOOL_NOT_ALLOWED: tool copy not allowed on root restricted');
     expect(fs.list('/backup')).toEqual([]);
   });
@@ -107,7 +87,7 @@ describe('Copy', () => {
     ]);
     fs.seedFile('/ws/to-copy.txt', 'payload');
 
-    const error = await failureOf(copy('to-copy.txt', 'to-copy.txt', { dest_root: 'readonly' }));
+    const error = await domainError(copy('to-copy.txt', 'to-copy.txt', { dest_root: 'readonly' }));
     expect(error.toClientText()).toBe('TOOL_NOT_ALLOWED: tool copy not allowed on root readonly');
     expect(fs.list('/backup')).toEqual([]);
   });
@@ -172,26 +152,26 @@ describe('Copy', () => {
     expect(fs.kindOf('/ws/copied.txt')).toBe('file');
     expect(fs.readText('/ws/copied.txt')).toBe('real');
 
-    expect((await failureOf(copy('escape.txt', 'stolen.txt'))).code).toBe('ACCESS_DENIED');
+    expect((await domainError(copy('escape.txt', 'stolen.txt'))).code).toBe('ACCESS_DENIED');
     expect(fs.exists('/ws/stolen.txt')).toBe(false);
   });
 
   it('refuses a destination above the root', async () => {
     fs.seedFile('/ws/a.txt', 'a');
-    expect((await failureOf(copy('a.txt', '../../tmp/a.txt'))).code).toBe('ACCESS_DENIED');
+    expect((await domainError(copy('a.txt', '../../tmp/a.txt'))).code).toBe('ACCESS_DENIED');
   });
 
   it('refuses copying a directory into itself or its own subtree, root included', async () => {
     fs.seedFile('/ws/dir/a.txt', 'a');
     fs.seedDirectory('/ws/dir/sub');
 
-    const intoSubtree = await failureOf(copy('dir', 'dir/sub'));
+    const intoSubtree = await domainError(copy('dir', 'dir/sub'));
     expect(intoSubtree.toClientText()).toBe(
       'INVALID_ARGUMENT: cannot copy a directory into itself or its own subtree: dir -> dir/sub/dir (root: workspace)',
     );
-    expect((await failureOf(copy('dir', 'dir/new/place'))).code).toBe('INVALID_ARGUMENT');
-    expect((await failureOf(copy('.', 'snapshot'))).code).toBe('INVALID_ARGUMENT');
-    expect((await failureOf(copy('dir/a.txt', 'dir/a.txt'))).message).toMatch(/^source and destination are the same/);
+    expect((await domainError(copy('dir', 'dir/new/place'))).code).toBe('INVALID_ARGUMENT');
+    expect((await domainError(copy('.', 'snapshot'))).code).toBe('INVALID_ARGUMENT');
+    expect((await domainError(copy('dir/a.txt', 'dir/a.txt'))).message).toMatch(/^source and destination are the same/);
     expect(fs.list('/ws/dir')).toEqual(['a.txt', 'sub']);
     expect(fs.exists('/ws/snapshot')).toBe(false);
   });
@@ -203,13 +183,13 @@ describe('Copy', () => {
     fs.seedSymlink('/ws/hop', 'alias/sub');
     fs.seedSymlink('/ws/dir-link', '/ws/dir');
 
-    expect((await failureOf(copy('dir', 'alias/inner'))).toClientText()).toBe(
+    expect((await domainError(copy('dir', 'alias/inner'))).toClientText()).toBe(
       'INVALID_ARGUMENT: cannot copy a directory into itself or its own subtree: dir -> alias/inner (root: workspace)',
     );
-    expect((await failureOf(copy('dir', 'alias'))).message).toContain('dir -> alias/dir');
-    expect((await failureOf(copy('dir', 'hop/deeper/x'))).code).toBe('INVALID_ARGUMENT');
-    expect((await failureOf(copy('dir-link', 'dir/sub/copy'))).code).toBe('INVALID_ARGUMENT');
-    expect((await failureOf(copy('alias', 'dir'))).message).toMatch(/^cannot copy a directory into itself or its own subtree: alias -> dir\/alias/);
+    expect((await domainError(copy('dir', 'alias'))).message).toContain('dir -> alias/dir');
+    expect((await domainError(copy('dir', 'hop/deeper/x'))).code).toBe('INVALID_ARGUMENT');
+    expect((await domainError(copy('dir-link', 'dir/sub/copy'))).code).toBe('INVALID_ARGUMENT');
+    expect((await domainError(copy('alias', 'dir'))).message).toMatch(/^cannot copy a directory into itself or its own subtree: alias -> dir\/alias/);
     expect(fs.list('/ws/dir')).toEqual(['a.txt', 'sub']);
     expect(fs.list('/ws/dir/sub')).toEqual([]);
   });
@@ -228,7 +208,7 @@ describe('Copy', () => {
     fs.seedFile(`/ws/${deep}/f.txt`, 'f');
 
     // The source fits (about 3,800 bytes); three more 250-byte levels above it at the destination do not.
-    const error = await failureOf(copy('d'.repeat(250), Array.from({ length: 3 }, () => 'e'.repeat(250)).join('/')));
+    const error = await domainError(copy('d'.repeat(250), Array.from({ length: 3 }, () => 'e'.repeat(250)).join('/')));
     expect(error.code).toBe('INVALID_PATH');
     expect(error.message).toContain('path too long for the host file system');
     expect(fs.exists(`/ws/${'e'.repeat(250)}`)).toBe(false);
@@ -247,10 +227,10 @@ describe('Copy', () => {
     fs.seedFile('/ws/b.txt', 'b');
     fs.seedDirectory('/ws/box/b.txt');
 
-    expect((await failureOf(copy('dir', 'plain.txt'))).toClientText()).toBe(
+    expect((await domainError(copy('dir', 'plain.txt'))).toClientText()).toBe(
       'NOT_A_DIRECTORY: cannot copy a directory over an existing file: plain.txt (root: workspace)',
     );
-    expect((await failureOf(copy('b.txt', 'box'))).code).toBe('IS_A_DIRECTORY');
+    expect((await domainError(copy('b.txt', 'box'))).code).toBe('IS_A_DIRECTORY');
     expect(fs.readText('/ws/plain.txt')).toBe('p');
   });
 });

@@ -3,10 +3,9 @@ import { InMemorySessionState } from '../../../src/adapters/outbound/in-memory-s
 import { NodeContentHasher } from '../../../src/adapters/outbound/node-content-hasher.js';
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
 import { EditSessions } from '../../../src/domain/edit-session.js';
-import { DomainError } from '../../../src/domain/errors.js';
 import { Namespace } from '../../../src/domain/namespace.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
-import type { FileSystemPort, ReadableFile } from '../../../src/domain/ports/file-system.port.js';
+import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import type { Settings } from '../../../src/domain/settings.js';
 import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { ChangeDirectory } from '../../../src/domain/tools/change-directory.js';
@@ -17,15 +16,10 @@ import { FileWrite } from '../../../src/domain/tools/file-write.js';
 import { RootAccess } from '../../../src/domain/tools/root-access.js';
 import { StrReplace } from '../../../src/domain/tools/str-replace.js';
 import { View } from '../../../src/domain/tools/view.js';
+import { TEST_SETTINGS, watchReads } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
 
-export const EDITOR_SETTINGS: Settings = {
-  maxFullReadSize: 1024 * 1024,
-  maxFileSize: 10 * 1024 * 1024,
-  requireViewBeforeEdit: true,
-  defaultRoot: 'workspace',
-  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 1000 },
-};
+export { domainError } from '../../support/domain.js';
 
 /** A FileSystemPort that counts the bytes every opened file hands out (the in-memory one underneath). */
 export class CountingFileSystem {
@@ -33,22 +27,9 @@ export class CountingFileSystem {
   readonly port: FileSystemPort;
 
   constructor(inner: InMemoryFileSystem) {
-    // Prototype delegation: every other method is the in-memory one, acting on the same tree.
-    const port: FileSystemPort = Object.create(inner);
-    port.openFile = async (path) => {
-      const file = await inner.openFile(path);
-      const counted: ReadableFile = {
-        stat: file.stat,
-        read: async (position, length) => {
-          const bytes = await file.read(position, length);
-          this.bytesRead += bytes.length;
-          return bytes;
-        },
-        close: () => file.close(),
-      };
-      return counted;
-    };
-    this.port = port;
+    this.port = watchReads(inner, (_length, bytes) => {
+      this.bytesRead += bytes.length;
+    });
   }
 }
 
@@ -65,7 +46,7 @@ export function editorWorld(options: { settings?: Partial<Settings>; files?: (fs
   const readonly = makeRoot('readonly', '/ro', ['view', 'file_read', 'list_folder']);
   const paths = new PathPolicy([workspace, readonly]);
   const namespace = new Namespace(paths, new RootAccess(paths, new ToolPolicy()));
-  const settings: Settings = { ...EDITOR_SETTINGS, ...options.settings };
+  const settings: Settings = { ...TEST_SETTINGS, ...options.settings };
   const port = options.files ? options.files(fs) : fs;
   const store = new InMemorySessionState();
   const sessions = new EditSessions(store, port, settings);
@@ -87,17 +68,6 @@ export function editorWorld(options: { settings?: Partial<Settings>; files?: (fs
 }
 
 export type EditorWorld = ReturnType<typeof editorWorld>;
-
-/** The DomainError a call rejects with (fails the test when it resolves or throws something else). */
-export async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail with a DomainError');
-}
 
 /** `count` lines "line 1", "line 2", ... each ended by '\n'. */
 export function numberedLines(count: number, prefix = 'line '): string {

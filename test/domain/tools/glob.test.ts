@@ -1,51 +1,22 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
-import { DomainError } from '../../../src/domain/errors.js';
-import { PathPolicy } from '../../../src/domain/path-policy.js';
 import type { Clock } from '../../../src/domain/ports/clock.port.js';
-import type { Settings } from '../../../src/domain/settings.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { Glob, type GlobInput } from '../../../src/domain/tools/glob.js';
-import { RootAccess } from '../../../src/domain/tools/root-access.js';
+import { domainError, rootAccess } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
+import { searchSettings, SteppingClock } from './search-harness.js';
 
-const START = new Date('2026-01-01T00:00:00Z').getTime();
-
-class SteppingClock implements Clock {
-  private readings = 0;
-  constructor(private readonly stepMs: number) {}
-  now(): Date {
-    return new Date(START + this.stepMs * this.readings++);
-  }
-}
-
-const settings: Settings = {
-  maxFullReadSize: 1024 * 1024,
-  maxFileSize: 10 * 1024 * 1024,
-  requireViewBeforeEdit: true,
-  defaultRoot: 'workspace',
-  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 20 },
-};
+const settings = searchSettings(20);
 
 let fs: InMemoryFileSystem;
 
 function globWith(options: { clock?: Clock; tools?: string[] } = {}): Glob {
-  const workspace = makeRoot('workspace', '/ws', options.tools ?? ['*']);
-  const access = new RootAccess(new PathPolicy([workspace]), new ToolPolicy());
+  const access = rootAccess(makeRoot('workspace', '/ws', options.tools ?? ['*']));
   return new Glob(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), settings, access);
 }
 
 const glob = (input: Omit<GlobInput, 'root'>, globber = globWith()) => globber.execute({ root: 'workspace', ...input });
 const paths = async (input: Omit<GlobInput, 'root'>) => (await glob(input)).matches.map((m) => m.path);
-
-async function failureOf(action: Promise<unknown>): Promise<DomainError> {
-  const error = await action.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 beforeEach(() => {
   fs = new InMemoryFileSystem();
@@ -106,7 +77,7 @@ describe('Glob', () => {
   });
 
   it('an unknown type_filter is INVALID_ARGUMENT listing the valid values', async () => {
-    const error = await failureOf(glob({ pattern: '*', type_filter: 'files' }));
+    const error = await domainError(glob({ pattern: '*', type_filter: 'files' }));
     expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid type_filter: files (valid: file, directory, symlink, all) (root: workspace)');
   });
 
@@ -117,7 +88,7 @@ describe('Glob', () => {
 
   it('E2E-060: exactly one of pattern or regex (empty strings count as absent)', async () => {
     for (const input of [{ pattern: '*.go', regex: '.*\\.go' }, {}, { pattern: '', regex: '' }]) {
-      const error = await failureOf(glob(input));
+      const error = await domainError(glob(input));
       expect(error.toClientText()).toBe('INVALID_ARGUMENT: exactly one of pattern or regex must be provided (root: workspace)');
     }
     fs.seedFile('/ws/a.go', '');
@@ -125,17 +96,17 @@ describe('Glob', () => {
   });
 
   it("E2E-076: an invalid regex is INVALID_ARGUMENT with RE2's reason", async () => {
-    const error = await failureOf(glob({ regex: '[unclosed' }));
+    const error = await domainError(glob({ regex: '[unclosed' }));
     expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid regex: missing ]: [unclosed (root: workspace)');
   });
 
   it('E2E-076: an invalid glob (unbalanced bracket) is INVALID_ARGUMENT', async () => {
-    const error = await failureOf(glob({ pattern: 'src/[abc' }));
+    const error = await domainError(glob({ pattern: 'src/[abc' }));
     expect(error.toClientText()).toBe("INVALID_ARGUMENT: invalid pattern: unclosed '[' in glob (root: workspace)");
   });
 
   it('refuses a negated extglob, which linear-time matching cannot express', async () => {
-    const error = await failureOf(glob({ pattern: '!(*.go)' }));
+    const error = await domainError(glob({ pattern: '!(*.go)' }));
     expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: negated extglob !(...) is not supported (root: workspace)');
   });
 
@@ -151,7 +122,7 @@ describe('Glob', () => {
 
   it('refuses a pattern or regex longer than 1000 characters, naming it', async () => {
     for (const input of [{ pattern: 'a'.repeat(1001) }, { regex: 'a'.repeat(1001) }]) {
-      const error = await failureOf(glob(input));
+      const error = await domainError(glob(input));
       expect(error.toClientText()).toBe(`INVALID_ARGUMENT: invalid ${Object.keys(input)[0]}: pattern longer than 1000 characters (root: workspace)`);
     }
     fs.seedFile(`/ws/${'a'.repeat(200)}`, '');
@@ -215,7 +186,7 @@ describe('Glob', () => {
         { path: 'real/a.go', type: 'file' },
       ],
     });
-    expect((await failureOf(glob({ pattern: '*', path: 'escape' }))).code).toBe('ACCESS_DENIED');
+    expect((await domainError(glob({ pattern: '*', path: 'escape' }))).code).toBe('ACCESS_DENIED');
   });
 
   it('stops at max_results with truncated=true, and clamps max_results to the ceiling', async () => {
@@ -242,9 +213,9 @@ describe('Glob', () => {
   it('refuses a path that is a file, a missing path, a path above the root and a root without glob', async () => {
     fs.seedFile('/ws/a.txt', '');
 
-    expect((await failureOf(glob({ pattern: '*', path: 'a.txt' }))).toClientText()).toBe('NOT_A_DIRECTORY: not a directory: a.txt (root: workspace)');
-    expect((await failureOf(glob({ pattern: '*', path: 'gone' }))).code).toBe('NOT_FOUND');
-    expect((await failureOf(glob({ pattern: '*', path: '../..' }))).code).toBe('ACCESS_DENIED');
-    expect((await failureOf(glob({ pattern: '*' }, globWith({ tools: ['grep'] })))).code).toBe('TOOL_NOT_ALLOWED');
+    expect((await domainError(glob({ pattern: '*', path: 'a.txt' }))).toClientText()).toBe('NOT_A_DIRECTORY: not a directory: a.txt (root: workspace)');
+    expect((await domainError(glob({ pattern: '*', path: 'gone' }))).code).toBe('NOT_FOUND');
+    expect((await domainError(glob({ pattern: '*', path: '../..' }))).code).toBe('ACCESS_DENIED');
+    expect((await domainError(glob({ pattern: '*' }, globWith({ tools: ['grep'] })))).code).toBe('TOOL_NOT_ALLOWED');
   });
 });

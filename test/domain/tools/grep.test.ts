@@ -1,54 +1,24 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
-import { DomainError } from '../../../src/domain/errors.js';
-import { PathPolicy } from '../../../src/domain/path-policy.js';
 import type { Clock } from '../../../src/domain/ports/clock.port.js';
 import { MAX_LINE_CHARS } from '../../../src/domain/search/line-reader.js';
 import { MATCH_TEXT_BUDGET } from '../../../src/domain/search/match-text.js';
-import type { Settings } from '../../../src/domain/settings.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { Grep, type GrepInput } from '../../../src/domain/tools/grep.js';
-import { RootAccess } from '../../../src/domain/tools/root-access.js';
+import { domainError, rootAccess } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
+import { searchSettings, SteppingClock } from './search-harness.js';
 
-const START = new Date('2026-01-01T00:00:00Z').getTime();
-
-/** Advances by `stepMs` on every reading, so a deadline passes after a known number of looks. */
-class SteppingClock implements Clock {
-  readings = 0;
-  constructor(private readonly stepMs: number) {}
-  now(): Date {
-    return new Date(START + this.stepMs * this.readings++);
-  }
-}
-
-const settings: Settings = {
-  maxFullReadSize: 1024 * 1024,
-  maxFileSize: 10 * 1024 * 1024,
-  requireViewBeforeEdit: true,
-  defaultRoot: 'workspace',
-  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 50 },
-};
+const settings = searchSettings(50);
 
 let fs: InMemoryFileSystem;
 
 function grepWith(options: { clock?: Clock; tools?: string[]; maxResultsLimit?: number } = {}): Grep {
-  const workspace = makeRoot('workspace', '/ws', options.tools ?? ['*']);
-  const access = new RootAccess(new PathPolicy([workspace]), new ToolPolicy());
-  const search = { ...settings.search, maxResultsLimit: options.maxResultsLimit ?? settings.search.maxResultsLimit };
-  return new Grep(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), { ...settings, search }, access);
+  const access = rootAccess(makeRoot('workspace', '/ws', options.tools ?? ['*']));
+  const limited = searchSettings(options.maxResultsLimit ?? settings.search.maxResultsLimit);
+  return new Grep(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), limited, access);
 }
 
 const grep = (input: Omit<GrepInput, 'root'>, grepper = grepWith()) => grepper.execute({ root: 'workspace', ...input });
-
-async function failureOf(action: Promise<unknown>): Promise<DomainError> {
-  const error = await action.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`);
 
@@ -158,9 +128,9 @@ describe('Grep', () => {
   });
 
   it('an invalid glob_filter is INVALID_ARGUMENT naming glob_filter', async () => {
-    const error = await failureOf(grep({ pattern: 'x', glob_filter: '*.[ch' }));
+    const error = await domainError(grep({ pattern: 'x', glob_filter: '*.[ch' }));
     expect(error.toClientText()).toBe("INVALID_ARGUMENT: invalid glob_filter: unclosed '[' in glob (root: workspace)");
-    const negated = await failureOf(grep({ pattern: 'x', glob_filter: '!(*.go)' }));
+    const negated = await domainError(grep({ pattern: 'x', glob_filter: '!(*.go)' }));
     expect(negated.toClientText()).toBe('INVALID_ARGUMENT: invalid glob_filter: negated extglob !(...) is not supported (root: workspace)');
   });
 
@@ -187,7 +157,7 @@ describe('Grep', () => {
   });
 
   it("E2E-052: an invalid regex is INVALID_ARGUMENT with RE2's reason, before any file is read", async () => {
-    const error = await failureOf(grep({ pattern: '[invalid' }));
+    const error = await domainError(grep({ pattern: '[invalid' }));
     expect(error.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: missing ]: [invalid (root: workspace)');
   });
 
@@ -231,14 +201,14 @@ describe('Grep', () => {
 
   it('NFR-011: rejects nonsensical limits, naming the root', async () => {
     for (const input of [{ max_results: 0 }, { context_lines: -1 }, { timeout_seconds: 0 }, { max_depth: 0 }, { max_depth: 1.5 }]) {
-      const error = await failureOf(grep({ pattern: 'x', ...input }));
+      const error = await domainError(grep({ pattern: 'x', ...input }));
       expect(error.code).toBe('INVALID_ARGUMENT');
       expect(error.message).toMatch(/ \(root: workspace\)$/);
     }
-    expect((await failureOf(grep({ pattern: 'x', max_results: 0 }))).toClientText()).toBe(
+    expect((await domainError(grep({ pattern: 'x', max_results: 0 }))).toClientText()).toBe(
       'INVALID_ARGUMENT: max_results must be a positive integer, got 0 (root: workspace)',
     );
-    expect((await failureOf(grep({ pattern: '' }))).message).toBe('pattern must not be empty (root: workspace)');
+    expect((await domainError(grep({ pattern: '' }))).message).toBe('pattern must not be empty (root: workspace)');
   });
 
   it('E2E-054: skips files with a NUL byte in the first 8 KB', async () => {
@@ -296,14 +266,14 @@ describe('Grep', () => {
     fs.seedFile('/outside/file.txt', 'hit');
 
     expect((await grep({ pattern: 'hit', path: 'alias' })).matches.map((m) => m.file)).toEqual(['alias/file.txt']);
-    expect((await failureOf(grep({ pattern: 'hit', path: 'escape' }))).code).toBe('ACCESS_DENIED');
+    expect((await domainError(grep({ pattern: 'hit', path: 'escape' }))).code).toBe('ACCESS_DENIED');
   });
 
   it('refuses a path above the root, a missing path, an unknown root and a root without grep', async () => {
-    expect((await failureOf(grep({ pattern: 'x', path: '../etc' }))).code).toBe('ACCESS_DENIED');
-    expect((await failureOf(grep({ pattern: 'x', path: 'nope' }))).toClientText()).toBe('NOT_FOUND: path not found: nope (root: workspace)');
-    expect((await failureOf(grepWith().execute({ root: 'other', pattern: 'x' }))).code).toBe('UNKNOWN_ROOT');
-    const denied = await failureOf(grep({ pattern: '[invalid' }, grepWith({ tools: ['glob'] })));
+    expect((await domainError(grep({ pattern: 'x', path: '../etc' }))).code).toBe('ACCESS_DENIED');
+    expect((await domainError(grep({ pattern: 'x', path: 'nope' }))).toClientText()).toBe('NOT_FOUND: path not found: nope (root: workspace)');
+    expect((await domainError(grepWith().execute({ root: 'other', pattern: 'x' }))).code).toBe('UNKNOWN_ROOT');
+    const denied = await domainError(grep({ pattern: '[invalid' }, grepWith({ tools: ['glob'] })));
     expect(denied.toClientText()).toBe('TOOL_NOT_ALLOWED: tool grep not allowed on root workspace');
   });
 
@@ -340,9 +310,9 @@ describe('Grep', () => {
   it('refuses a pattern or glob_filter longer than 1000 characters, naming it: a long pattern on a long line is slow', async () => {
     fs.seedFile('/ws/line.txt', `${'a'.repeat(20_000)}b\n`);
 
-    const pattern = await failureOf(grep({ pattern: 'a'.repeat(1001), path: 'line.txt' }));
+    const pattern = await domainError(grep({ pattern: 'a'.repeat(1001), path: 'line.txt' }));
     expect(pattern.toClientText()).toBe('INVALID_ARGUMENT: invalid pattern: pattern longer than 1000 characters (root: workspace)');
-    const filter = await failureOf(grep({ pattern: 'a', glob_filter: '*'.repeat(1001) }));
+    const filter = await domainError(grep({ pattern: 'a', glob_filter: '*'.repeat(1001) }));
     expect(filter.toClientText()).toBe('INVALID_ARGUMENT: invalid glob_filter: pattern longer than 1000 characters (root: workspace)');
     expect((await grep({ pattern: 'a'.repeat(1000), path: 'line.txt' })).total_matches).toBe(1);
   });
@@ -376,7 +346,6 @@ describe('Grep', () => {
     const result = await grep({ pattern: '^needle \\d*000$', timeout_seconds: 3 }, grepWith({ clock }));
     expect(result).toMatchObject({ timed_out: true, truncated: false, files_searched: 1 });
     expect(result.total_matches).toBeGreaterThan(0);
-    console.log(result.total_matches, result.matches.map(m=>m.context_before.length+"/"+m.context_after.length).join(" "), result.matches.flatMap((m) => [m.line_content, ...m.context_before, ...m.context_after]).reduce((c,l)=>c+l.length,0));
     expect(result.total_matches).toBeLessThan(50);
   });
 

@@ -1,39 +1,20 @@
-import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
+import type { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { DomainError } from '../../../src/domain/errors.js';
-import { PathPolicy } from '../../../src/domain/path-policy.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { Move, type MoveInput } from '../../../src/domain/tools/move.js';
-import { RootAccess } from '../../../src/domain/tools/root-access.js';
-import { makeRoot } from '../../support/roots.js';
+import { domainError } from '../../support/domain.js';
+import { accessTo, type RootSpec, transferTree, WORKSPACE_AND_BACKUP } from './transfer-harness.js';
 
 let fs: InMemoryFileSystem;
 let mover: Move;
 
-function moveWith(roots: { name: string; host: string; tools: string[] }[]): Move {
-  const access = new RootAccess(new PathPolicy(roots.map((r) => makeRoot(r.name, r.host, r.tools))), new ToolPolicy());
-  return new Move(fs, access);
-}
+const moveWith = (roots: RootSpec[]) => new Move(fs, accessTo(roots));
 
 const move = (source_path: string, dest_path: string, roots: Partial<MoveInput> = {}) =>
   mover.execute({ source_root: 'workspace', source_path, dest_root: 'workspace', dest_path, ...roots });
 
-async function failureOf(action: Promise<unknown>): Promise<DomainError> {
-  const error = await action.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
-
 beforeEach(() => {
-  fs = new InMemoryFileSystem();
-  fs.seedDirectory('/ws');
-  fs.seedDirectory('/backup');
-  mover = moveWith([
-    { name: 'workspace', host: '/ws', tools: ['*'] },
-    { name: 'backup', host: '/backup', tools: ['*'] },
-  ]);
+  fs = transferTree();
+  mover = moveWith(WORKSPACE_AND_BACKUP);
 });
 
 describe('Move', () => {
@@ -62,7 +43,7 @@ describe('Move', () => {
   });
 
   it('E2E-047: a missing source is NOT_FOUND and nothing changes', async () => {
-    const error = await failureOf(move('missing.txt', 'moved-missing.txt'));
+    const error = await domainError(move('missing.txt', 'moved-missing.txt'));
     expect(error.toClientText()).toBe('NOT_FOUND: source not found: missing.txt (root: workspace)');
     expect(fs.list('/ws')).toEqual([]);
   });
@@ -74,7 +55,7 @@ describe('Move', () => {
     ]);
     fs.seedFile('/ws/a.txt', 'a');
 
-    const error = await failureOf(move('a.txt', 'a.txt', { dest_root: 'backup' }));
+    const error = await domainError(move('a.txt', 'a.txt', { dest_root: 'backup' }));
     expect(error.toClientText()).toBe('TOOL_NOT_ALLOWED: tool move not allowed on root backup');
     expect(fs.readText('/ws/a.txt')).toBe('a');
   });
@@ -83,7 +64,7 @@ describe('Move', () => {
     fs.seedFile('/ws/a.txt', 'a');
 
     for (const path of ['.', '/', 'sub/..']) {
-      const error = await failureOf(move(path, 'elsewhere', { dest_root: 'backup' }));
+      const error = await domainError(move(path, 'elsewhere', { dest_root: 'backup' }));
       expect(error.toClientText()).toBe('INVALID_ARGUMENT: cannot move root directory (root: workspace)');
     }
   });
@@ -91,11 +72,11 @@ describe('Move', () => {
   it('refuses to move a directory into its own subtree', async () => {
     fs.seedFile('/ws/dir/sub/a.txt', 'a');
 
-    const error = await failureOf(move('dir', 'dir/sub/deeper'));
+    const error = await domainError(move('dir', 'dir/sub/deeper'));
     expect(error.toClientText()).toBe(
       'INVALID_ARGUMENT: cannot move a directory into itself or its own subtree: dir -> dir/sub/deeper (root: workspace)',
     );
-    expect((await failureOf(move('dir', 'dir/sub'))).code).toBe('INVALID_ARGUMENT');
+    expect((await domainError(move('dir', 'dir/sub'))).code).toBe('INVALID_ARGUMENT');
     expect(fs.readText('/ws/dir/sub/a.txt')).toBe('a');
   });
 
@@ -117,10 +98,10 @@ describe('Move', () => {
     fs.seedDirectory('/ws/box/dir');
     fs.seedFile('/ws/plain.txt', 'p');
 
-    expect((await failureOf(move('dir', 'box'))).toClientText()).toBe(
+    expect((await domainError(move('dir', 'box'))).toClientText()).toBe(
       'ALREADY_EXISTS: destination is an existing directory: box/dir (root: workspace)',
     );
-    expect((await failureOf(move('dir', 'plain.txt'))).code).toBe('NOT_A_DIRECTORY');
+    expect((await domainError(move('dir', 'plain.txt'))).code).toBe('NOT_A_DIRECTORY');
     expect(fs.readText('/ws/dir/a.txt')).toBe('a');
   });
 
@@ -166,7 +147,7 @@ describe('Move', () => {
       fs.seedFile('/ws/dir/c.txt', 'c');
       fs.failNextWrite('/backup/dir/b.txt');
 
-      const error = await failureOf(move('dir', 'dir', { dest_root: 'backup' }));
+      const error = await domainError(move('dir', 'dir', { dest_root: 'backup' }));
       expect(error.code).toBe('IO_ERROR');
       expect(fs.exists('/backup/dir')).toBe(false);
       expect(fs.list('/ws/dir')).toEqual(['a.txt', 'b.txt', 'c.txt']);
@@ -177,7 +158,7 @@ describe('Move', () => {
       fs.seedFile('/backup/file.txt', 'old');
       fs.failNextWrite('/backup/file.txt');
 
-      expect((await failureOf(move('file.txt', 'file.txt', { dest_root: 'backup' }))).code).toBe('IO_ERROR');
+      expect((await domainError(move('file.txt', 'file.txt', { dest_root: 'backup' }))).code).toBe('IO_ERROR');
       expect(fs.readText('/backup/file.txt')).toBe('old');
       expect(fs.readText('/ws/file.txt')).toBe('new');
     });
@@ -188,10 +169,9 @@ describe('Move', () => {
       stuck.removeFile = async () => {
         throw new DomainError('PERMISSION_DENIED', 'permission denied: file.txt (root: workspace)');
       };
-      const access = new RootAccess(new PathPolicy([makeRoot('workspace', '/ws'), makeRoot('backup', '/backup')]), new ToolPolicy());
 
-      const error = await failureOf(
-        new Move(stuck, access).execute({ source_root: 'workspace', source_path: 'file.txt', dest_root: 'backup', dest_path: 'file.txt' }),
+      const error = await domainError(
+        new Move(stuck, accessTo(WORKSPACE_AND_BACKUP)).execute({ source_root: 'workspace', source_path: 'file.txt', dest_root: 'backup', dest_path: 'file.txt' }),
       );
       expect(error.toClientText()).toBe(
         'PERMISSION_DENIED: copied to file.txt (root: backup) but could not remove the source: permission denied: file.txt (root: workspace)',
@@ -203,7 +183,7 @@ describe('Move', () => {
       fs.seedFile('/ws/dir/a.txt', 'a');
       fs.seedSymlink('/ws/dir/link', 'a.txt');
 
-      const error = await failureOf(move('dir', 'dir', { dest_root: 'backup' }));
+      const error = await domainError(move('dir', 'dir', { dest_root: 'backup' }));
       expect(error.code).toBe('INVALID_ARGUMENT');
       expect(error.message).toContain('dir/link');
       expect(fs.list('/backup')).toEqual([]);
@@ -214,7 +194,7 @@ describe('Move', () => {
       fs.seedFile('/ws/a.txt', 'a');
       fs.seedSymlink('/ws/link', 'a.txt');
 
-      expect((await failureOf(move('link', 'link', { dest_root: 'backup' }))).code).toBe('INVALID_ARGUMENT');
+      expect((await domainError(move('link', 'link', { dest_root: 'backup' }))).code).toBe('INVALID_ARGUMENT');
       expect(fs.kindOf('/ws/link')).toBe('symlink');
       expect(fs.list('/backup')).toEqual([]);
     });
