@@ -5,7 +5,8 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, WriteMode } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { encodeUtf8, fileTooLarge, humanSize, locateEntry, sha256, sha256OfFile, withOpenFile } from './editor-files.js';
+import { encodeUtf8, fileTooLarge, humanSize, locateEntry, sha256, withOpenFile } from './editor-files.js';
+import { digestFile } from './file-text.js';
 
 export const TOOL = 'create_file';
 
@@ -93,7 +94,7 @@ export class CreateFile {
     if (existing.kind !== 'file') throw new DomainError('NOT_A_FILE', `not a regular file: ${display}`, { attemptedPath: display });
     const seen = await session.seenVersion(key, display);
     await session.assertUnchanged(seen, display, existing, () =>
-      withOpenFile(this.files, path, display, (file) => sha256OfFile(this.hasher, file)),
+      withOpenFile(this.files, path, display, async (file) => (await digestFile(this.hasher, 'sha256', file)).digest),
     );
     return (await this.write(path, display, bytes, 'replace')).created;
   }

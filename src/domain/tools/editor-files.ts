@@ -5,9 +5,6 @@ import type { RootPath } from '../roots.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
 import { readRange } from './file-text.js';
 
-/** Files are read in chunks of this size, so memory holds one chunk, not the file. */
-export const CHUNK_BYTES = 64 * 1024;
-
 const UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
 
 /** 512 -> "512 bytes", 2516582 -> "2.4 MB". */
@@ -72,18 +69,6 @@ export function readToEnd(file: ReadableFile, position = 0): Promise<Uint8Array>
 export function sha256(hasher: ContentHasher, bytes: Uint8Array): string {
   const hash = hasher.create('sha256');
   hash.update(bytes);
-  return hash.digest();
-}
-
-/** The file's sha256, streamed chunk by chunk. */
-export async function sha256OfFile(hasher: ContentHasher, file: ReadableFile): Promise<string> {
-  const hash = hasher.create('sha256');
-  for (let offset = 0; ; ) {
-    const chunk = await file.read(offset, CHUNK_BYTES);
-    if (chunk.length === 0) break;
-    hash.update(chunk);
-    offset += chunk.length;
-  }
   return hash.digest();
 }
 

@@ -1,3 +1,4 @@
+import type { ContentHasher, HashAlgorithm } from '../ports/content-hasher.port.js';
 import type { ReadableFile } from '../ports/file-system.port.js';
 
 /** FR-005/FR-016: a NUL byte in this many leading bytes marks a file as binary (the heuristic git and grep use). */
@@ -48,6 +49,17 @@ export async function* streamChunks(file: ReadableFile, position = 0): AsyncGene
     offset += chunk.length;
     yield chunk;
   }
+}
+
+/** NFR-003: the digest of the whole file, streamed chunk by chunk, never held whole. */
+export async function digestFile(hasher: ContentHasher, algorithm: HashAlgorithm, file: ReadableFile): Promise<{ digest: string; size: number }> {
+  const hash = hasher.create(algorithm);
+  let size = 0;
+  for await (const chunk of streamChunks(file)) {
+    hash.update(chunk);
+    size += chunk.length;
+  }
+  return { digest: hash.digest(), size };
 }
 
 export interface LineWindow {

@@ -2,7 +2,7 @@ import { errors, inRoot } from '../errors.js';
 import { HASH_ALGORITHMS, type ContentHasher, type HashAlgorithm } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
-import { streamChunks } from './file-text.js';
+import { digestFile } from './file-text.js';
 import type { RootAccess } from './root-access.js';
 
 export interface HashFileResult {
@@ -35,16 +35,11 @@ export class HashFile {
     if (!entry) throw errors.notFound('file', target.root.name, shown);
     if (entry.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; cannot hash a directory');
     const file = await this.fs.openFile(target);
-    const hash = this.hasher.create(algorithm);
-    let size = 0;
     try {
-      for await (const chunk of streamChunks(file)) {
-        hash.update(chunk);
-        size += chunk.length;
-      }
+      const { digest, size } = await digestFile(this.hasher, algorithm, file);
+      return { path: shown, algorithm, hash: digest, size };
     } finally {
       await file.close();
     }
-    return { path: shown, algorithm, hash: hash.digest(), size };
   }
 }

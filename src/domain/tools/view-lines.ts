@@ -1,6 +1,6 @@
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { ReadableFile } from '../ports/file-system.port.js';
-import { CHUNK_BYTES } from './editor-files.js';
+import { streamChunks } from './file-text.js';
 
 /** Lines longer than this many characters (code points) are cut. */
 export const MAX_LINE_CHARS = 2000;
@@ -68,19 +68,11 @@ export async function readLineWindow(
     take(text, start, text.length);
   };
 
-  let offset = 0;
-  let atEnd = false;
-  while (readToEnd || lineNumber <= last) {
-    const chunk = await file.read(offset, CHUNK_BYTES);
-    if (chunk.length === 0) {
-      atEnd = true;
-      break;
-    }
-    offset += chunk.length;
+  for await (const chunk of streamChunks(file)) {
     hash.update(chunk);
     consume(decoder.decode(chunk, { stream: true }));
+    if (!readToEnd && lineNumber > last) return { lines };
   }
-  if (!atEnd) return { lines };
   consume(decoder.decode());
   if (lineHasText) endLine();
   return { lines, totalLines: lineNumber - 1, sha256: hash.digest() };
