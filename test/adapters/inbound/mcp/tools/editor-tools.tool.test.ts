@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import type { ToolDefinition } from '../../../../../src/adapters/inbound/mcp/tool-definition.js';
 import { changeDirectoryTool } from '../../../../../src/adapters/inbound/mcp/tools/change-directory.tool.js';
 import { createFileTool } from '../../../../../src/adapters/inbound/mcp/tools/create-file.tool.js';
 import { fileListTool } from '../../../../../src/adapters/inbound/mcp/tools/file-list.tool.js';
@@ -9,6 +7,7 @@ import { namespaceLogFields } from '../../../../../src/adapters/inbound/mcp/tool
 import { strReplaceTool } from '../../../../../src/adapters/inbound/mcp/tools/str-replace.tool.js';
 import { viewTool } from '../../../../../src/adapters/inbound/mcp/tools/view.tool.js';
 import { editorWorld } from '../../../../domain/tools/editor-harness.js';
+import { byName, callChecked, expectEveryInputDescribed, readOnlyAndDestructiveHints } from './tool-definition-harness.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
@@ -28,15 +27,7 @@ function definitions() {
     fileListTool(world.fileList),
     changeDirectoryTool(world.changeDirectory),
   ];
-  return new Map(tools.map((tool) => [tool.name, tool]));
-}
-
-/** What the MCP adapter checks: structuredContent must satisfy outputSchema; strict() also catches undeclared fields. */
-async function run(tools: Map<string, ToolDefinition>, name: string, args: Record<string, unknown>) {
-  const tool = tools.get(name)!;
-  const output = await tool.handle(z.object(tool.inputSchema).strict().parse(args), { sessionId: 'test' });
-  z.object(tool.outputSchema ?? {}).strict().parse(output.structured);
-  return output;
+  return byName(tools);
 }
 
 describe('editor and repo tool definitions', () => {
@@ -56,31 +47,25 @@ describe('editor and repo tool definitions', () => {
     ['create_file', { path: 'created.txt', content: 'x' }],
     ['change_directory', { path: 'dir' }],
   ])('%s %j: the result matches the declared outputSchema exactly', async (name, args) => {
-    await expect(run(definitions(), name, args)).resolves.toBeDefined();
+    await expect(callChecked(definitions().get(name)!, args)).resolves.toBeDefined();
   });
 
   it('str_replace after a view matches its outputSchema and confirms with a snippet', async () => {
     const tools = definitions();
-    await run(tools, 'view', { path: 'a.txt' });
-    const output = await run(tools, 'str_replace', { path: 'a.txt', old_str: 'two', new_str: '2' });
+    await callChecked(tools.get('view')!, { path: 'a.txt' });
+    const output = await callChecked(tools.get('str_replace')!, { path: 'a.txt', old_str: 'two', new_str: '2' });
     expect(output.structured).toEqual({ path: '/workspace/a.txt', replacements: 1, size: 12 });
     expect(output.text).toContain('   2\t2');
   });
 
   it('returns a view of an image as base64 image content', async () => {
-    const output = await run(definitions(), 'view', { path: 'pic.png' });
+    const output = await callChecked(definitions().get('view')!, { path: 'pic.png' });
     expect(output.image).toEqual({ data: Buffer.from(PNG).toString('base64'), mimeType: 'image/png' });
   });
 
   it('declares every input field with a description an LLM can read, and explains the namespace', () => {
     for (const tool of definitions().values()) {
-      for (const [field, schema] of Object.entries(tool.inputSchema)) {
-        expect({ tool: tool.name, field, description: (schema as z.ZodType).description }).toEqual({
-          tool: tool.name,
-          field,
-          description: expect.stringMatching(/\S{3}/),
-        });
-      }
+      expectEveryInputDescribed(tool);
       expect(tool.description).toContain('/<root>/');
     }
   });
@@ -93,10 +78,7 @@ describe('editor and repo tool definitions', () => {
   });
 
   it('annotates honestly: reads are read-only, whole-file overwrites destructive', () => {
-    const hints = Object.fromEntries(
-      [...definitions().values()].map((tool) => [tool.name, [tool.annotations.readOnlyHint, tool.annotations.destructiveHint]]),
-    );
-    expect(hints).toEqual({
+    expect(readOnlyAndDestructiveHints(definitions().values())).toEqual({
       view: [true, false],
       file_read: [true, false],
       file_list: [true, false],

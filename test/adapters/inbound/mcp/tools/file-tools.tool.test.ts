@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import type { ToolDefinition } from '../../../../../src/adapters/inbound/mcp/tool-definition.js';
 import { createFolderTool } from '../../../../../src/adapters/inbound/mcp/tools/create-folder.tool.js';
 import { hashFileTool } from '../../../../../src/adapters/inbound/mcp/tools/hash-file.tool.js';
 import { listFolderTool } from '../../../../../src/adapters/inbound/mcp/tools/list-folder.tool.js';
@@ -24,6 +22,7 @@ import { RemoveFolder } from '../../../../../src/domain/tools/remove-folder.js';
 import { StatFile } from '../../../../../src/domain/tools/stat-file.js';
 import { WriteFile } from '../../../../../src/domain/tools/write-file.js';
 import { fileToolsWorld } from '../../../../domain/tools/file-tools-harness.js';
+import { byName, callChecked, expectEveryInputDescribed, readOnlyAndDestructiveHints } from './tool-definition-harness.js';
 
 function definitions() {
   const { fs, paths, access, settings } = fileToolsWorld({ maxFullReadSize: 1024 * 1024 });
@@ -46,14 +45,7 @@ function definitions() {
     hashFileTool(new HashFile(access, fs, new NodeContentHasher())),
     permissionsFileTool(new PermissionsFile(access, fs)),
   ];
-  return new Map(tools.map((tool) => [tool.name, tool]));
-}
-
-/** What the MCP adapter checks: structuredContent must satisfy outputSchema; strict() also catches undeclared fields. */
-async function structuredOf(tool: ToolDefinition, args: Record<string, unknown>): Promise<unknown> {
-  const inputs = z.object(tool.inputSchema).strict().parse(args);
-  const output = await tool.handle(inputs, { sessionId: 'test' });
-  return z.object(tool.outputSchema ?? {}).strict().parse(output.structured);
+  return byName(tools);
 }
 
 describe('file tool definitions', () => {
@@ -78,28 +70,18 @@ describe('file tool definitions', () => {
     ['hash_file', { ...W, path: 'a.txt', algorithm: 'sha1' }],
     ['permissions_file', { ...W, path: 'dir' }],
   ])('%s %j: the result matches the declared outputSchema exactly', async (name, args) => {
-    const tool = definitions().get(name)!;
-    await expect(structuredOf(tool, args)).resolves.toBeDefined();
+    await expect(callChecked(definitions().get(name)!, args)).resolves.toBeDefined();
   });
 
   it('declares every input field with a description an LLM can read', () => {
     for (const tool of definitions().values()) {
-      for (const [field, schema] of Object.entries(tool.inputSchema)) {
-        expect({ tool: tool.name, field, description: (schema as z.ZodType).description }).toEqual({
-          tool: tool.name,
-          field,
-          description: expect.stringMatching(/\S{3}/),
-        });
-      }
+      expectEveryInputDescribed(tool);
       expect(tool.description.length).toBeGreaterThan(100);
     }
   });
 
   it('annotates honestly: read tools are read-only, removals and overwrites destructive', () => {
-    const hints = Object.fromEntries(
-      [...definitions().values()].map((tool) => [tool.name, [tool.annotations.readOnlyHint, tool.annotations.destructiveHint]]),
-    );
-    expect(hints).toEqual({
+    expect(readOnlyAndDestructiveHints(definitions().values())).toEqual({
       list_roots: [true, false],
       list_folder: [true, false],
       read_file: [true, false],
