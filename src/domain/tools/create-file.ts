@@ -5,8 +5,8 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, WriteMode } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { encodeUtf8, fileTooLarge, humanSize, locateEntry, sha256, withOpenFile } from './editor-files.js';
-import { digestFile } from './file-text.js';
+import { fileTooLarge, humanSize, locateEntry, sha256, withOpenFile } from './editor-files.js';
+import { digestFile, encodeUtf8 } from './file-text.js';
 
 export const TOOL = 'create_file';
 

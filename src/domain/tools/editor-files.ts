@@ -72,21 +72,6 @@ export function sha256(hasher: ContentHasher, bytes: Uint8Array): string {
   return hash.digest();
 }
 
-const utf8 = new TextEncoder();
-
-export function encodeUtf8(text: string): Uint8Array {
-  return utf8.encode(text);
-}
-
-/** Strict UTF-8 (a BOM is kept as U+FEFF so a rewrite keeps it); null when the bytes are not UTF-8 text. */
-export function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
 /** A namespace target that must be inside a root (`/` is the list of roots, not a file). */
 export function locateEntry(namespace: Namespace, tool: string, rawPath: string, cwd: string): { path: RootPath; display: string } {
   const target = namespace.locate(tool, rawPath, cwd);

@@ -142,14 +142,24 @@ export interface DecodedContent {
 
 /** Text when the bytes are valid UTF-8 of a text file; otherwise base64, so nothing is lost. */
 export function decodeContent(bytes: Uint8Array, binary: boolean): DecodedContent {
-  if (!binary) {
-    try {
-      return { content: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), encoding: 'utf-8' };
-    } catch {
-      // Invalid UTF-8 (or a range cut through a character): fall through to the lossless form.
-    }
+  // Invalid UTF-8 (or a range cut through a character) gets the lossless form.
+  const text = binary ? null : decodeUtf8(bytes);
+  return text === null ? { content: toBase64(bytes), encoding: 'base64' } : { content: text, encoding: 'utf-8' };
+}
+
+const utf8 = new TextEncoder();
+
+export function encodeUtf8(text: string): Uint8Array {
+  return utf8.encode(text);
+}
+
+/** Strict UTF-8 (a BOM is kept as U+FEFF so a rewrite keeps it); null when the bytes are not UTF-8 text. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
   }
-  return { content: toBase64(bytes), encoding: 'base64' };
 }
 
 export function toBase64(bytes: Uint8Array): string {

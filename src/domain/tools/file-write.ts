@@ -3,7 +3,8 @@ import { atNamespacePath, type Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { Settings } from '../settings.js';
-import { encodeUtf8, fileTooLarge, locateEntry, sha256 } from './editor-files.js';
+import { fileTooLarge, locateEntry, sha256 } from './editor-files.js';
+import { encodeUtf8 } from './file-text.js';
 
 export const TOOL = 'file_write';
 

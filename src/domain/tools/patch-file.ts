@@ -3,7 +3,7 @@ import { applyPatch, parseUnifiedDiff } from '../patch-engine.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { formatSize, looksBinary, readRange } from './file-text.js';
+import { decodeUtf8, encodeUtf8, formatSize, looksBinary, readRange } from './file-text.js';
 import type { RootAccess } from './root-access.js';
 
 export interface PatchFileResult {
@@ -30,7 +30,7 @@ export class PatchFile {
     const original = existing ? await this.readText(target) : '';
     // Everything is computed before the first write, so a failing hunk leaves the file untouched.
     const result = applyPatch(original, patch, target);
-    await this.fs.writeFile(target, new TextEncoder().encode(result.content), { mode: 'replace', createParents: true });
+    await this.fs.writeFile(target, encodeUtf8(result.content), { mode: 'replace', createParents: true });
     return { path: shown, hunks_applied: result.hunksApplied, created: existing === null };
   }
 
@@ -54,10 +54,8 @@ export class PatchFile {
       await file.close();
     }
     if (looksBinary(bytes)) throw errors.invalidArgument(`cannot patch a binary file: ${shown}${inRoot(rootName)}`);
-    try {
-      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      throw errors.invalidArgument(`cannot patch a file that is not valid UTF-8: ${shown}${inRoot(rootName)}`);
-    }
+    const text = decodeUtf8(bytes);
+    if (text === null) throw errors.invalidArgument(`cannot patch a file that is not valid UTF-8: ${shown}${inRoot(rootName)}`);
+    return text;
   }
 }

@@ -5,16 +5,8 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import {
-  decodeUtf8,
-  encodeUtf8,
-  fileTooLarge,
-  locateEntry,
-  readToEnd,
-  sha256,
-  statRegularFile,
-  withOpenFile,
-} from './editor-files.js';
+import { fileTooLarge, locateEntry, readToEnd, sha256, statRegularFile, withOpenFile } from './editor-files.js';
+import { decodeUtf8, encodeUtf8 } from './file-text.js';
 import { MAX_LINE_CHARS } from './view-lines.js';
 
 export const TOOL = 'str_replace';
