@@ -6,6 +6,7 @@ import type { Root } from '../../src/domain/roots.js';
 import type { Settings } from '../../src/domain/settings.js';
 import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
+import type { Tree } from './fixtures.js';
 
 /** The limits domain tests run with unless they say otherwise (the descriptions' "10.0 MB" etc. follow from these). */
 export const TEST_SETTINGS: Settings = {
@@ -63,4 +64,17 @@ export function watchReads(fs: InMemoryFileSystem, onRead: (length: number, byte
     return watched;
   };
   return port;
+}
+
+/** Seeds `tree` below `hostDir` (a path ending in '/' is an empty directory), as writeTree does on disk. */
+export function seedTree(fs: InMemoryFileSystem, hostDir: string, tree: Tree): void {
+  for (const [relative, content] of Object.entries(tree)) {
+    if (relative.endsWith('/')) fs.seedDirectory(`${hostDir}/${relative.slice(0, -1)}`);
+    else fs.seedFile(`${hostDir}/${relative}`, content);
+  }
+}
+
+/** Seeds a link below `hostDir` for each name -> link text (which may dangle or leave every root). */
+export function seedLinks(fs: InMemoryFileSystem, hostDir: string, links: Record<string, string>): void {
+  for (const [name, text] of Object.entries(links)) fs.seedSymlink(`${hostDir}/${name}`, text);
 }

@@ -1,13 +1,10 @@
 import { LINK_TARGET_MARKERS } from '../../../src/domain/tools/view-directory.js';
+import { seedLinks, seedTree } from '../../support/domain.js';
 import { domainError, editorWorld } from './editor-harness.js';
 
 function seeded() {
   const world = editorWorld();
-  world.fs.seedFile('/ws/b.ts', 'b');
-  world.fs.seedFile('/ws/a.ts', 'aa');
-  world.fs.seedFile('/ws/.eslintrc.json', '{}');
-  world.fs.seedFile('/ws/README.md', '# r');
-  world.fs.seedFile('/ws/src/deep.ts', 'd');
+  seedTree(world.fs, '/ws', { 'b.ts': 'b', 'a.ts': 'aa', '.eslintrc.json': '{}', 'README.md': '# r', 'src/deep.ts': 'd' });
   world.fs.seedSymlink('/ws/link', 'a.ts');
   return world;
 }
@@ -27,10 +24,7 @@ describe('file_list', () => {
     const world = seeded();
     world.fs.seedFile('/ro/shared.txt', 's');
     world.fs.seedSymlink('/alias', '/ws');
-    world.fs.seedSymlink('/ws/via-alias', '/alias/a.ts');
-    world.fs.seedSymlink('/ws/bin', '/usr/local/bin');
-    world.fs.seedSymlink('/ws/shared', '../ro/shared.txt');
-    world.fs.seedSymlink('/ws/loop', 'loop');
+    seedLinks(world.fs, '/ws', { 'via-alias': '/alias/a.ts', bin: '/usr/local/bin', shared: '../ro/shared.txt', loop: 'loop' });
     const result = await world.fileList.execute({ sessionId: 's1', path: '/workspace' });
     const targets = Object.fromEntries(result.entries.filter((entry) => entry.type === 'symlink').map((entry) => [entry.name, entry.target]));
     expect(targets).toEqual({

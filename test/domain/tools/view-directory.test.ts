@@ -1,22 +1,25 @@
 import { LINK_TARGET_MARKERS } from '../../../src/domain/tools/view-directory.js';
-import { editorWorld } from './editor-harness.js';
+import { seedLinks, seedTree } from '../../support/domain.js';
+import { editorWorld, type EditorWorld } from './editor-harness.js';
 
-function view(world: ReturnType<typeof editorWorld>, path: string) {
+function view(world: EditorWorld, path: string) {
   return world.view.execute({ sessionId: 's1', path });
 }
 
 describe('view: directories', () => {
   function project() {
     const world = editorWorld();
-    world.fs.seedFile('/ws/p/README.md', '# p\n');
-    world.fs.seedFile('/ws/p/src/main.go', 'package main\n');
-    world.fs.seedFile('/ws/p/src/pkg/deep/too-deep.go', 'x\n');
-    world.fs.seedFile('/ws/p/.github/workflows/ci.yml', 'on: push\n');
-    world.fs.seedFile('/ws/p/.dockerignore', 'node_modules\n');
-    world.fs.seedFile('/ws/p/.env', 'A=1\n');
-    world.fs.seedFile('/ws/p/.git/HEAD', 'ref: refs/heads/main\n');
-    world.fs.seedFile('/ws/p/node_modules/x/index.js', '\n');
-    world.fs.seedFile('/ws/p/src/node_modules/y.js', '\n');
+    seedTree(world.fs, '/ws/p', {
+      'README.md': '# p\n',
+      'src/main.go': 'package main\n',
+      'src/pkg/deep/too-deep.go': 'x\n',
+      '.github/workflows/ci.yml': 'on: push\n',
+      '.dockerignore': 'node_modules\n',
+      '.env': 'A=1\n',
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'node_modules/x/index.js': '\n',
+      'src/node_modules/y.js': '\n',
+    });
     world.fs.seedSymlink('/ws/p/link', '/usr/local/bin');
     return world;
   }
@@ -58,11 +61,13 @@ describe('view: directories', () => {
     const world = editorWorld();
     world.fs.seedFile('/ro/shared.txt', 's\n');
     world.fs.seedFile('/ws/d/a.txt', 'a\n');
-    world.fs.seedSymlink('/ws/d/rel', 'a.txt');
-    world.fs.seedSymlink('/ws/d/abs', '/ws/d/a.txt');
-    world.fs.seedSymlink('/ws/d/dangling', 'gone/../missing.txt');
-    world.fs.seedSymlink('/ws/d/other-root', '/ro/shared.txt');
-    world.fs.seedSymlink('/ws/d/climb', '../../ro/shared.txt');
+    seedLinks(world.fs, '/ws/d', {
+      rel: 'a.txt',
+      abs: '/ws/d/a.txt',
+      dangling: 'gone/../missing.txt',
+      'other-root': '/ro/shared.txt',
+      climb: '../../ro/shared.txt',
+    });
     const lines = (await view(world, 'd')).text.split('\n');
     expect(lines).toEqual(expect.arrayContaining([
       'rel -> /workspace/d/a.txt',
@@ -81,15 +86,17 @@ describe('view: directories', () => {
     // another root that leads out, followed by a tail that spells the host path.
     world.fs.seedSymlink('/alias', '/ws');
     world.fs.seedSymlink('/ro/hop', '/');
-    world.fs.seedSymlink('/ws/d/via-alias', '/alias/d/a.txt');
-    world.fs.seedSymlink('/ws/d/via-hop', '/ro/hop/ws/d/a.txt');
-    world.fs.seedSymlink('/ws/d/absolute', '/usr/local/bin');
-    world.fs.seedSymlink('/ws/d/relative', '../../outside/x/../secret.txt');
-    world.fs.seedSymlink('/ws/d/smuggle', '/ws/../etc/passwd');
-    world.fs.seedSymlink('/ws/d/out', '/etc');
-    world.fs.seedSymlink('/ws/d/chain', 'out');
-    world.fs.seedSymlink('/ws/d/loop-a', 'loop-b');
-    world.fs.seedSymlink('/ws/d/loop-b', 'loop-a');
+    seedLinks(world.fs, '/ws/d', {
+      'via-alias': '/alias/d/a.txt',
+      'via-hop': '/ro/hop/ws/d/a.txt',
+      absolute: '/usr/local/bin',
+      relative: '../../outside/x/../secret.txt',
+      smuggle: '/ws/../etc/passwd',
+      out: '/etc',
+      chain: 'out',
+      'loop-a': 'loop-b',
+      'loop-b': 'loop-a',
+    });
     const lines = (await view(world, 'd')).text.split('\n').slice(1);
     const outside = LINK_TARGET_MARKERS.outside;
     expect(lines).toEqual([
