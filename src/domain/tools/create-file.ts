@@ -5,8 +5,8 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, WriteMode } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { fileTooLarge, humanSize, locateEntry, sha256, withOpenFile } from './editor-files.js';
-import { digestFile, encodeUtf8 } from './file-text.js';
+import { contentBytes, humanSize, locateEntry, recordOwnWrite, withOpenFile, writeWholeFile } from './editor-files.js';
+import { digestFile } from './file-text.js';
 
 export const TOOL = 'create_file';
 
@@ -46,8 +46,7 @@ export class CreateFile {
   async execute(input: CreateFileInput): Promise<CreateFileOutcome> {
     const session = this.sessions.for(input.sessionId);
     const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
-    const bytes = encodeUtf8(input.content);
-    if (bytes.length > this.settings.maxFileSize) throw fileTooLarge(display, bytes.length, this.settings.maxFileSize, 'content');
+    const bytes = contentBytes(input.content, display, this.settings.maxFileSize);
 
     const key = await session.fileKey(path);
     const created = await session.exclusive(key, async () => {
@@ -55,8 +54,7 @@ export class CreateFile {
       const isNew = existing === null
         ? await this.createNew(session, path, display, key, bytes)
         : await this.overwrite(session, path, display, key, bytes, existing);
-      const written = await this.statTarget(path, display);
-      if (written) await session.recordSeen(key, written, sha256(this.hasher, bytes));
+      await recordOwnWrite(session, this.files, this.hasher, { path, display, key }, bytes);
       return isNew;
     });
     return {
@@ -104,8 +102,6 @@ export class CreateFile {
   }
 
   private write(path: RootPath, display: string, bytes: Uint8Array, mode: WriteMode) {
-    return atNamespacePath(display, () =>
-      this.files.writeFile(path, bytes, { mode, createParents: true, newFilePermissions: 0o644 }),
-    );
+    return writeWholeFile(this.files, path, display, bytes, mode);
   }
 }

@@ -1,9 +1,10 @@
+import type { EditSession } from '../edit-session.js';
 import { DomainError } from '../errors.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
-import type { EntryStat, FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
+import type { EntryStat, FileSystemPort, ReadableFile, WriteMode, WriteResult } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
-import { readRange } from './file-text.js';
+import { encodeUtf8, readRange } from './file-text.js';
 
 const UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
 
@@ -70,6 +71,30 @@ export function sha256(hasher: ContentHasher, bytes: Uint8Array): string {
   const hash = hasher.create('sha256');
   hash.update(bytes);
   return hash.digest();
+}
+
+/** The content of a whole-file write as UTF-8, refused over max_file_size before anything is touched. */
+export function contentBytes(content: string, display: string, maxFileSize: number): Uint8Array {
+  const bytes = encodeUtf8(content);
+  if (bytes.length > maxFileSize) throw fileTooLarge(display, bytes.length, maxFileSize, 'content');
+  return bytes;
+}
+
+/** create_file's and file_write's write: missing parents 0755, a new file 0644, an existing one replaced atomically. */
+export function writeWholeFile(files: FileSystemPort, path: RootPath, display: string, bytes: Uint8Array, mode: WriteMode): Promise<WriteResult> {
+  return atNamespacePath(display, () => files.writeFile(path, bytes, { mode, createParents: true, newFilePermissions: 0o644 }));
+}
+
+/** The session's own write is the version it has now seen: what is on disk, with the hash of the bytes written. */
+export async function recordOwnWrite(
+  session: EditSession,
+  files: FileSystemPort,
+  hasher: ContentHasher,
+  target: { path: RootPath; display: string; key: string },
+  bytes: Uint8Array,
+): Promise<void> {
+  const written = await atNamespacePath(target.display, () => files.stat(target.path, { followSymlinks: true }));
+  if (written) await session.recordSeen(target.key, written, sha256(hasher, bytes));
 }
 
 /** A namespace target that must be inside a root (`/` is the list of roots, not a file). */

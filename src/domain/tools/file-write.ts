@@ -1,10 +1,9 @@
 import type { EditSessions } from '../edit-session.js';
-import { atNamespacePath, type Namespace } from '../namespace.js';
+import type { Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { Settings } from '../settings.js';
-import { fileTooLarge, locateEntry, sha256 } from './editor-files.js';
-import { encodeUtf8 } from './file-text.js';
+import { contentBytes, locateEntry, recordOwnWrite, writeWholeFile } from './editor-files.js';
 
 export const TOOL = 'file_write';
 
@@ -39,13 +38,9 @@ export class FileWrite {
   async execute(input: FileWriteInput): Promise<FileWriteResult> {
     const session = this.sessions.for(input.sessionId);
     const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
-    const bytes = encodeUtf8(input.content);
-    if (bytes.length > this.settings.maxFileSize) throw fileTooLarge(display, bytes.length, this.settings.maxFileSize, 'content');
-    const { created } = await atNamespacePath(display, () =>
-      this.files.writeFile(path, bytes, { mode: 'replace', createParents: true, newFilePermissions: 0o644 }),
-    );
-    const written = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
-    if (written) await session.recordSeen(await session.fileKey(path), written, sha256(this.hasher, bytes));
+    const bytes = contentBytes(input.content, display, this.settings.maxFileSize);
+    const { created } = await writeWholeFile(this.files, path, display, bytes, 'replace');
+    await recordOwnWrite(session, this.files, this.hasher, { path, display, key: await session.fileKey(path) }, bytes);
     return { path: display, size: bytes.length, created };
   }
 }

@@ -5,7 +5,7 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { fileTooLarge, locateEntry, readToEnd, sha256, statRegularFile, withOpenFile } from './editor-files.js';
+import { fileTooLarge, locateEntry, readToEnd, recordOwnWrite, sha256, statRegularFile, withOpenFile } from './editor-files.js';
 import { decodeUtf8, encodeUtf8 } from './file-text.js';
 import { MAX_LINE_CHARS } from './view-lines.js';
 
@@ -81,10 +81,7 @@ export class StrReplace {
     const after = encodeUtf8(edit.content);
     if (after.length > limit) throw fileTooLarge(display, after.length, limit, 'edited file');
     await atNamespacePath(display, () => this.files.writeFile(path, after, { mode: 'replace', createParents: false }));
-
-    // The session's own edit is the version it has now seen.
-    const written = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
-    if (written) await session.recordSeen(key, written, sha256(this.hasher, after));
+    await recordOwnWrite(session, this.files, this.hasher, { path, display, key }, after);
     return { ...edit, size: after.length };
   }
 }
