@@ -1,7 +1,8 @@
 import type { EditSessions } from '../edit-session.js';
 import { DomainError } from '../errors.js';
-import { atNamespacePath, type Namespace } from '../namespace.js';
+import type { Namespace } from '../namespace.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
+import { assertDirectory } from './editor-files.js';
 
 export const TOOL = 'change_directory';
 
@@ -34,10 +35,7 @@ export class ChangeDirectory {
     if (target.kind === 'roots') {
       throw new DomainError('INVALID_ARGUMENT', 'the working directory must be inside a root: / only lists the roots (e.g. change_directory /<root>)');
     }
-    const { path, display } = target;
-    const stat = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
-    if (stat === null) throw new DomainError('NOT_FOUND', `directory not found: ${display}`, { attemptedPath: display });
-    if (stat.kind !== 'directory') throw new DomainError('NOT_A_DIRECTORY', `not a directory: ${display}`, { attemptedPath: display });
-    return { cwd: await session.changeDirectory(path) };
+    await assertDirectory(this.files, target.path, target.display);
+    return { cwd: await session.changeDirectory(target.path) };
   }
 }

@@ -47,6 +47,13 @@ export async function statRegularFile(files: FileSystemPort, path: RootPath, dis
   return stat;
 }
 
+/** Insists that a namespace target is a directory (in-root links followed): NOT_FOUND and NOT_A_DIRECTORY name the namespace path. */
+export async function assertDirectory(files: FileSystemPort, path: RootPath, display: string): Promise<void> {
+  const stat = await atNamespacePath(display, () => files.stat(path, { followSymlinks: true }));
+  if (stat === null) throw new DomainError('NOT_FOUND', `directory not found: ${display}`, { attemptedPath: display });
+  if (stat.kind !== 'directory') throw new DomainError('NOT_A_DIRECTORY', `not a directory: ${display}`, { attemptedPath: display });
+}
+
 /** Opens, hands the file to `use`, and always closes it. */
 export async function withOpenFile<T>(
   files: FileSystemPort,

@@ -1,11 +1,11 @@
 import type { EditSessions } from '../edit-session.js';
-import { DomainError } from '../errors.js';
 import { atNamespacePath, type Namespace, namespacePath } from '../namespace.js';
 import type { EntryKind, EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { childPath, type RootPath } from '../roots.js';
 import { namingArgument } from '../search/argument-errors.js';
 import { compileGlob } from '../search/glob-pattern.js';
+import { assertDirectory } from './editor-files.js';
 import { describeLinkTarget } from './view-directory.js';
 import { compareCodePoints } from '../code-point-order.js';
 
@@ -71,9 +71,7 @@ export class FileList {
   }
 
   private async directory(path: RootPath, display: string): Promise<FileListEntry[]> {
-    const stat = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
-    if (stat === null) throw new DomainError('NOT_FOUND', `directory not found: ${display}`, { attemptedPath: display });
-    if (stat.kind !== 'directory') throw new DomainError('NOT_A_DIRECTORY', `not a directory: ${display}`, { attemptedPath: display });
+    await assertDirectory(this.files, path, display);
     const entries = await atNamespacePath(display, () => this.files.readDirectory(path));
     return Promise.all(entries.map(async (entry) => {
       const listed = toEntry(entry, childPath(path, entry.name));
