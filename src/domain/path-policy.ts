@@ -69,13 +69,6 @@ export class PathPolicy {
   resolveLinkTarget(linkDirectory: RootPath, linkText: string): RootPath | null {
     return resolveLinkTarget(linkDirectory, linkText);
   }
-
-  /** The in-root path of a host path, or null when it is not inside the root. */
-  hostToRootPath(root: Root, hostPath: string): RootPath | null {
-    const relative = hostPathInside(root.hostPath, normalizeAbsolute(hostPath));
-    if (relative === null) return null;
-    return { root, segments: relative === '' ? [] : relative.split('/') };
-  }
 }
 
 /** See PathPolicy.resolveLinkTarget; exported for the file system adapters that walk links. */
@@ -136,6 +129,13 @@ export function hostPathInside(rootHostPath: string, candidate: string): string 
   const prefix = rootHostPath.endsWith('/') ? rootHostPath : `${rootHostPath}/`;
   if (!candidate.startsWith(prefix)) return null;
   return candidate.slice(prefix.length);
+}
+
+/** The in-root path a host path names lexically, or null when it is not inside the root. */
+export function hostToRootPath(root: Root, hostPath: string): RootPath | null {
+  const relative = hostPathInside(root.hostPath, normalizeAbsolute(hostPath));
+  if (relative === null) return null;
+  return { root, segments: relative === '' ? [] : relative.split('/') };
 }
 
 /** Lexical normalisation of an absolute POSIX path ('..' above '/' stays at '/'). */

@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.js';
 import { atNamespacePath, namespacePath } from '../namespace.js';
-import { hostPathInside, normalizeAbsolute, resolveLinkTarget } from '../path-policy.js';
+import { hostToRootPath, resolveLinkTarget } from '../path-policy.js';
 import type { EntryStat, FileSystemPort, LinkInfo } from '../ports/file-system.port.js';
 import { childPath, type Root, type RootPath } from '../roots.js';
 import { compareCodePoints } from '../code-point-order.js';
@@ -108,12 +108,10 @@ export async function describeLinkTarget(
 
 /** The root path (in this root or another) whose host directory the link text names lexically, if any. */
 function inSomeRoot(linkDirectory: RootPath, linkText: string, roots: readonly Root[]): RootPath | null {
-  const hostTarget = normalizeAbsolute(
-    linkText.startsWith('/') ? linkText : [linkDirectory.root.hostPath, ...linkDirectory.segments, linkText].join('/'),
-  );
+  const hostTarget = linkText.startsWith('/') ? linkText : [linkDirectory.root.hostPath, ...linkDirectory.segments, linkText].join('/');
   for (const root of roots) {
-    const rest = hostPathInside(root.hostPath, hostTarget);
-    if (rest !== null) return { root, segments: rest === '' ? [] : rest.split('/') };
+    const path = hostToRootPath(root, hostTarget);
+    if (path !== null) return path;
   }
   return null;
 }
