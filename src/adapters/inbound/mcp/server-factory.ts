@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
@@ -31,6 +31,7 @@ const INSTRUCTIONS =
 @injectable()
 export class McpServerFactory {
   private readonly tools: ReadonlyMap<string, PreparedTool>;
+  private readonly listing: ListToolsResult;
 
   constructor(
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
@@ -42,6 +43,7 @@ export class McpServerFactory {
       tools.set(definition.name, prepareTool(definition));
     }
     this.tools = tools;
+    this.listing = { tools: [...tools.values()].map((tool) => tool.listing) };
   }
 
   create(sessionId: string): Server {
@@ -49,8 +51,7 @@ export class McpServerFactory {
       { name: SERVER_NAME, version: SERVER_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
-    const listing = [...this.tools.values()].map((tool) => tool.listing);
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+    server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
