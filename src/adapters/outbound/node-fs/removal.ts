@@ -1,10 +1,7 @@
-import { constants } from 'node:fs';
 import { open, readdir, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { childPath } from '../../../domain/roots.js';
 import { errnoOf, translate } from './node-errors.js';
-import { Dir, type Walk, type Walker } from './walker.js';
-
-const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+import { Dir, DIRECTORY_FLAGS, type Walk, type Walker } from './walker.js';
 
 /**
  * rm -rf of `name` inside `parent` that never follows a link (NFR-009): every directory is

@@ -6,7 +6,8 @@ import { baseName, childPath, displayPath, parentPath, type Root, type RootPath 
 import { DirectoryCache } from './directory-cache.js';
 import { errnoOf, outsideRoot, SymlinkLoopError, translate } from './node-errors.js';
 
-const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+/** Security: O_NOFOLLOW, so a directory is only ever opened when the entry itself is one, never through a link. */
+export const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const NEW_DIRECTORY_MODE = 0o755;
 /** Each '..' drops at least two bytes ('/' and a name), so this reaches back far past PATH_MAX. */
 const MAX_CLIMB = 4096;
