@@ -9,7 +9,7 @@ export interface WalkEntry {
   readonly relativePath: string;
   /** 1 for entries directly in the start directory. */
   readonly depth: number;
-  /** The entry itself, not followed. */
+  /** The entry itself, not followed; a link's target is not described (`link` is unset). */
   readonly stat: EntryStat;
 }
 
@@ -62,7 +62,8 @@ export async function* walkTree(fs: FileSystemPort, start: RootPath, options: Wa
 /** Sorted entries, or null when the directory vanished after its parent was listed. */
 async function listDirectory(fs: FileSystemPort, directory: RootPath): Promise<EntryStat[] | null> {
   try {
-    const entries = await fs.readDirectory(directory);
+    // Links are never followed here, so describing where each one leads would be wasted walks.
+    const entries = await fs.readDirectory(directory, { describeLinks: false });
     return entries.sort((a, b) => compareCodePoints(a.name, b.name));
   } catch (error) {
     if (isVanished(error)) return null;

@@ -37,11 +37,12 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     return this.tree.statOf(baseName(path), result.node, parentPath(result.path));
   }
 
-  async readDirectory(path: RootPath): Promise<EntryStat[]> {
+  async readDirectory(path: RootPath, options: { describeLinks?: boolean } = {}): Promise<EntryStat[]> {
     const result = this.tree.walk(path, true);
     if (result.status !== 'found') throw walkFailure(result, path, 'directory');
     if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
-    return [...result.node.children].map(([name, child]) => this.tree.statOf(name, child, result.path));
+    const describeLinks = options.describeLinks ?? true;
+    return [...result.node.children].map(([name, child]) => this.tree.statOf(name, child, result.path, describeLinks));
   }
 
   async openFile(path: RootPath): Promise<ReadableFile> {

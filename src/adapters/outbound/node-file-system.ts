@@ -61,7 +61,8 @@ export class NodeFileSystem implements FileSystemPort {
     }
   }
 
-  async readDirectory(path: RootPath): Promise<EntryStat[]> {
+  async readDirectory(path: RootPath, options: { describeLinks?: boolean } = {}): Promise<EntryStat[]> {
+    const describeLinks = options.describeLinks ?? true;
     const walk = new Walk(path);
     const { dir } = await this.walker.directory(path, walk);
     try {
@@ -73,7 +74,8 @@ export class NodeFileSystem implements FileSystemPort {
       }
       const entries = await mapLimit(names, LISTING_CONCURRENCY, async (name) => {
         const stats = await this.walker.lstatIn(dir, name, walk);
-        return stats && this.entryStat(dir, name, stats, walk, name);
+        if (stats === null) return null;
+        return describeLinks ? this.entryStat(dir, name, stats, walk, name) : toEntryStat(name, stats);
       });
       return entries.filter((entry): entry is EntryStat => entry !== null);
     } finally {

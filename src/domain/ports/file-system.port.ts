@@ -25,7 +25,7 @@ export interface EntryStat {
   readonly permissions: number;
   readonly uid: number;
   readonly gid: number;
-  /** Set when kind === 'symlink'. */
+  /** Set when kind === 'symlink' (unless a listing was asked not to describe links). */
   readonly link?: LinkInfo;
 }
 
@@ -72,8 +72,12 @@ export interface FileSystemPort {
   /** Metadata, or null when nothing exists there. With followSymlinks, an in-root link is followed to its target. */
   stat(path: RootPath, options?: { followSymlinks?: boolean }): Promise<EntryStat | null>;
 
-  /** Entries of a directory (in-root links followed to reach it), unsorted, each not followed, links described. */
-  readDirectory(path: RootPath): Promise<EntryStat[]>;
+  /**
+   * Entries of a directory (in-root links followed to reach it), unsorted, each not followed, links
+   * described. With describeLinks: false a link entry has no `link`: describing one walks its target,
+   * which a caller that never looks at it (a tree walk) should not pay for.
+   */
+  readDirectory(path: RootPath, options?: { describeLinks?: boolean }): Promise<EntryStat[]>;
 
   /** Open a regular file for reading; in-root links are followed. */
   openFile(path: RootPath): Promise<ReadableFile>;

@@ -144,7 +144,7 @@ export class Tree {
   }
 
   /** `directory` is the link-free in-root path of the directory holding `node`. */
-  statOf(name: string, node: TreeNode, directory: RootPath): EntryStat {
+  statOf(name: string, node: TreeNode, directory: RootPath, describeLinks = true): EntryStat {
     const base = {
       name,
       kind: node.kind as EntryKind,
@@ -155,7 +155,7 @@ export class Tree {
       uid: node.uid,
       gid: node.gid,
     };
-    return node.kind === 'symlink' ? { ...base, link: this.describeLink(directory, node) } : base;
+    return node.kind === 'symlink' && describeLinks ? { ...base, link: this.describeLink(directory, node) } : base;
   }
 }
 

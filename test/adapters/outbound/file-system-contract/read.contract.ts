@@ -137,6 +137,15 @@ export function describeReadContract({ fixture, at, expectError, statOf }: Contr
       expect(byName.get('escape')?.link?.resolution).toBe('outside');
     });
 
+    it('leaves links undescribed when asked to (tree walks never follow them)', async () => {
+      fixture().seed.file('d/a.txt', 'aaa');
+      fixture().seed.symlink('d/link', 'a.txt');
+      const entries = await fixture().fs.readDirectory(at('d'), { describeLinks: false });
+      const link = entries.find((entry) => entry.name === 'link');
+      expect(link).toMatchObject({ kind: 'symlink' });
+      expect(link?.link).toBeUndefined();
+    });
+
     it('lists the root itself and an empty directory', async () => {
       fixture().seed.dir('empty');
       expect(await namesOf('')).toEqual(['empty']);
