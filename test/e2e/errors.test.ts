@@ -1,31 +1,18 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/live-server.js';
 import { callTool } from '../support/mcp.js';
 import { expectError, pathExists, snapshotTree, writeTree } from '../support/fixtures.js';
 
-let server: TestServer;
-let client: Client;
-let root: string;
-
-beforeAll(async () => {
-  server = await startTestServer({
-    roots: [
-      { name: 'workspace', allowedTools: ['*'] },
-      { name: 'logs', allowedTools: ['*'] },
-    ],
-  });
-  client = await server.connect();
-  root = server.rootPath('workspace');
-});
-
-afterAll(async () => {
-  await server?.stop();
+const live = useTestServer({
+  roots: [
+    { name: 'workspace', allowedTools: ['*'] },
+    { name: 'logs', allowedTools: ['*'] },
+  ],
 });
 
 describe('error handling', () => {
   it('E2E-072: invalid root name', async () => {
-    await writeTree(root, { 'a.txt': 'a' });
+    await writeTree(live.root, { 'a.txt': 'a' });
     const calls: [string, Record<string, unknown>][] = [
       ['list_folder', { root: 'nonexistent', path: '.' }],
       ['read_file', { root: 'nonexistent', path: 'a.txt' }],
@@ -43,39 +30,39 @@ describe('error handling', () => {
       ['copy', { source_root: 'workspace', source_path: 'a.txt', dest_root: 'nonexistent', dest_path: 'b.txt' }],
       ['move', { source_root: 'workspace', source_path: 'a.txt', dest_root: 'nonexistent', dest_path: 'b.txt' }],
     ];
-    const before = await snapshotTree(root);
+    const before = await snapshotTree(live.root);
 
     for (const [tool, args] of calls) {
-      const outcome = await callTool(client, tool, args);
+      const outcome = await callTool(live.client, tool, args);
       expect({ tool, text: outcome.text, isError: outcome.isError }).toEqual({ tool, text: 'UNKNOWN_ROOT: unknown root: nonexistent', isError: true });
     }
-    expect(await snapshotTree(root)).toEqual(before);
+    expect(await snapshotTree(live.root)).toEqual(before);
   });
 
   it('E2E-073: missing required parameters', async () => {
-    const noRoot = await callTool(client, 'read_file', { path: 'a.txt' });
+    const noRoot = await callTool(live.client, 'read_file', { path: 'a.txt' });
     expect(noRoot.isError).toBe(true);
     expect(noRoot.text).toMatch(/\broot\b.*\brequired\b|\brequired\b.*\broot\b/i);
 
-    const noPath = await callTool(client, 'read_file', { root: 'workspace' });
+    const noPath = await callTool(live.client, 'read_file', { root: 'workspace' });
     expect(noPath.isError).toBe(true);
     expect(noPath.text).toMatch(/\bpath\b.*\brequired\b|\brequired\b.*\bpath\b/i);
   });
 
   it('E2E-074: invalid write mode', async () => {
-    const outcome = await callTool(client, 'write_file', { root: 'workspace', path: 'mode.txt', content: 'x', mode: 'truncate' });
+    const outcome = await callTool(live.client, 'write_file', { root: 'workspace', path: 'mode.txt', content: 'x', mode: 'truncate' });
     expectError(outcome, 'INVALID_ARGUMENT', 'truncate', 'overwrite', 'append', 'create_only');
-    expect(await pathExists(join(root, 'mode.txt'))).toBe(false);
+    expect(await pathExists(join(live.root, 'mode.txt'))).toBe(false);
   });
 
   it('E2E-075: invalid hash algorithm', async () => {
-    await writeTree(root, { 'h.txt': 'hash me' });
-    const outcome = await callTool(client, 'hash_file', { root: 'workspace', path: 'h.txt', algorithm: 'sha512' });
+    await writeTree(live.root, { 'h.txt': 'hash me' });
+    const outcome = await callTool(live.client, 'hash_file', { root: 'workspace', path: 'h.txt', algorithm: 'sha512' });
     expectError(outcome, 'INVALID_ARGUMENT', 'unsupported hash algorithm: sha512', 'md5, sha1, sha256');
   });
 
   it('E2E-076: invalid glob/regex syntax', async () => {
-    const outcome = await callTool(client, 'glob', { root: 'workspace', regex: '[unclosed' });
+    const outcome = await callTool(live.client, 'glob', { root: 'workspace', regex: '[unclosed' });
     // The engine's own parse message follows, e.g. `missing ]: [unclosed`.
     expectError(outcome, 'INVALID_ARGUMENT', /invalid (pattern|regex)\b.*: .*\S/i, '[unclosed');
   });

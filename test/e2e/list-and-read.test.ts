@@ -1,23 +1,11 @@
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/live-server.js';
+import { startTestServer } from '../support/server.js';
 import { callTool } from '../support/mcp.js';
 import { decodedContent, expectError, ok, writeTree } from '../support/fixtures.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-let server: TestServer;
-let client: Client;
-let root: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  client = await server.connect();
-  root = server.rootPath('workspace');
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const live = useTestServer();
 
 describe('list_folder', () => {
   it('E2E-004: list_folder — happy path', async () => {
@@ -44,15 +32,15 @@ describe('list_folder', () => {
   });
 
   it('E2E-005: list_folder — empty directory', async () => {
-    await writeTree(root, { 'empty/': '' });
-    const listed = ok(await callTool(client, 'list_folder', { root: 'workspace', path: 'empty' }));
+    await writeTree(live.root, { 'empty/': '' });
+    const listed = ok(await callTool(live.client, 'list_folder', { root: 'workspace', path: 'empty' }));
     expect(listed.entries).toEqual([]);
     expect(listed.count).toBe(0);
   });
 
   it('E2E-006: list_folder — path is a file', async () => {
-    await writeTree(root, { 'data.txt': 'data' });
-    expectError(await callTool(client, 'list_folder', { root: 'workspace', path: 'data.txt' }), 'NOT_A_DIRECTORY', 'data.txt');
+    await writeTree(live.root, { 'data.txt': 'data' });
+    expectError(await callTool(live.client, 'list_folder', { root: 'workspace', path: 'data.txt' }), 'NOT_A_DIRECTORY', 'data.txt');
   });
 });
 
@@ -60,9 +48,9 @@ describe('read_file', () => {
   it('E2E-007: read_file — full read under threshold', async () => {
     const content = `${'0123456789'.repeat(9)}abcdefghi\n`;
     expect(Buffer.byteLength(content)).toBe(100);
-    await writeTree(root, { 'small.txt': content });
+    await writeTree(live.root, { 'small.txt': content });
 
-    const read = ok(await callTool(client, 'read_file', { root: 'workspace', path: 'small.txt' }));
+    const read = ok(await callTool(live.client, 'read_file', { root: 'workspace', path: 'small.txt' }));
     expect(read).toMatchObject({ content, size: 100, truncated: false, encoding: 'utf-8', binary: false });
   });
 
@@ -80,40 +68,40 @@ describe('read_file', () => {
 
   it('E2E-009: read_file — byte-based partial read', async () => {
     const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
-    await writeTree(root, { 'data.bin': bytes });
+    await writeTree(live.root, { 'data.bin': bytes });
 
-    const read = ok(await callTool(client, 'read_file', { root: 'workspace', path: 'data.bin', offset_bytes: 10, limit_bytes: 20 }));
+    const read = ok(await callTool(live.client, 'read_file', { root: 'workspace', path: 'data.bin', offset_bytes: 10, limit_bytes: 20 }));
     expect(decodedContent(read)).toEqual(Buffer.from(bytes.subarray(10, 30)));
     expect(read.size).toBe(256);
   });
 
   it('E2E-010: read_file — line-based partial read', async () => {
     const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}\n`).join('');
-    await writeTree(root, { 'lines.txt': lines });
+    await writeTree(live.root, { 'lines.txt': lines });
 
-    const read = ok(await callTool(client, 'read_file', { root: 'workspace', path: 'lines.txt', offset_lines: 50, limit_lines: 5 }));
+    const read = ok(await callTool(live.client, 'read_file', { root: 'workspace', path: 'lines.txt', offset_lines: 50, limit_lines: 5 }));
     expect(read.content.replace(/\n$/, '').split('\n')).toEqual(['line 50', 'line 51', 'line 52', 'line 53', 'line 54']);
     expect(read.lines_total).toBe(100);
   });
 
   it('E2E-011: read_file — mixed byte+line parameters rejected', async () => {
-    await writeTree(root, { 'file.txt': 'one\ntwo\n' });
-    const outcome = await callTool(client, 'read_file', { root: 'workspace', path: 'file.txt', offset_bytes: 0, offset_lines: 1 });
+    await writeTree(live.root, { 'file.txt': 'one\ntwo\n' });
+    const outcome = await callTool(live.client, 'read_file', { root: 'workspace', path: 'file.txt', offset_bytes: 0, offset_lines: 1 });
     expectError(outcome, 'INVALID_ARGUMENT', /byte/i, /line/i, /mutually exclusive/i);
   });
 
   it('E2E-012: read_file — offset beyond file end', async () => {
-    await writeTree(root, { 'short.txt': 'one\ntwo\nthree\nfour\nfive\n' });
-    const read = ok(await callTool(client, 'read_file', { root: 'workspace', path: 'short.txt', offset_lines: 100, limit_lines: 10 }));
+    await writeTree(live.root, { 'short.txt': 'one\ntwo\nthree\nfour\nfive\n' });
+    const read = ok(await callTool(live.client, 'read_file', { root: 'workspace', path: 'short.txt', offset_lines: 100, limit_lines: 10 }));
     expect(read.content).toBe('');
     expect(read.lines_total).toBe(5);
   });
 
   it('E2E-013: read_file — binary file detection', async () => {
     const bytes = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n'), Buffer.alloc(16), Buffer.from('IHDR'), Buffer.alloc(200, 7)]);
-    await writeTree(root, { 'image.bin': bytes });
+    await writeTree(live.root, { 'image.bin': bytes });
 
-    const read = ok(await callTool(client, 'read_file', { root: 'workspace', path: 'image.bin', offset_bytes: 0, limit_bytes: 100 }));
+    const read = ok(await callTool(live.client, 'read_file', { root: 'workspace', path: 'image.bin', offset_bytes: 0, limit_bytes: 100 }));
     expect(read.binary).toBe(true);
     expect(read.encoding).toBe('base64');
     expect(decodedContent(read)).toEqual(bytes.subarray(0, 100));

@@ -3,26 +3,13 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/live-server.js';
 import { callTool } from '../support/mcp.js';
 import { ok } from '../support/fixtures.js';
 
 const MB = 1024 * 1024;
 
-let server: TestServer;
-let client: Client;
-let root: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  client = await server.connect();
-  root = server.rootPath('workspace');
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const live = useTestServer();
 
 /** Writes `repeat` copies of `block` to a new file; returns the file's sha256. */
 async function writeRepeated(hostPath: string, block: Uint8Array, repeat: number): Promise<string> {
@@ -69,13 +56,13 @@ async function peakLiveArrayBuffers<T>(action: () => Promise<T>): Promise<{ resu
 describe('performance', () => {
   it('E2E-077: large directory listing (1000+ entries)', async () => {
     const names = Array.from({ length: 1500 }, (_, i) => `file-${String(i).padStart(4, '0')}.txt`);
-    await fs.mkdir(join(root, 'big'));
+    await fs.mkdir(join(live.root, 'big'));
     for (let i = 0; i < names.length; i += 100) {
-      await Promise.all(names.slice(i, i + 100).map((name) => fs.writeFile(join(root, 'big', name), name)));
+      await Promise.all(names.slice(i, i + 100).map((name) => fs.writeFile(join(live.root, 'big', name), name)));
     }
 
     const started = performance.now();
-    const outcome = await callTool(client, 'list_folder', { root: 'workspace', path: 'big' });
+    const outcome = await callTool(live.client, 'list_folder', { root: 'workspace', path: 'big' });
     const elapsed = performance.now() - started;
 
     const listed = ok(outcome);
@@ -86,11 +73,11 @@ describe('performance', () => {
   });
 
   it('E2E-078: hash of large file (streaming, not OOM)', async () => {
-    const hostPath = join(root, 'large.bin');
+    const hostPath = join(live.root, 'large.bin');
     const expected = await writeRepeated(hostPath, randomBytes(MB), 50);
     try {
       const { result, rise } = await peakLiveArrayBuffers(() =>
-        callTool(client, 'hash_file', { root: 'workspace', path: 'large.bin', algorithm: 'sha256' }),
+        callTool(live.client, 'hash_file', { root: 'workspace', path: 'large.bin', algorithm: 'sha256' }),
       );
 
       expect(ok(result)).toMatchObject({ algorithm: 'sha256', hash: expected, size: 50 * MB });
@@ -106,12 +93,12 @@ describe('performance', () => {
     // A matching line opens each 10,000-line stretch, so one second yields matches but stays under max_results.
     const stretch = ['needle: common pattern\n', ...Array.from({ length: 9999 }, (_, i) => `filler line ${i} without the word\n`)].join('');
     const repeat = Math.ceil((48 * MB) / Buffer.byteLength(stretch));
-    await fs.mkdir(join(root, 'tree'));
-    await writeRepeated(join(root, 'tree', 'log-00.txt'), Buffer.from(stretch), repeat);
-    for (let i = 1; i < 40; i += 1) await fs.link(join(root, 'tree', 'log-00.txt'), join(root, 'tree', `log-${String(i).padStart(2, '0')}.txt`));
+    await fs.mkdir(join(live.root, 'tree'));
+    await writeRepeated(join(live.root, 'tree', 'log-00.txt'), Buffer.from(stretch), repeat);
+    for (let i = 1; i < 40; i += 1) await fs.link(join(live.root, 'tree', 'log-00.txt'), join(live.root, 'tree', `log-${String(i).padStart(2, '0')}.txt`));
     try {
       const started = performance.now();
-      const outcome = await callTool(client, 'grep', { root: 'workspace', path: 'tree', pattern: 'needle', timeout_seconds: 1, max_results: 10000 });
+      const outcome = await callTool(live.client, 'grep', { root: 'workspace', path: 'tree', pattern: 'needle', timeout_seconds: 1, max_results: 10000 });
       const elapsed = performance.now() - started;
 
       const result = ok(outcome);
@@ -125,7 +112,7 @@ describe('performance', () => {
       }
       expect(elapsed).toBeLessThan(5000);
     } finally {
-      await fs.rm(join(root, 'tree'), { recursive: true, force: true });
+      await fs.rm(join(live.root, 'tree'), { recursive: true, force: true });
     }
   });
 });

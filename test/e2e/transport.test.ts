@@ -5,13 +5,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
-import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
-import { defaultSettings } from '../../src/config/schema.js';
-import { RecordingLogger } from '../support/recording-logger.js';
 import { callTool } from '../support/mcp.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/live-server.js';
 
 interface RawResponse {
   status: number;
@@ -42,85 +38,67 @@ const INITIALIZE = JSON.stringify({
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
 
 describe('Streamable HTTP sessions', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-
-  afterAll(async () => {
-    await server.stop();
-  });
+  const live = useTestServer();
 
   it('initialize answers with a session id and serverInfo', async () => {
-    const client = await server.connect();
+    const client = await live.server.connect();
     expect(client.getServerVersion()).toMatchObject({ name: 'mcp-filesystem' });
     await expect(client.ping()).resolves.toBeDefined();
   });
 
   it('rejects a request without a session id that is not initialize (400)', async () => {
-    const response = await send(server.url, { method: 'POST', headers: MCP_HEADERS, body: PING });
+    const response = await send(live.server.url, { method: 'POST', headers: MCP_HEADERS, body: PING });
     expect(response.status).toBe(400);
     expect(JSON.parse(response.body).error.message).toMatch(/No valid session ID/);
   });
 
   it('rejects an unknown session id (404)', async () => {
     const headers = { ...MCP_HEADERS, 'mcp-session-id': 'no-such-session' };
-    expect((await send(server.url, { method: 'POST', headers, body: PING })).status).toBe(404);
-    expect((await send(server.url, { method: 'GET', headers })).status).toBe(404);
-    expect((await send(server.url, { method: 'DELETE', headers })).status).toBe(404);
+    expect((await send(live.server.url, { method: 'POST', headers, body: PING })).status).toBe(404);
+    expect((await send(live.server.url, { method: 'GET', headers })).status).toBe(404);
+    expect((await send(live.server.url, { method: 'DELETE', headers })).status).toBe(404);
   });
 
   it('answers invalid JSON with a JSON-RPC parse error (400)', async () => {
-    const response = await send(server.url, { method: 'POST', headers: MCP_HEADERS, body: '{"jsonrpc": ' });
+    const response = await send(live.server.url, { method: 'POST', headers: MCP_HEADERS, body: '{"jsonrpc": ' });
     expect(response.status).toBe(400);
     expect(JSON.parse(response.body).error.code).toBe(-32700);
   });
 
   it('refuses a body over the size limit (413)', async () => {
     const headers = { ...MCP_HEADERS, 'content-length': String(21 * 1024 * 1024) };
-    const response = await send(server.url, { method: 'POST', headers, body: '' });
+    const response = await send(live.server.url, { method: 'POST', headers, body: '' });
     expect(response.status).toBe(413);
   });
 
   it('answers other methods on /mcp with 405', async () => {
-    expect((await send(server.url, { method: 'PUT', headers: MCP_HEADERS, body: INITIALIZE })).status).toBe(405);
+    expect((await send(live.server.url, { method: 'PUT', headers: MCP_HEADERS, body: INITIALIZE })).status).toBe(405);
   });
 
   it('E2E-084: GET /health returns 200 "ok"', async () => {
-    const response = await fetch(`${server.baseUrl}/health`);
+    const response = await fetch(`${live.server.baseUrl}/health`);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('ok');
   });
 });
 
 describe('argument validation over Streamable HTTP', () => {
-  let server: TestServer;
-  let client: Client;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    client = await server.connect();
-  });
-
-  afterAll(async () => {
-    await server.stop();
-  });
+  const live = useTestServer();
 
   it('E2E-073: bad arguments come back as INVALID_ARGUMENT naming each parameter, and every call is logged', async () => {
-    expect(await callTool(client, 'read_file', { path: 'a.txt' })).toMatchObject({
+    expect(await callTool(live.client, 'read_file', { path: 'a.txt' })).toMatchObject({
       isError: true,
       text: 'INVALID_ARGUMENT: invalid arguments for read_file: root: required',
     });
-    expect((await callTool(client, 'read_file', { root: 'workspace', path: 7, offset_bytes: -1 })).text).toBe(
+    expect((await callTool(live.client, 'read_file', { root: 'workspace', path: 7, offset_bytes: -1 })).text).toBe(
       'INVALID_ARGUMENT: invalid arguments for read_file: path: expected string, got number; offset_bytes: must be >= 0',
     );
-    expect((await callTool(client, 'read_file', { root: 'workspace', path: 'a.txt', offest_bytes: 3 })).text).toBe(
+    expect((await callTool(live.client, 'read_file', { root: 'workspace', path: 'a.txt', offest_bytes: 3 })).text).toBe(
       'INVALID_ARGUMENT: invalid arguments for read_file: unknown parameter: offest_bytes',
     );
-    expect((await callTool(client, 'read_files', { root: 'workspace' })).text).toBe('INVALID_ARGUMENT: unknown tool: read_files');
+    expect((await callTool(live.client, 'read_files', { root: 'workspace' })).text).toBe('INVALID_ARGUMENT: unknown tool: read_files');
 
-    const calls = server.logger.withMessage('tool call').map((entry) => entry.fields);
+    const calls = live.server.logger.withMessage('tool call').map((entry) => entry.fields);
     expect(calls).toEqual([
       expect.objectContaining({ tool: 'read_file', path: 'a.txt', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
       expect.objectContaining({ tool: 'read_file', root: 'workspace', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
@@ -131,7 +109,7 @@ describe('argument validation over Streamable HTTP', () => {
   });
 
   it('lists the input schemas closed to unknown parameters, with their descriptions', async () => {
-    const readFile = (await client.listTools()).tools.find((tool) => tool.name === 'read_file');
+    const readFile = (await live.client.listTools()).tools.find((tool) => tool.name === 'read_file');
     expect(readFile?.inputSchema).toMatchObject({
       type: 'object',
       required: expect.arrayContaining(['root', 'path']),
@@ -143,36 +121,12 @@ describe('argument validation over Streamable HTTP', () => {
 
 describe('session end', () => {
   const ended: string[] = [];
-  const logger = new RecordingLogger();
-  let http: HttpServer;
-  let baseUrl: string;
-  let rootDir: string;
-
-  beforeAll(async () => {
-    rootDir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-session-')));
-    const container = buildContainer(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        allowedHosts: ['127.0.0.1'],
-        logLevel: 'error',
-        settings: defaultSettings('workspace'),
-        roots: [{ name: 'workspace', path: rootDir, allowedTools: ['*'] }],
-      },
-      { logger },
-    );
-    container.bind(TOKENS.SessionEndListener).toConstantValue({ sessionEnded: (id: string) => ended.push(id) });
-    http = container.get(HttpServer);
-    ({ baseUrl } = await http.start());
-  });
-
-  afterAll(async () => {
-    await http.stop();
-    await rm(rootDir, { recursive: true, force: true });
+  const live = useTestServer({
+    configure: (container) => container.bind(TOKENS.SessionEndListener).toConstantValue({ sessionEnded: (id: string) => ended.push(id) }),
   });
 
   it('DELETE ends the session: listeners hear of it once and the id is rejected afterwards', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`));
+    const transport = new StreamableHTTPClientTransport(new URL(live.server.url));
     const client = new Client({ name: 'session-test', version: '1' });
     await client.connect(transport);
     const sessionId = transport.sessionId!;
@@ -180,53 +134,45 @@ describe('session end', () => {
 
     await transport.terminateSession();
     expect(ended).toEqual([sessionId]);
-    const afterwards = await send(`${baseUrl}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId }, body: PING });
+    const afterwards = await send(live.server.url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId }, body: PING });
     expect(afterwards.status).toBe(404);
-    expect(logger.withMessage('session ended').map((entry) => entry.fields.session)).toEqual([sessionId]);
+    expect(live.server.logger.withMessage('session ended').map((entry) => entry.fields.session)).toEqual([sessionId]);
     await client.close();
   });
 
   it('stopping the server ends the sessions still open', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`));
+    const transport = new StreamableHTTPClientTransport(new URL(live.server.url));
     const client = new Client({ name: 'session-test', version: '1' });
     await client.connect(transport);
 
-    await http.stop();
+    await live.server.stop();
     expect(ended).toContain(transport.sessionId);
     await client.close();
   });
 });
 
 describe('Host and Origin guard (DNS rebinding)', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-
-  afterAll(async () => {
-    await server.stop();
-  });
+  const live = useTestServer();
 
   it('rejects a Host that is not allowed with 403', async () => {
-    const response = await send(server.url, { method: 'POST', headers: { ...MCP_HEADERS, host: 'evil.example:8091' }, body: INITIALIZE });
+    const response = await send(live.server.url, { method: 'POST', headers: { ...MCP_HEADERS, host: 'evil.example:8091' }, body: INITIALIZE });
     expect(response.status).toBe(403);
     expect(JSON.parse(response.body).error.message).toBe('Forbidden: Host "evil.example:8091" is not allowed');
   });
 
   it('rejects a browser Origin that is not allowed with 403', async () => {
-    const response = await send(server.url, { method: 'POST', headers: { ...MCP_HEADERS, origin: 'http://evil.example' }, body: INITIALIZE });
+    const response = await send(live.server.url, { method: 'POST', headers: { ...MCP_HEADERS, origin: 'http://evil.example' }, body: INITIALIZE });
     expect(response.status).toBe(403);
   });
 
   it('lets an allowed Host and Origin through', async () => {
     const headers = { ...MCP_HEADERS, host: 'localhost:1234', origin: 'http://localhost:3000' };
-    const response = await send(server.url, { method: 'POST', headers, body: INITIALIZE });
+    const response = await send(live.server.url, { method: 'POST', headers, body: INITIALIZE });
     expect(response.status).toBe(200);
   });
 
   it('leaves /health open to any Host', async () => {
-    const response = await send(`${server.baseUrl}/health`, { headers: { host: 'my-container:8091' } });
+    const response = await send(`${live.server.baseUrl}/health`, { headers: { host: 'my-container:8091' } });
     expect(response).toEqual({ status: 200, body: 'ok' });
   });
 });

@@ -65,6 +65,12 @@ export function ok(outcome: ToolCallOutcome): any {
   return outcome.structured;
 }
 
+/** A successful call's text block and structuredContent, for tools whose text is not the result's JSON (the editor tools). */
+export function success(outcome: ToolCallOutcome): { text: string; structured: any } {
+  if (outcome.isError) throw new Error(`expected success, got: ${outcome.text}`);
+  return { text: outcome.text, structured: outcome.structured };
+}
+
 /** Asserts an isError result whose text is `CODE: ...` and contains every fragment. */
 export function expectError(outcome: ToolCallOutcome, code: string, ...fragments: (string | RegExp)[]): void {
   expect({ isError: outcome.isError, text: outcome.text }).toEqual({ isError: true, text: expect.any(String) });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Container } from 'inversify';
 import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
 import { buildContainer, type ContainerOverrides } from '../../src/composition/container.js';
 import type { AppConfig } from '../../src/config/app-config.js';
@@ -21,6 +22,8 @@ export interface TestServerOptions {
   readonly settings?: Partial<Settings>;
   /** Swap adapters, e.g. { fileSystem: new InMemoryFileSystem() }; the logger defaults to a RecordingLogger. */
   readonly overrides?: ContainerOverrides;
+  /** Runs on the built container before the server starts: bind an extra listener, keep a service to inspect. */
+  readonly configure?: (container: Container) => void;
 }
 
 export interface TestServer {
@@ -59,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
   const logger = new RecordingLogger();
   const container = buildContainer(config, { logger, ...options.overrides });
+  options.configure?.(container);
   const http = container.get(HttpServer);
   const { baseUrl } = await http.start();
   const clients: Client[] = [];
