@@ -19,10 +19,10 @@ export const ROOT_SCOPED_TOOLS = [
 /** Editor and repo tools: one path in the /<root>/... namespace, also governed by allowlists. */
 export const NAMESPACE_TOOLS = ['view', 'str_replace', 'create_file', 'file_read', 'file_write', 'file_list'] as const;
 
-/** Always available, never listed in an allowlist. */
-export const META_TOOLS = ['list_roots', 'change_directory'] as const;
-
-/** Every name config validation accepts in `allowed_tools` (NFR-025: a new tool adds its name here). */
+/**
+ * Every name config validation accepts in `allowed_tools` (NFR-025: a new tool adds its name here).
+ * list_roots and change_directory are not among them: they are always available.
+ */
 export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>([...ROOT_SCOPED_TOOLS, ...NAMESPACE_TOOLS]);
 
 export const ALL_TOOLS_WILDCARD = '*';

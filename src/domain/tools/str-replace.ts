@@ -99,7 +99,7 @@ interface Edit {
  * in new_str. In a file whose lines end in CRLF, an old_str typed with '\n' is matched as
  * CRLF, and new_str's line breaks are written as CRLF, so the file keeps its endings.
  */
-export function replaceLiterally(content: string, oldStr: string, newStr: string, replaceAll: boolean, display: string): Edit {
+function replaceLiterally(content: string, oldStr: string, newStr: string, replaceAll: boolean, display: string): Edit {
   const eol = dominantLineEnding(content);
   const literal = occurrences(content, oldStr);
   const needle = literal.length > 0 ? oldStr : withLineEnding(oldStr, eol);

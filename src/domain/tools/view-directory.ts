@@ -9,7 +9,7 @@ import { compareCodePoints } from '../code-point-order.js';
 const HIDDEN_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 /** A listing stops after this many entries, so a huge tree cannot flood the context. */
-export const MAX_LISTING_ENTRIES = 2000;
+const MAX_LISTING_ENTRIES = 2000;
 
 export interface DirectoryListing {
   /** One entry per line, relative to the listed directory: `src/`, `src/main.go`, `link -> [outside the root]`. */

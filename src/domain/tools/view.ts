@@ -14,14 +14,14 @@ import { readLineWindow } from './view-lines.js';
 export const TOOL = 'view';
 
 /** Without a view_range, a view shows at most this many lines. */
-export const MAX_VIEW_LINES = 2000;
+const MAX_VIEW_LINES = 2000;
 
 /**
  * Ranged views of files up to this size still stream to the end to hash the content, which
  * gives the edit gate a fingerprint that catches same-size rewrites within one mtime tick;
  * bigger files stop after the range (memory and I/O stay bounded by the range).
  */
-export const HASH_WHOLE_FILE_UP_TO = 1024 * 1024;
+const HASH_WHOLE_FILE_UP_TO = 1024 * 1024;
 
 export interface ViewInput {
   readonly sessionId: string;

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 
-export const HEALTH_PATH = '/health';
+const HEALTH_PATH = '/health';
 
 /** FR-019: unconditional and cheap; it checks no file system, so it only says the process serves HTTP. */
 export function healthRouter(): Router {

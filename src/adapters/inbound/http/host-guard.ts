@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 
-export const ANY_HOST = '*';
+const ANY_HOST = '*';
 
 /** The host name of a Host header value, lower-cased, without the port (`[::1]:8091` -> `[::1]`). */
 export function hostnameOf(hostHeader: string): string | undefined {

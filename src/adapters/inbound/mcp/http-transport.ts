@@ -12,7 +12,7 @@ import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
 /** write_file and file_write carry whole files as JSON strings; 20 MB leaves room above max_file_size's default. */
-export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
 export const MCP_PATH = '/mcp';
 

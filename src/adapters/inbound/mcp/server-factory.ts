@@ -13,7 +13,7 @@ import { prepareTool, type PreparedTool } from './tool-schemas.js';
 const packageJson = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 export const SERVER_NAME = 'mcp-filesystem';
-export const SERVER_VERSION = packageJson.version;
+const SERVER_VERSION = packageJson.version;
 
 const INSTRUCTIONS =
   'File and folder tools confined to named roots. Call list_roots first: every root-scoped tool takes ' +

@@ -7,7 +7,7 @@ import type { Logger } from '../../../domain/ports/logger.port.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
-export const STDIO_SESSION_ID = 'stdio';
+const STDIO_SESSION_ID = 'stdio';
 
 /** One MCP session over stdin/stdout. stdout belongs to the protocol: logs go to stderr. */
 @injectable()

@@ -5,7 +5,7 @@ import type { WalkResult } from './tree.js';
 
 type NotFoundWhat = Parameters<typeof errors.notFound>[0];
 
-export function tooManyLinks(path: RootPath): DomainError {
+function tooManyLinks(path: RootPath): DomainError {
   const shown = displayPath(path);
   return new DomainError('ACCESS_DENIED', `too many levels of symbolic links: ${shown}${inRoot(path.root.name)}`, {
     root: path.root.name,

@@ -27,8 +27,8 @@ export interface SymlinkNode extends NodeMeta {
 
 export type TreeNode = DirectoryNode | FileNode | SymlinkNode;
 
-export const DEFAULT_UID = 1000;
-export const DEFAULT_GID = 1000;
+const DEFAULT_UID = 1000;
+const DEFAULT_GID = 1000;
 const DIRECTORY_SIZE = 4096;
 
 export function newDirectory(now: Date, permissions = 0o755): DirectoryNode {
@@ -57,7 +57,7 @@ export type WalkResult =
   | { readonly status: 'outside'; readonly linkText: string }
   | { readonly status: 'loop' };
 
-export class HopCounter {
+class HopCounter {
   private hops = 0;
 
   /** False once the chain is longer than the kernel would follow. */
