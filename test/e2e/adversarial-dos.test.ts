@@ -1,35 +1,11 @@
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { writeTree } from '../support/fixtures.js';
-import { Arena, bounded, mkfifo } from './adversarial-harness.js';
+import { bounded, mkfifo, pair, useArena, ws } from './adversarial-harness.js';
 
 // Red team: denial of service. One call must not freeze the server, outlive its deadline, or
 // turn a small input into a huge result. Most tests here document open findings (see FINDING).
 
-let server: TestServer;
-let client: Client;
-const arena = new Arena(() => server);
-
-beforeAll(async () => {
-  server = await startTestServer();
-  client = await server.connect();
-  await arena.create();
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await arena.destroy();
-});
-
-beforeEach(() => arena.reset());
-afterEach(() => arena.verify(client));
-
-const host = (path: string) => join(server.rootPath('workspace'), path);
-const call = (name: string, args: Record<string, unknown>) => arena.call(client, name, args);
-const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
-const pair = (source_path: string, dest_path: string) => ({ source_root: 'workspace', source_path, dest_root: 'workspace', dest_path });
+const { live, host, call } = useArena();
 
 describe('grep', () => {
   // FINDING: RE2 is linear in the line for a fixed pattern, but a long pattern that matches a
@@ -38,7 +14,7 @@ describe('grep', () => {
   // { pattern: 'a' x 200,000 } on it froze the server for ~270 s (measured). Patterns have no
   // length cap. Stays failing until the pattern length is capped or the match is bounded.
   it('grep: a long pattern on a long line answers within its deadline', async () => {
-    await writeTree(server.rootPath('workspace'), { 'line.txt': `${'a'.repeat(20_000)}b\n` });
+    await writeTree(live.root, { 'line.txt': `${'a'.repeat(20_000)}b\n` });
     const started = Date.now();
     await bounded(call('grep', ws({ pattern: 'a'.repeat(20_000), path: 'line.txt', timeout_seconds: 1 })), 'grep long pattern', 60_000);
     expect(Date.now() - started).toBeLessThan(1500);
@@ -51,7 +27,7 @@ describe('grep', () => {
   // INTERNAL_ERROR (RangeError: Invalid string length in the result mapper). A memory-limited
   // deployment is OOM-killed. Stays failing until context is clamped or the result size is capped.
   it('grep: context_lines cannot amplify a small file into a huge result', async () => {
-    await writeTree(server.rootPath('workspace'), { 'ctx.txt': 'l\n'.repeat(300) });
+    await writeTree(live.root, { 'ctx.txt': 'l\n'.repeat(300) });
     const outcome = await call('grep', ws({ pattern: 'l', path: 'ctx.txt', context_lines: 1e9, max_results: 300 }));
     expect(outcome.isError).toBe(false);
     const fileBytes = 600;
@@ -76,7 +52,7 @@ describe('deep trees and bursts', () => {
       expect(Date.now() - started).toBeLessThan(3000);
     }
     expect((await call('remove_folder', ws({ path: 'd' }))).isError).toBe(false);
-    expect(await fs.readdir(server.rootPath('workspace'))).toEqual([]);
+    expect(await fs.readdir(live.root)).toEqual([]);
   });
 
   // Was a finding (low): copying a deep tree cost depth^2 (each level was walked from the root).
@@ -102,7 +78,7 @@ describe('deep trees and bursts', () => {
   });
 
   it('a burst of parallel hostile calls is answered in full', async () => {
-    await writeTree(server.rootPath('workspace'), { 'a.txt': 'a\n' });
+    await writeTree(live.root, { 'a.txt': 'a\n' });
     mkfifo(host('pipe'));
     const burst = Array.from({ length: 40 }, (_, i) => {
       const calls: [string, Record<string, unknown>][] = [
@@ -137,7 +113,7 @@ describe('glob patterns that backtrack catastrophically', () => {
   const BOUND_MS = 1200;
 
   beforeEach(async () => {
-    await writeTree(server.rootPath('workspace'), { [NAME]: 'x\n' });
+    await writeTree(live.root, { [NAME]: 'x\n' });
   });
 
   it('glob pattern `+(*)c` answers within its deadline', async () => {

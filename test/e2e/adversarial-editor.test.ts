@@ -1,49 +1,31 @@
 import { promises as fs } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { snapshotTree, writeTree } from '../support/fixtures.js';
-import { Arena, mkfifo } from './adversarial-harness.js';
+import { mkfifo, useArena } from './adversarial-harness.js';
 
 // Red team: the /<root>/<path> namespace of view, str_replace, create_file, file_read,
 // file_write, file_list and change_directory, and the view-before-edit gate.
 
-let server: TestServer;
-let client: Client;
+const { live, arena, host, call, link, relativeTo } = useArena({
+  roots: [
+    { name: 'workspace', allowedTools: ['*'] },
+    { name: 'other', allowedTools: ['*'] },
+    { name: 'readonly', allowedTools: ['view', 'file_read', 'file_list'] },
+  ],
+});
 let second: Client;
-const arena = new Arena(() => server);
 
 beforeAll(async () => {
-  server = await startTestServer({
-    roots: [
-      { name: 'workspace', allowedTools: ['*'] },
-      { name: 'other', allowedTools: ['*'] },
-      { name: 'readonly', allowedTools: ['view', 'file_read', 'file_list'] },
-    ],
-  });
-  client = await server.connect();
-  second = await server.connect();
-  await arena.create();
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await arena.destroy();
+  second = await live.server.connect();
 });
 
 beforeEach(async () => {
-  await arena.reset();
-  await writeTree(server.rootPath('workspace'), { 'a.txt': 'alpha\n', 'sub/b.txt': 'beta\n' });
-  await writeTree(server.rootPath('other'), { 'o.txt': 'other\n' });
-  await writeTree(server.rootPath('readonly'), { 'r.txt': 'readonly\n' });
+  await writeTree(live.root, { 'a.txt': 'alpha\n', 'sub/b.txt': 'beta\n' });
+  await writeTree(live.server.rootPath('other'), { 'o.txt': 'other\n' });
+  await writeTree(live.server.rootPath('readonly'), { 'r.txt': 'readonly\n' });
   await call('change_directory', { path: '/workspace' });
 });
-afterEach(() => arena.verify(client));
-
-const host = (path: string, root = 'workspace') => join(server.rootPath(root), path);
-const call = (name: string, args: Record<string, unknown>, on = client) => arena.call(on, name, args);
-const link = (target: string, path: string, root = 'workspace') => fs.symlink(target, host(path, root));
-const relativeTo = (hostTarget: string, path: string, root = 'workspace') => relative(dirname(host(path, root)), hostTarget);
 
 /** Every namespace tool aimed at `path` (str_replace after a view of the same path). */
 function everyTool(path: string): [string, Record<string, unknown>][] {
@@ -60,14 +42,14 @@ function everyTool(path: string): [string, Record<string, unknown>][] {
 }
 
 async function expectEveryToolFails(path: string): Promise<void> {
-  const roots = await Promise.all(server.config.roots.map((root) => snapshotTree(root.path)));
+  const roots = await Promise.all(live.server.config.roots.map((root) => snapshotTree(root.path)));
   const cwd = (await call('change_directory', { path: '.' })).structured.cwd;
   for (const [name, args] of everyTool(path)) {
     if (name === 'str_replace') await call('view', { path });
     const outcome = await call(name, args);
     expect({ name, path, isError: outcome.isError }).toEqual({ name, path, isError: true });
   }
-  expect(await Promise.all(server.config.roots.map((root) => snapshotTree(root.path)))).toEqual(roots);
+  expect(await Promise.all(live.server.config.roots.map((root) => snapshotTree(root.path)))).toEqual(roots);
   expect((await call('change_directory', { path: '.' })).structured.cwd).toBe(cwd);
 }
 
@@ -103,7 +85,7 @@ describe('namespace traversal', () => {
   });
 
   it('allowlists hold whatever the spelling of the path or the working directory', async () => {
-    const before = await snapshotTree(server.rootPath('readonly'));
+    const before = await snapshotTree(live.server.rootPath('readonly'));
     await call('change_directory', { path: '/readonly' });
     for (const path of ['r.txt', './r.txt', '/readonly/r.txt', '/readonly//r.txt', 'new.txt']) {
       await call('view', { path });
@@ -115,14 +97,14 @@ describe('namespace traversal', () => {
         expect((await call(name, args)).text).toMatch(/^TOOL_NOT_ALLOWED: /);
       }
     }
-    expect(await snapshotTree(server.rootPath('readonly'))).toEqual(before);
+    expect(await snapshotTree(live.server.rootPath('readonly'))).toEqual(before);
   });
 });
 
 describe('links in the namespace', () => {
   it('a link named like another root, pointing at its directory, is not a way into it', async () => {
-    await link(server.rootPath('other'), 'other');
-    await link(server.rootPath('readonly'), 'readonly');
+    await link(live.server.rootPath('other'), 'other');
+    await link(live.server.rootPath('readonly'), 'readonly');
     for (const path of ['/workspace/other', '/workspace/other/o.txt', 'readonly/r.txt', '/workspace/readonly']) await expectEveryToolFails(path);
     const listing = await call('view', { path: '/workspace' });
     expect(listing.text).toContain('other -> /other');
@@ -148,9 +130,9 @@ describe('links in the namespace', () => {
   });
 
   it('a link to an absolute host path in a root is shown as a namespace path, never as the host path', async () => {
-    await link(join(server.rootPath('workspace'), 'a.txt'), 'abs-inside');
-    await link(`${server.rootPath('workspace')}/../${relative(dirname(server.rootPath('workspace')), server.rootPath('other'))}/o.txt`, 'abs-other');
-    await link(`${server.rootPath('workspace')}//sub/./b.txt`, 'abs-messy');
+    await link(join(live.root, 'a.txt'), 'abs-inside');
+    await link(`${live.root}/../${relative(dirname(live.root), live.server.rootPath('other'))}/o.txt`, 'abs-other');
+    await link(`${live.root}//sub/./b.txt`, 'abs-messy');
     for (const [name, args] of [['view', { path: '.' }], ['file_list', { path: '.' }]] as [string, Record<string, unknown>][]) {
       const outcome = await call(name, args);
       expect(outcome.isError).toBe(false);
@@ -164,8 +146,8 @@ describe('links in the namespace', () => {
   // file_list printed its text as written, and with it the root's host directory. The text of a
   // link leaving its root is now never shown, only a marker. (Following it is refused.)
   it('a link through an alias of the root host path does not reveal that path in listings', async () => {
-    await link(`/proc/self/root${server.rootPath('workspace')}/a.txt`, 'abs-alias');
-    await link(`/proc/self/root${server.rootPath('other')}/o.txt`, 'other-alias');
+    await link(`/proc/self/root${live.root}/a.txt`, 'abs-alias');
+    await link(`/proc/self/root${live.server.rootPath('other')}/o.txt`, 'other-alias');
     const listing = await call('view', { path: '.' });
     expect(listing.isError).toBe(false);
     for (const line of ['abs-alias -> [outside the root]', 'other-alias -> [outside the root]']) expect(listing.text).toContain(line);
@@ -215,7 +197,7 @@ describe('the view-before-edit gate', () => {
   // A fresh session per test: what `client` saw in earlier tests legitimately counts as a view.
   let fresh: Client;
   beforeEach(async () => {
-    fresh = await server.connect();
+    fresh = await live.server.connect();
     await call('change_directory', { path: '/workspace' }, fresh);
   });
 
@@ -257,7 +239,7 @@ describe('special files and view_range extremes', () => {
   });
 
   it('view_range values outside the file or the integers are refused or clamped', async () => {
-    await writeTree(server.rootPath('workspace'), { 'ten.txt': Array.from({ length: 10 }, (_, i) => `l${i + 1}\n`).join('') });
+    await writeTree(live.root, { 'ten.txt': Array.from({ length: 10 }, (_, i) => `l${i + 1}\n`).join('') });
     for (const range of [[1, 1e15], [1, Number.MAX_SAFE_INTEGER], [10, -1], [1, 10]]) {
       const outcome = await call('view', { path: 'ten.txt', view_range: range });
       expect(outcome.isError).toBe(false);

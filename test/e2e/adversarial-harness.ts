@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { useTestServer } from '../support/live-server.js';
 import { callTool, type ToolCallOutcome } from '../support/mcp.js';
-import type { TestServer } from '../support/server.js';
+import type { TestServer, TestServerOptions } from '../support/server.js';
 import { snapshotTree, writeTree } from '../support/fixtures.js';
 
 /** Longest a single hostile call may take before the test calls it a hang. */
@@ -82,6 +83,46 @@ export class Arena {
     }
   }
 }
+
+/**
+ * The set-up every red-team file shares: a server with a client (useTestServer) and an Arena
+ * made before the tests and removed after them, emptied before each test and verified after it.
+ */
+export function useArena(options: TestServerOptions = {}) {
+  const live = useTestServer(options);
+  const arena = new Arena(() => live.server);
+  beforeAll(() => arena.create());
+  afterAll(() => arena.destroy());
+  beforeEach(() => arena.reset());
+  afterEach(() => arena.verify(live.client));
+
+  const host = (path: string, root = 'workspace') => join(live.server.rootPath(root), path);
+  return {
+    live,
+    arena,
+    host,
+    /** A bounded, leak-checked call, on the file's client unless `on` names another. */
+    call: (name: string, args: Record<string, unknown>, on: Client = live.client) => arena.call(on, name, args),
+    /** A link at `path` in a root whose text is `target` (parents created). */
+    link: async (target: string, path: string, root = 'workspace') => {
+      await fs.mkdir(dirname(host(path, root)), { recursive: true });
+      await fs.symlink(target, host(path, root));
+    },
+    /** The text of a relative link at `path` in `root` that reaches `hostTarget`. */
+    relativeTo: (hostTarget: string, path: string, root = 'workspace') => relative(dirname(host(path, root)), hostTarget),
+  };
+}
+
+/** Arguments of a root-scoped tool on 'workspace'. */
+export const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
+
+/** Arguments of copy or move. */
+export const pair = (source_path: string, dest_path: string, source_root = 'workspace', dest_root = 'workspace') => ({
+  source_root,
+  source_path,
+  dest_root,
+  dest_path,
+});
 
 /** Fails (instead of hanging the suite) when a call does not settle within the budget. */
 export async function bounded<T>(promise: Promise<T>, what: string, budgetMs = CALL_BUDGET_MS): Promise<T> {

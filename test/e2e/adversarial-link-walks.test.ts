@@ -1,52 +1,22 @@
 import { promises as fs } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { join } from 'node:path';
 import { writeTree } from '../support/fixtures.js';
-import { Arena } from './adversarial-harness.js';
+import { pair, useArena, ws } from './adversarial-harness.js';
 
 // Red team: links inside trees that copy, move, remove_folder, grep and glob walk, and links moved
 // from root to root. None may lead a walk or a later call outside the roots.
 
-let server: TestServer;
-let client: Client;
-const arena = new Arena(() => server);
-
-beforeAll(async () => {
-  server = await startTestServer({
-    roots: [
-      { name: 'workspace', allowedTools: ['*'] },
-      { name: 'other', allowedTools: ['*'] },
-      { name: 'limited', allowedTools: ['move', 'list_folder'] },
-    ],
-  });
-  client = await server.connect();
-  await arena.create();
+const { live, arena, host, call, link, relativeTo } = useArena({
+  roots: [
+    { name: 'workspace', allowedTools: ['*'] },
+    { name: 'other', allowedTools: ['*'] },
+    { name: 'limited', allowedTools: ['move', 'list_folder'] },
+  ],
 });
-
-afterAll(async () => {
-  await server?.stop();
-  await arena.destroy();
-});
-
-beforeEach(() => arena.reset());
-afterEach(() => arena.verify(client));
-
-const host = (path: string, root = 'workspace') => join(server.rootPath(root), path);
-const call = (name: string, args: Record<string, unknown>) => arena.call(client, name, args);
-/** A link at `path` in a root whose text is `target`. */
-const link = async (target: string, path: string, root = 'workspace') => {
-  await fs.mkdir(dirname(host(path, root)), { recursive: true });
-  await fs.symlink(target, host(path, root));
-};
-/** The text of a relative link at `path` in `root` that reaches `hostTarget`. */
-const relativeTo = (hostTarget: string, path: string, root = 'workspace') => relative(dirname(host(path, root)), hostTarget);
-const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
-const copyArgs = (source_path: string, dest_path: string, dest_root = 'workspace') => ({ source_root: 'workspace', source_path, dest_root, dest_path });
 
 describe('links inside trees walked by copy, move, remove_folder, grep and glob', () => {
   beforeEach(async () => {
-    await writeTree(server.rootPath('workspace'), { 'tree/own.txt': 'own\n', 'tree/deep/own2.txt': 'own2\n' });
+    await writeTree(live.root, { 'tree/own.txt': 'own\n', 'tree/deep/own2.txt': 'own2\n' });
     await link(arena.outside, 'tree/outdir');
     await link(join(arena.outside, 'secret.txt'), 'tree/deep/outfile');
     await link(relativeTo(arena.outside, 'tree/deep/reloutdir'), 'tree/deep/reloutdir');
@@ -63,7 +33,7 @@ describe('links inside trees walked by copy, move, remove_folder, grep and glob'
 
   it('copy leaves the links out, within a root and across roots', async () => {
     for (const [destRoot, dest] of [['workspace', 'copy'], ['other', 'copy']]) {
-      const copied = (await call('copy', copyArgs('tree', dest, destRoot))).structured;
+      const copied = (await call('copy', pair('tree', dest, 'workspace', destRoot))).structured;
       expect(copied.files_copied).toBe(2);
       expect(copied.skipped.map((s: any) => s.path).sort()).toEqual(['tree/deep/outfile', 'tree/deep/reloutdir', 'tree/outdir']);
     }
@@ -73,7 +43,7 @@ describe('links inside trees walked by copy, move, remove_folder, grep and glob'
 
   it('remove_folder unlinks links and leaves their targets', async () => {
     expect((await call('remove_folder', ws({ path: 'tree' }))).isError).toBe(false);
-    expect(await fs.readdir(server.rootPath('workspace'))).toEqual([]);
+    expect(await fs.readdir(live.root)).toEqual([]);
   });
 
   it('a tree moved to another root keeps its links unusable there', async () => {
@@ -88,7 +58,7 @@ describe('links inside trees walked by copy, move, remove_folder, grep and glob'
 
 describe('moving links between roots', () => {
   it('a link that was inside one root points outside after a move and stays unusable', async () => {
-    await writeTree(server.rootPath('workspace'), { 'x.txt': 'workspace x\n' });
+    await writeTree(live.root, { 'x.txt': 'workspace x\n' });
     await link('../../x.txt', 'a/b/ln');
     expect((await call('read_file', ws({ path: 'a/b/ln' }))).structured.content).toBe('workspace x\n');
 
@@ -96,13 +66,13 @@ describe('moving links between roots', () => {
     expect((await call('read_file', { root: 'other', path: 'ln' })).isError).toBe(true);
     // Moved back up one level inside the same root, the same text now climbs out of it.
     await link('../x.txt', 'a/up');
-    expect((await call('move', copyArgs('a/up', 'up'))).isError).toBe(false);
+    expect((await call('move', pair('a/up', 'up'))).isError).toBe(false);
     expect((await call('read_file', ws({ path: 'up' }))).isError).toBe(true);
     expect((await call('write_file', ws({ path: 'up', content: 'pwned' }))).isError).toBe(true);
   });
 
   it('a link into a root that forbids reading does not become readable by moving it to a root that allows it', async () => {
-    await writeTree(server.rootPath('limited'), { 'private.txt': 'limited private\n' });
+    await writeTree(live.server.rootPath('limited'), { 'private.txt': 'limited private\n' });
     await link(host('private.txt', 'limited'), 'peek', 'limited');
     await link(host('private.txt', 'limited'), 'peek2');
 
@@ -111,18 +81,18 @@ describe('moving links between roots', () => {
     const read = await call('read_file', ws({ path: 'peek' }));
     expect(read.isError).toBe(true);
     expect(read.text).not.toContain('limited private');
-    expect((await call('copy', copyArgs('peek', 'stolen.txt'))).isError).toBe(true);
+    expect((await call('copy', pair('peek', 'stolen.txt'))).isError).toBe(true);
   });
 
   it('a directory link as copy/move destination parent is followed only inside the root', async () => {
-    await writeTree(server.rootPath('workspace'), { 'a.txt': 'a\n', 'realdir/': '' });
+    await writeTree(live.root, { 'a.txt': 'a\n', 'realdir/': '' });
     await link('realdir', 'indir');
-    await link(server.rootPath('other'), 'otherroot');
+    await link(live.server.rootPath('other'), 'otherroot');
 
-    expect((await call('copy', copyArgs('a.txt', 'indir'))).structured.destination).toBe('indir/a.txt');
+    expect((await call('copy', pair('a.txt', 'indir'))).structured.destination).toBe('indir/a.txt');
     expect(await fs.readFile(host('realdir/a.txt'), 'utf8')).toBe('a\n');
-    expect((await call('copy', copyArgs('a.txt', 'otherroot'))).isError).toBe(true);
-    expect((await call('move', copyArgs('a.txt', 'otherroot/a.txt'))).isError).toBe(true);
-    expect(await fs.readdir(server.rootPath('other'))).toEqual([]);
+    expect((await call('copy', pair('a.txt', 'otherroot'))).isError).toBe(true);
+    expect((await call('move', pair('a.txt', 'otherroot/a.txt'))).isError).toBe(true);
+    expect(await fs.readdir(live.server.rootPath('other'))).toEqual([]);
   });
 });

@@ -1,44 +1,21 @@
 import { promises as fs } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { snapshotTree, writeTree } from '../support/fixtures.js';
-import { Arena } from './adversarial-harness.js';
+import { pair, useArena, ws } from './adversarial-harness.js';
 
 // Red team: hostile path strings, root names and argument types against every root-scoped tool.
 
-let server: TestServer;
-let client: Client;
-const arena = new Arena(() => server);
-
-beforeAll(async () => {
-  server = await startTestServer({
-    roots: [
-      { name: 'workspace', allowedTools: ['*'] },
-      { name: 'other', allowedTools: ['*'] },
-      { name: 'nocopy', allowedTools: ['read_file', 'list_folder', 'write_file'] },
-    ],
-  });
-  client = await server.connect();
-  await arena.create();
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await arena.destroy();
+const { live, arena, host, call } = useArena({
+  roots: [
+    { name: 'workspace', allowedTools: ['*'] },
+    { name: 'other', allowedTools: ['*'] },
+    { name: 'nocopy', allowedTools: ['read_file', 'list_folder', 'write_file'] },
+  ],
 });
 
 beforeEach(async () => {
-  await arena.reset();
-  await writeTree(server.rootPath('workspace'), { 'seed.txt': 'seed\n', 'dir/a.txt': 'a\n' });
+  await writeTree(live.root, { 'seed.txt': 'seed\n', 'dir/a.txt': 'a\n' });
 });
-afterEach(() => arena.verify(client));
-
-const host = (path: string, root = 'workspace') => join(server.rootPath(root), path);
-const call = (name: string, args: Record<string, unknown>) => arena.call(client, name, args);
-const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
-const pair = (source_path: string, dest_path: string, source_root = 'workspace', dest_root = 'workspace') =>
-  ({ source_root, source_path, dest_root, dest_path });
 
 /** Every root-scoped tool (copy and move twice: `path` as source, then as destination) aimed at `path`. */
 function everyTool(path: string): [string, Record<string, unknown>][] {
@@ -63,12 +40,12 @@ function everyTool(path: string): [string, Record<string, unknown>][] {
 }
 
 async function expectEveryToolFails(path: string, code: string): Promise<void> {
-  const before = await snapshotTree(server.rootPath('workspace'));
+  const before = await snapshotTree(live.root);
   for (const [name, args] of everyTool(path)) {
     const outcome = await call(name, args);
     expect({ name, path, text: outcome.text.split(':')[0] }).toEqual({ name, path, text: code });
   }
-  expect(await snapshotTree(server.rootPath('workspace'))).toEqual(before);
+  expect(await snapshotTree(live.root)).toEqual(before);
 }
 
 describe('.. in every form', () => {
@@ -78,7 +55,7 @@ describe('.. in every form', () => {
   );
 
   it('climbing out and back into the root by its own name is still a climb', async () => {
-    await expectEveryToolFails(`../${basename(server.rootPath('workspace'))}/seed.txt`, 'ACCESS_DENIED');
+    await expectEveryToolFails(`../${basename(live.root)}/seed.txt`, 'ACCESS_DENIED');
     await expectEveryToolFails(`dir/../../${basename(arena.outside)}/secret.txt`, 'ACCESS_DENIED');
   });
 
@@ -111,7 +88,7 @@ describe('strings that are names, not traversal', () => {
 
 describe('host paths and the root itself', () => {
   it('absolute host paths are paths inside the root', async () => {
-    for (const path of ['/etc/passwd', join(server.rootPath('workspace'), 'seed.txt'), join(arena.outside, 'secret.txt'), server.rootPath('other')]) {
+    for (const path of ['/etc/passwd', join(live.root, 'seed.txt'), join(arena.outside, 'secret.txt'), live.server.rootPath('other')]) {
       const read = await call('read_file', ws({ path }));
       expect(read.text).toMatch(/^NOT_FOUND: /);
       expect(read.text).not.toContain('seed\n');
@@ -121,7 +98,7 @@ describe('host paths and the root itself', () => {
   });
 
   it.each(['', '.', '/', '//', '/./', 'dir/..', './dir/../.'])('%j names the root: it is never removed, moved, overwritten or copied into itself', async (path) => {
-    const before = await snapshotTree(server.rootPath('workspace'));
+    const before = await snapshotTree(live.root);
     const refusals: [string, Record<string, unknown>][] = [
       ['remove_folder', ws({ path })],
       ['remove_file', ws({ path })],
@@ -137,8 +114,8 @@ describe('host paths and the root itself', () => {
     for (const [name, args] of refusals) {
       expect({ name, args, isError: (await call(name, args)).isError }).toEqual({ name, args, isError: true });
     }
-    expect(await snapshotTree(server.rootPath('workspace'))).toEqual(before);
-    expect(await fs.readdir(server.rootPath('other'))).toEqual([]);
+    expect(await snapshotTree(live.root)).toEqual(before);
+    expect(await fs.readdir(live.server.rootPath('other'))).toEqual([]);
   });
 
   it('a whole root copied into another root arrives under its name; the other way round works too', async () => {
@@ -217,9 +194,9 @@ describe('root names and argument types', () => {
 
 describe('cross-root allowlists', () => {
   it('copy and move need the tool on both roots; a refusal changes neither', async () => {
-    await writeTree(server.rootPath('nocopy'), { 'n.txt': 'n\n' });
-    const nocopyBefore = await snapshotTree(server.rootPath('nocopy'));
-    const wsBefore = await snapshotTree(server.rootPath('workspace'));
+    await writeTree(live.server.rootPath('nocopy'), { 'n.txt': 'n\n' });
+    const nocopyBefore = await snapshotTree(live.server.rootPath('nocopy'));
+    const wsBefore = await snapshotTree(live.root);
     for (const name of ['copy', 'move']) {
       for (const args of [pair('seed.txt', 'x.txt', 'workspace', 'nocopy'), pair('n.txt', 'x.txt', 'nocopy', 'workspace'), pair('n.txt', 'x.txt', 'nocopy', 'nocopy')]) {
         expect((await call(name, args)).text).toMatch(/^TOOL_NOT_ALLOWED: /);
@@ -227,7 +204,7 @@ describe('cross-root allowlists', () => {
     }
     // The allowlist check comes before the path: a hostile path on a forbidden root is still TOOL_NOT_ALLOWED.
     expect((await call('copy', pair('seed.txt', '../../x', 'workspace', 'nocopy'))).text).toMatch(/^TOOL_NOT_ALLOWED: /);
-    expect(await snapshotTree(server.rootPath('nocopy'))).toEqual(nocopyBefore);
-    expect(await snapshotTree(server.rootPath('workspace'))).toEqual(wsBefore);
+    expect(await snapshotTree(live.server.rootPath('nocopy'))).toEqual(nocopyBefore);
+    expect(await snapshotTree(live.root)).toEqual(wsBefore);
   });
 });

@@ -1,40 +1,17 @@
 import { promises as fs } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { writeTree } from '../support/fixtures.js';
-import { Arena, bounded, mkfifo, tryMakeZeroDevice } from './adversarial-harness.js';
+import { bounded, mkfifo, pair, tryMakeZeroDevice, useArena, ws } from './adversarial-harness.js';
 
 // Red team: special files, hostile limits, catastrophic patterns and foreign Host headers. The
 // server must answer every call quickly, with a clean error or a clamped result, and keep running.
 
-let server: TestServer;
-let client: Client;
-const arena = new Arena(() => server);
-
-beforeAll(async () => {
-  server = await startTestServer({ settings: { maxFullReadSize: 64 * 1024, maxFileSize: 256 * 1024 } });
-  client = await server.connect();
-  await arena.create();
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await arena.destroy();
-});
-
-beforeEach(() => arena.reset());
-afterEach(() => arena.verify(client));
-
-const host = (path: string) => join(server.rootPath('workspace'), path);
-const call = (name: string, args: Record<string, unknown>) => arena.call(client, name, args);
-const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
-const pair = (source_path: string, dest_path: string) => ({ source_root: 'workspace', source_path, dest_root: 'workspace', dest_path });
+const { live, arena, host, call } = useArena({ settings: { maxFullReadSize: 64 * 1024, maxFileSize: 256 * 1024 } });
 
 describe('special files never block or get read', () => {
   it('a FIFO (and a link to it) is NOT_A_FILE for every reading tool, skipped by walks, never replaced by writes', async () => {
-    await writeTree(server.rootPath('workspace'), { 'dir/plain.txt': 'needle\n' });
+    await writeTree(live.root, { 'dir/plain.txt': 'needle\n' });
     mkfifo(host('dir/pipe'));
     await fs.symlink('pipe', host('dir/pipelink'));
 
@@ -90,7 +67,7 @@ describe('special files never block or get read', () => {
 
 describe('hostile limits', () => {
   beforeEach(async () => {
-    await writeTree(server.rootPath('workspace'), {
+    await writeTree(live.root, {
       'long.txt': `${'a'.repeat(200_000)}b\n`,
       'lines.txt': Array.from({ length: 2000 }, (_, i) => `line ${i}\n`).join(''),
       'big.txt': 'x'.repeat(200 * 1024),
@@ -152,7 +129,7 @@ describe('hostile limits', () => {
   });
 
   it('patch_file: hostile headers and hunk numbers touch only the named file', async () => {
-    await writeTree(server.rootPath('workspace'), { 'p.txt': 'one\n' });
+    await writeTree(live.root, { 'p.txt': 'one\n' });
     const patches = [
       `--- ${join(arena.outside, 'secret.txt')}\n+++ ${join(arena.outside, 'secret.txt')}\n@@ -1,1 +1,1 @@\n-one\n+two\n`,
       '--- a/../../etc/passwd\n+++ b/../../etc/passwd\n@@ -1,1 +1,1 @@\n-two\n+three\n',
@@ -162,7 +139,7 @@ describe('hostile limits', () => {
       '@@ -1 +1 @@\n-five\n+six\n' + '@@ -1 +1 @@\n-six\n+seven\n'.repeat(2000),
     ];
     for (const patch of patches) await call('patch_file', ws({ path: 'p.txt', patch }));
-    expect(await fs.readdir(server.rootPath('workspace'))).toEqual(['big.txt', 'lines.txt', 'long.txt', 'p.txt']);
+    expect(await fs.readdir(live.root)).toEqual(['big.txt', 'lines.txt', 'long.txt', 'p.txt']);
   });
 
   it('write_file: content beyond the size limits and odd text is handled without a crash', async () => {
@@ -174,7 +151,7 @@ describe('hostile limits', () => {
 
 describe('HTTP transport', () => {
   function post(headers: Record<string, string>, body: string, path = '/mcp'): Promise<{ status: number; body: string }> {
-    const url = new URL(server.baseUrl);
+    const url = new URL(live.server.baseUrl);
     return new Promise((resolve, reject) => {
       const req = request(
         {
@@ -216,7 +193,7 @@ describe('HTTP transport', () => {
   });
 
   it('malformed bodies and unknown sessions get 4xx, and the server keeps answering', async () => {
-    const good = { host: new URL(server.baseUrl).host };
+    const good = { host: new URL(live.server.baseUrl).host };
     for (const body of ['{', 'null', '[]', '{"jsonrpc":"2.0"}', '\u0000', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} })]) {
       const response = await bounded(post(good, body), `POST ${JSON.stringify(body)}`);
       expect(response.status).toBeGreaterThanOrEqual(400);

@@ -1,48 +1,18 @@
 import { promises as fs } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { writeTree } from '../support/fixtures.js';
-import { Arena } from './adversarial-harness.js';
+import { pair, useArena, ws } from './adversarial-harness.js';
 
 // Red team: links placed in the roots by someone else (agents cannot create links) must never
 // let any tool read, write, list, stat, hash, create, delete or rename outside the roots.
 
-let server: TestServer;
-let client: Client;
-const arena = new Arena(() => server);
-
-beforeAll(async () => {
-  server = await startTestServer({
-    roots: [
-      { name: 'workspace', allowedTools: ['*'] },
-      { name: 'other', allowedTools: ['*'] },
-      { name: 'limited', allowedTools: ['move', 'list_folder'] },
-    ],
-  });
-  client = await server.connect();
-  await arena.create();
+const { live, arena, host, call, link, relativeTo } = useArena({
+  roots: [
+    { name: 'workspace', allowedTools: ['*'] },
+    { name: 'other', allowedTools: ['*'] },
+    { name: 'limited', allowedTools: ['move', 'list_folder'] },
+  ],
 });
-
-afterAll(async () => {
-  await server?.stop();
-  await arena.destroy();
-});
-
-beforeEach(() => arena.reset());
-afterEach(() => arena.verify(client));
-
-const host = (path: string, root = 'workspace') => join(server.rootPath(root), path);
-const call = (name: string, args: Record<string, unknown>) => arena.call(client, name, args);
-/** A link at `path` in a root whose text is `target`. */
-const link = async (target: string, path: string, root = 'workspace') => {
-  await fs.mkdir(dirname(host(path, root)), { recursive: true });
-  await fs.symlink(target, host(path, root));
-};
-/** The text of a relative link at `path` in `root` that reaches `hostTarget`. */
-const relativeTo = (hostTarget: string, path: string, root = 'workspace') => relative(dirname(host(path, root)), hostTarget);
-const ws = (extra: Record<string, unknown>) => ({ root: 'workspace', ...extra });
-const copyArgs = (source_path: string, dest_path: string, dest_root = 'workspace') => ({ source_root: 'workspace', source_path, dest_root, dest_path });
 
 /** Every refusal a reading tool can give for `path`; none may succeed. */
 async function expectEveryReadRefused(path: string): Promise<void> {
@@ -54,14 +24,14 @@ async function expectEveryReadRefused(path: string): Promise<void> {
     ['list_folder', ws({ path })],
     ['grep', ws({ path, pattern: 'SECRET' })],
     ['glob', ws({ path, pattern: '**' })],
-    ['copy', copyArgs(path, 'stolen')],
-    ['copy', copyArgs(path, 'stolen', 'other')],
+    ['copy', pair(path, 'stolen')],
+    ['copy', pair(path, 'stolen', 'workspace', 'other')],
   ];
   for (const [name, args] of calls) {
     const outcome = await call(name, args);
     expect({ name, isError: outcome.isError }).toEqual({ name, isError: true });
   }
-  expect(await fs.readdir(server.rootPath('other'))).toEqual([]);
+  expect(await fs.readdir(live.server.rootPath('other'))).toEqual([]);
 }
 
 describe('links to an outside file', () => {
@@ -116,7 +86,7 @@ describe('links to an outside directory', () => {
     ['relative', () => relativeTo(arena.outside, 'd/out')],
   ])('%s: nothing below it can be read, listed, written, created, removed, copied or moved', async (_kind, target) => {
     await link(target(), 'd/out');
-    await writeTree(server.rootPath('workspace'), { 'mine.txt': 'mine\n' });
+    await writeTree(live.root, { 'mine.txt': 'mine\n' });
 
     await expectEveryReadRefused('d/out');
     await expectEveryReadRefused('d/out/secret.txt');
@@ -133,11 +103,11 @@ describe('links to an outside directory', () => {
       ['remove_folder', ws({ path: 'd/out' })],
       ['stat_file', ws({ path: 'd/out/secret.txt' })],
       ['permissions_file', ws({ path: 'd/out/secret.txt' })],
-      ['copy', copyArgs('mine.txt', 'd/out')],
-      ['copy', copyArgs('mine.txt', 'd/out/planted.txt')],
-      ['move', copyArgs('d/out/secret.txt', 'taken.txt')],
-      ['move', copyArgs('d/out/sub', 'taken')],
-      ['move', copyArgs('mine.txt', 'd/out/mine.txt')],
+      ['copy', pair('mine.txt', 'd/out')],
+      ['copy', pair('mine.txt', 'd/out/planted.txt')],
+      ['move', pair('d/out/secret.txt', 'taken.txt')],
+      ['move', pair('d/out/sub', 'taken')],
+      ['move', pair('mine.txt', 'd/out/mine.txt')],
     ];
     for (const [name, args] of attacks) {
       const outcome = await call(name, args);
@@ -146,24 +116,24 @@ describe('links to an outside directory', () => {
     expect(await fs.readFile(host('mine.txt'), 'utf8')).toBe('mine\n');
     // move of a link into it: the destination is followed as a directory, so it must be refused too.
     await link('mine.txt', 'ln');
-    expect((await call('move', copyArgs('ln', 'd/out'))).isError).toBe(true);
+    expect((await call('move', pair('ln', 'd/out'))).isError).toBe(true);
     // Moving the link itself (not through it) is allowed and leaves its target alone.
-    expect((await call('move', copyArgs('d/out', 'moved-out'))).isError).toBe(false);
+    expect((await call('move', pair('d/out', 'moved-out'))).isError).toBe(false);
     expect((await call('read_file', ws({ path: 'moved-out/secret.txt' }))).isError).toBe(true);
   });
 
   it('a link to the root itself and to its parent: remove_folder never takes the root, the parent is unreachable', async () => {
-    await writeTree(server.rootPath('workspace'), { 'keep.txt': 'keep\n' });
+    await writeTree(live.root, { 'keep.txt': 'keep\n' });
     await link('..', 'sub/self');
-    await link(server.rootPath('workspace'), 'selfabs');
+    await link(live.root, 'selfabs');
     await link('..', 'up');
-    await link(dirname(server.rootPath('workspace')), 'upabs');
+    await link(dirname(live.root), 'upabs');
 
     for (const path of ['sub/self', 'selfabs', 'sub/self/', 'selfabs/.', 'sub/self/sub/self']) {
       expect((await call('remove_folder', ws({ path }))).isError).toBe(true);
     }
     expect(await fs.readFile(host('keep.txt'), 'utf8')).toBe('keep\n');
-    for (const path of ['up', 'upabs', 'up/' + `${relative(dirname(server.rootPath('workspace')), arena.outside)}`]) {
+    for (const path of ['up', 'upabs', 'up/' + `${relative(dirname(live.root), arena.outside)}`]) {
       await expectEveryReadRefused(path);
       expect((await call('create_folder', ws({ path: `${path}/planted` }))).isError).toBe(true);
       expect((await call('write_file', ws({ path: `${path}/planted.txt`, content: 'x' }))).isError).toBe(true);
@@ -176,7 +146,7 @@ describe('dangling links to outside', () => {
     ['absolute', (name: string) => join(arena.outside, name)],
     ['relative', (name: string) => relativeTo(join(arena.outside, name), 'new.txt')],
   ])('%s: write, append, create_only, patch, copy and create_folder never create the target', async (_kind, target) => {
-    await writeTree(server.rootPath('workspace'), { 'src.txt': 'source\n', 'srcdir/a.txt': 'a\n' });
+    await writeTree(live.root, { 'src.txt': 'source\n', 'srcdir/a.txt': 'a\n' });
     await link(target('planted.txt'), 'new.txt');
     await link(target('planted-dir'), 'newdir');
 
@@ -188,24 +158,24 @@ describe('dangling links to outside', () => {
       ['create_folder', ws({ path: 'newdir' })],
       ['create_folder', ws({ path: 'newdir/sub' })],
       ['write_file', ws({ path: 'newdir/x.txt', content: 'pwned' })],
-      ['copy', copyArgs('src.txt', 'newdir/x.txt')],
-      ['copy', copyArgs('srcdir', 'newdir/tree')],
-      ['move', copyArgs('src.txt', 'newdir/x.txt')],
+      ['copy', pair('src.txt', 'newdir/x.txt')],
+      ['copy', pair('srcdir', 'newdir/tree')],
+      ['move', pair('src.txt', 'newdir/x.txt')],
     ];
     for (const [name, args] of attacks) {
       const outcome = await call(name, args);
       expect({ name, args, isError: outcome.isError }).toEqual({ name, args, isError: true });
     }
     // copy/move onto the dangling link itself: replacing the link is fine, writing through it is not.
-    await call('copy', copyArgs('src.txt', 'new.txt'));
-    await call('move', copyArgs('srcdir', 'newdir'));
+    await call('copy', pair('src.txt', 'new.txt'));
+    await call('move', pair('srcdir', 'newdir'));
     expect(await fs.readdir(arena.outside)).toEqual(['secret.txt', 'sub']);
   });
 });
 
 describe('chains, loops and special targets', () => {
   it('a chain that leaves the root and comes back in is refused', async () => {
-    await writeTree(server.rootPath('workspace'), { 'real.txt': 'real\n', 'realdir/f.txt': 'f\n' });
+    await writeTree(live.root, { 'real.txt': 'real\n', 'realdir/f.txt': 'f\n' });
     const back = join(arena.outside, 'back');
     const backDir = join(arena.outside, 'back-dir');
     // Planted by this test, removed before the outside tree is compared with its snapshot.
@@ -254,7 +224,7 @@ describe('chains, loops and special targets', () => {
   });
 
   it('loops and self-links: every tool answers with an error, walks terminate', async () => {
-    await writeTree(server.rootPath('workspace'), { 'sub/file.txt': 'needle\n' });
+    await writeTree(live.root, { 'sub/file.txt': 'needle\n' });
     await link('l2', 'l1');
     await link('l1', 'l2');
     await link('me', 'me');
@@ -281,10 +251,10 @@ describe('chains, loops and special targets', () => {
     expect(globbed.matches.length).toBeLessThan(20);
     const grepped = (await call('grep', ws({ pattern: 'needle', max_results: 10000 }))).structured;
     expect(grepped.matches.map((m: any) => m.file)).toEqual(['sub/file.txt']);
-    const copied = (await call('copy', copyArgs('sub', 'copy'))).structured;
+    const copied = (await call('copy', pair('sub', 'copy'))).structured;
     expect(copied.files_copied).toBe(1);
     expect((await call('remove_folder', ws({ path: 'sub' }))).isError).toBe(false);
-    expect((await fs.readdir(server.rootPath('workspace'))).sort()).toEqual(['copy', 'l1', 'l2', 'me']);
+    expect((await fs.readdir(live.root)).sort()).toEqual(['copy', 'l1', 'l2', 'me']);
   });
 
   it('links to /proc/self/root and /proc/self/cwd are outside', async () => {
