@@ -7,16 +7,18 @@ export const MAX_LINE_CHARS = 1024 * 1024;
 /**
  * The file's lines without their terminator ('\n', or '\r\n'), read in fixed chunks so a
  * file of any size costs one chunk plus one line of memory. Stops at the size the file had
- * when opened, so a file that keeps growing (a live log) still ends.
+ * when opened, so a file that keeps growing (a live log) still ends. `head`, the file's first
+ * bytes when the caller has read them already (grep's binary sniff), is not read again: for
+ * most source files it is the whole file.
  */
-export async function* readLines(file: ReadableFile): AsyncGenerator<string> {
+export async function* readLines(file: ReadableFile, head?: Uint8Array): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
   const end = file.stat.size;
   let position = 0;
   let pending = '';
   let overflowing = false;
   while (position < end) {
-    const bytes = await file.read(position, Math.min(CHUNK_BYTES, end - position));
+    const bytes = position === 0 && head ? head.subarray(0, end) : await file.read(position, Math.min(CHUNK_BYTES, end - position));
     if (bytes.length === 0) break;
     position += bytes.length;
     const text = decoder.decode(bytes, { stream: true });

@@ -133,9 +133,10 @@ class ContentSearch {
       throw error;
     }
     try {
-      if (looksBinary(await file.read(0, BINARY_SNIFF_BYTES))) return true;
+      const head = await file.read(0, BINARY_SNIFF_BYTES);
+      if (looksBinary(head)) return true;
       this.filesSearched += 1;
-      await this.scan(readLines(file), displayPath(path));
+      await this.scan(readLines(file, head), displayPath(path));
     } finally {
       await file.close();
     }

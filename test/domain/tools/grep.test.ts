@@ -6,6 +6,7 @@ import { MATCH_TEXT_BUDGET } from '../../../src/domain/search/match-text.js';
 import { Grep, type GrepInput } from '../../../src/domain/tools/grep.js';
 import { domainError, rootAccess } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
+import { recordingReads } from './file-tools-harness.js';
 import { searchSettings, SteppingClock } from './search-harness.js';
 
 const settings = searchSettings(50);
@@ -289,12 +290,22 @@ describe('Grep', () => {
     ]);
   });
 
-  it('decodes multi-byte UTF-8 split across read chunks', async () => {
-    const filler = 'x'.repeat(64 * 1024 - 1);
+  it('decodes multi-byte UTF-8 split between the sniffed first 8 KB and the next read', async () => {
+    const filler = 'x'.repeat(8 * 1024 - 1);
     fs.seedFile('/ws/utf8.txt', `${filler}é€\nnext`);
 
     const result = await grep({ pattern: 'é€$' });
     expect(result.matches.map((m) => m.line_number)).toEqual([1]);
+  });
+
+  it('reads a small file once: the binary sniff is also its first chunk of lines', async () => {
+    fs.seedFile('/ws/a.txt', 'one\nTODO two\n');
+    const { port, readLengths } = recordingReads(fs);
+    const grepper = new Grep(port, new SteppingClock(0), new Re2RegexEngine(), settings, rootAccess(makeRoot('workspace', '/ws', ['*'])));
+
+    const { matches } = await grepper.execute({ root: 'workspace', pattern: 'TODO' });
+    expect(matches.map((m) => m.line_number)).toEqual([2]);
+    expect(readLengths).toHaveLength(1);
   });
 
   it('searches only the first MAX_LINE_CHARS characters of an overlong line', async () => {
