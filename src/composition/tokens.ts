@@ -5,6 +5,7 @@ import type { ContentHasher } from '../domain/ports/content-hasher.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
 import type { RegexEngine } from '../domain/ports/regex-engine.port.js';
+import type { SessionStatePort } from '../domain/ports/session-state.port.js';
 import type { PathPolicy } from '../domain/path-policy.js';
 import type { ToolPolicy } from '../domain/tool-policy.js';
 import type { Settings } from '../domain/settings.js';
@@ -25,6 +26,8 @@ export const TOKENS = {
   ContentHasher: Symbol.for('ContentHasher') as ServiceIdentifier<ContentHasher>,
   PathPolicy: Symbol.for('PathPolicy') as ServiceIdentifier<PathPolicy>,
   ToolPolicy: Symbol.for('ToolPolicy') as ServiceIdentifier<ToolPolicy>,
+  /** Per-session editor state (cwd, views); bound by the editor tools module, so swapping the store is one binding. */
+  SessionState: Symbol.for('SessionState') as ServiceIdentifier<SessionStatePort>,
   /** Multi-bound: told when an MCP session ends (DELETE, transport close, stdio exit) so per-session state is dropped. */
   SessionEndListener: Symbol.for('SessionEndListener') as ServiceIdentifier<SessionEndListener>,
   /** Multi-bound: every tool family module binds its definitions here. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { InMemorySessionState } from '../../src/adapters/outbound/in-memory-session-state.js';
-import { SESSION_STATE } from '../../src/composition/modules/editor-tools.module.js';
+import { TOKENS } from '../../src/composition/tokens.js';
 import { callTool } from '../support/mcp.js';
 import { useTestServer } from '../support/live-server.js';
 import { expectError, success, writeTree } from '../support/fixtures.js';
@@ -69,7 +69,7 @@ describe('change_directory over MCP', () => {
 
 describe('session end over MCP', () => {
   let store: InMemorySessionState;
-  const own = useTestServer({ configure: (container) => (store = container.get(SESSION_STATE) as InMemorySessionState) });
+  const own = useTestServer({ configure: (container) => (store = container.get(TOKENS.SessionState) as InMemorySessionState) });
 
   it('session state dropped after session end (DELETE via terminateSession)', async () => {
     await writeTree(own.root, { 'a.txt': 'hello\n', 'sub/': '' });

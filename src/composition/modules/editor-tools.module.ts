@@ -25,9 +25,6 @@ import { StrReplace } from '../../domain/tools/str-replace.js';
 import { View } from '../../domain/tools/view.js';
 import { TOKENS } from '../tokens.js';
 
-/** Per-session editor state (cwd, views). Swapping the store is one binding. */
-export const SESSION_STATE = Symbol.for('SessionState') as ServiceIdentifier<SessionStatePort>;
-
 type EditorUseCase = View | StrReplace | CreateFile | FileRead | FileWrite;
 type EditorUseCaseClass<T extends EditorUseCase> = new (
   namespace: Namespace,
@@ -39,9 +36,9 @@ type EditorUseCaseClass<T extends EditorUseCase> = new (
 
 /** The editor tools (view, str_replace, create_file), the repo tools (file_*) and change_directory. */
 export const editorToolsModule = new ContainerModule(({ bind }) => {
-  bind(SESSION_STATE).to(InMemorySessionState).inSingletonScope();
+  bind(TOKENS.SessionState).to(InMemorySessionState).inSingletonScope();
   // The server tells every SessionEndListener when a session ends; the store then drops its state.
-  bind(TOKENS.SessionEndListener).toService(SESSION_STATE as ServiceIdentifier<InMemorySessionState>);
+  bind(TOKENS.SessionEndListener).toService(TOKENS.SessionState as ServiceIdentifier<InMemorySessionState>);
 
   bind(Namespace)
     .toResolvedValue((paths: PathPolicy, access: RootAccess) => new Namespace(paths, access), [TOKENS.PathPolicy, RootAccess])
@@ -49,7 +46,7 @@ export const editorToolsModule = new ContainerModule(({ bind }) => {
   bind(EditSessions)
     .toResolvedValue(
       (store: SessionStatePort, files: FileSystemPort, settings: Settings) => new EditSessions(store, files, settings),
-      [SESSION_STATE, TOKENS.FileSystem, TOKENS.Settings],
+      [TOKENS.SessionState, TOKENS.FileSystem, TOKENS.Settings],
     )
     .inSingletonScope();
 
