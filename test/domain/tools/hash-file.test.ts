@@ -3,15 +3,9 @@ import { STREAM_CHUNK_BYTES } from '../../../src/domain/tools/file-text.js';
 import { HashFile } from '../../../src/domain/tools/hash-file.js';
 import { domainError, fileToolsWorld, recordingReads } from './file-tools-harness.js';
 
-// The hasher adapter is pure computation with no I/O, so the domain tests use the real one.
-function world() {
-  const w = fileToolsWorld();
-  return { ...w, hashFile: new HashFile(w.access, w.fs, new NodeContentHasher()) };
-}
-
 describe('HashFile', () => {
   it('E2E-035: sha256 of a known file', async () => {
-    const { fs, hashFile } = world();
+    const { fs, hashFile } = fileToolsWorld();
     fs.seedFile('/ws/known.txt', 'test content\n');
     expect(await hashFile.execute({ root: 'workspace', path: 'known.txt', algorithm: 'sha256' })).toEqual({
       path: 'known.txt',
@@ -27,7 +21,7 @@ describe('HashFile', () => {
     ['SHA1', '2fd4e1c67a2d28fced849ee1bb76e7391b93eb12'],
     ['Sha256', 'd7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592'],
   ])('E2E-036: %s (algorithm in any case, returned lower-case)', async (algorithm, hash) => {
-    const { fs, hashFile } = world();
+    const { fs, hashFile } = fileToolsWorld();
     fs.seedFile('/ws/fox.txt', 'The quick brown fox jumps over the lazy dog');
     expect(await hashFile.execute({ root: 'workspace', path: 'fox.txt', algorithm })).toMatchObject({
       algorithm: algorithm.toLowerCase(),
@@ -36,7 +30,7 @@ describe('HashFile', () => {
   });
 
   it('hashes an empty file', async () => {
-    const { fs, hashFile } = world();
+    const { fs, hashFile } = fileToolsWorld();
     fs.seedFile('/ws/empty', '');
     expect(await hashFile.execute({ root: 'workspace', path: 'empty', algorithm: 'md5' })).toMatchObject({
       hash: 'd41d8cd98f00b204e9800998ecf8427e',
@@ -45,7 +39,7 @@ describe('HashFile', () => {
   });
 
   it('streams a large file in chunks of at most 32 KB (NFR-003)', async () => {
-    const { fs, access } = world();
+    const { fs, access } = fileToolsWorld();
     const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256);
     fs.seedFile('/ws/large.bin', bytes);
     const { port, readLengths } = recordingReads(fs);
@@ -59,7 +53,7 @@ describe('HashFile', () => {
   });
 
   it.each(['md4', 'sha512'])('E2E-037 / E2E-075: rejects %s, listing the supported algorithms', async (algorithm) => {
-    const { fs, hashFile } = world();
+    const { fs, hashFile } = fileToolsWorld();
     fs.seedFile('/ws/any.txt', 'any');
     expect((await domainError(hashFile.execute({ root: 'workspace', path: 'any.txt', algorithm }))).toClientText()).toBe(
       `INVALID_ARGUMENT: unsupported hash algorithm: ${algorithm}; supported: md5, sha1, sha256 (root: workspace)`,
@@ -67,7 +61,7 @@ describe('HashFile', () => {
   });
 
   it('E2E-038: refuses a directory', async () => {
-    const { fs, hashFile } = world();
+    const { fs, hashFile } = fileToolsWorld();
     fs.seedDirectory('/ws/subdir');
     expect((await domainError(hashFile.execute({ root: 'workspace', path: 'subdir', algorithm: 'sha256' }))).toClientText()).toBe(
       'IS_A_DIRECTORY: path is a directory: subdir; cannot hash a directory (root: workspace)',
@@ -75,14 +69,14 @@ describe('HashFile', () => {
   });
 
   it('names a missing file', async () => {
-    const { hashFile } = world();
+    const { hashFile } = fileToolsWorld();
     expect((await domainError(hashFile.execute({ root: 'workspace', path: 'nope', algorithm: 'md5' }))).toClientText()).toBe(
       'NOT_FOUND: file not found: nope (root: workspace)',
     );
   });
 
   it('hashes an in-root link target but refuses one outside', async () => {
-    const { fs, hashFile } = world();
+    const { fs, hashFile } = fileToolsWorld();
     fs.seedFile('/ws/real.txt', 'test content\n');
     fs.seedSymlink('/ws/alias', 'real.txt');
     fs.seedSymlink('/ws/escape', '/outside/secret.txt');
@@ -91,7 +85,7 @@ describe('HashFile', () => {
   });
 
   it('E2E-066: is refused on a root that does not allow it', async () => {
-    const { fs, hashFile } = world();
+    const { fs, hashFile } = fileToolsWorld();
     fs.seedFile('/ro/a.txt', 'a');
     expect((await domainError(hashFile.execute({ root: 'readonly', path: 'a.txt', algorithm: 'md5' }))).toClientText()).toBe(
       'TOOL_NOT_ALLOWED: tool hash_file not allowed on root readonly',

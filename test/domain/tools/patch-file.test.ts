@@ -1,17 +1,10 @@
-import type { Settings } from '../../../src/domain/settings.js';
-import { PatchFile } from '../../../src/domain/tools/patch-file.js';
 import { domainError, fileToolsWorld } from './file-tools-harness.js';
-
-function world(settings: Partial<Settings> = {}) {
-  const w = fileToolsWorld(settings);
-  return { ...w, patchFile: new PatchFile(w.access, w.fs, w.settings) };
-}
 
 const diff = (...lines: string[]) => `${lines.join('\n')}\n`;
 
 describe('PatchFile', () => {
   it('E2E-022: applies a unified diff and reports the hunks', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/code.go', 'package main\n\nfunc greet() string {\n\treturn "Hello"\n}\n');
     const patch = diff('--- a/code.go', '+++ b/code.go', '@@ -3,3 +3,3 @@', ' func greet() string {', '-\treturn "Hello"', '+\treturn "Hi"', ' }');
     expect(await patchFile.execute({ root: 'workspace', path: 'code.go', patch })).toEqual({ path: 'code.go', hunks_applied: 1, created: false });
@@ -19,7 +12,7 @@ describe('PatchFile', () => {
   });
 
   it('E2E-023: a mismatching hunk fails and leaves the file byte-identical', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     const original = new TextEncoder().encode('line A\nline B\nline C\n');
     fs.seedFile('/ws/code.go', original, { permissions: 0o600 });
     const patch = diff('@@ -1,3 +1,3 @@', ' line A', '-line X', '+line Y', ' line C');
@@ -32,7 +25,7 @@ describe('PatchFile', () => {
   });
 
   it('writes nothing when the second of two hunks fails (NFR-015)', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/f.txt', 'a\nb\nc\nd\n');
     const patch = diff('@@ -1 +1 @@', '-a', '+A', '@@ -4 +4 @@', '-zzz', '+Z');
     const error = await domainError(patchFile.execute({ root: 'workspace', path: 'f.txt', patch }));
@@ -41,7 +34,7 @@ describe('PatchFile', () => {
   });
 
   it('E2E-024: patching a missing file creates it, with its parents', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     const patch = diff('--- /dev/null', '+++ b/docs/new_file.txt', '@@ -0,0 +1,2 @@', '+first line', '+second line');
     expect(await patchFile.execute({ root: 'workspace', path: 'docs/new_file.txt', patch })).toEqual({
       path: 'docs/new_file.txt',
@@ -52,7 +45,7 @@ describe('PatchFile', () => {
   });
 
   it('keeps the permissions of the patched file', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/run.sh', 'echo old\n', { permissions: 0o755 });
     await patchFile.execute({ root: 'workspace', path: 'run.sh', patch: diff('@@ -1 +1 @@', '-echo old', '+echo new') });
     expect(fs.readText('/ws/run.sh')).toBe('echo new\n');
@@ -60,14 +53,14 @@ describe('PatchFile', () => {
   });
 
   it('keeps CRLF line endings and a missing final newline', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/win.txt', 'one\r\ntwo\r\nthree');
     await patchFile.execute({ root: 'workspace', path: 'win.txt', patch: diff('@@ -1,2 +1,2 @@', ' one', '-two', '+TWO') });
     expect(fs.readText('/ws/win.txt')).toBe('one\r\nTWO\r\nthree');
   });
 
   it('patches a file through an in-root link, leaving the link in place', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/real.txt', 'a\n');
     fs.seedSymlink('/ws/alias.txt', 'real.txt');
     await patchFile.execute({ root: 'workspace', path: 'alias.txt', patch: diff('@@ -1 +1 @@', '-a', '+b') });
@@ -76,7 +69,7 @@ describe('PatchFile', () => {
   });
 
   it('rejects a patch without hunks before touching the file system', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     const error = await domainError(patchFile.execute({ root: 'workspace', path: 'new.txt', patch: 'not a diff' }));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toMatch(/^invalid patch: no hunks found; .* \(root: workspace\)$/);
@@ -84,13 +77,13 @@ describe('PatchFile', () => {
   });
 
   it('rejects a patch for several files', async () => {
-    const { patchFile } = world();
+    const { patchFile } = fileToolsWorld();
     const patch = diff('--- a/x', '+++ b/x', '@@ -1 +1 @@', '-a', '+b', '--- a/y', '+++ b/y', '@@ -1 +1 @@', '-a', '+b');
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'x', patch }))).message).toContain('changes 2 files');
   });
 
   it('refuses a directory', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedDirectory('/ws/dir');
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'dir', patch: diff('@@ -0,0 +1 @@', '+x') }))).toClientText()).toBe(
       'IS_A_DIRECTORY: path is a directory: dir; patch_file patches files (root: workspace)',
@@ -98,7 +91,7 @@ describe('PatchFile', () => {
   });
 
   it('refuses a binary file', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/blob.bin', new Uint8Array([1, 0, 2, 10]));
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'blob.bin', patch: diff('@@ -0,0 +1 @@', '+x') }))).toClientText()).toBe(
       'INVALID_ARGUMENT: cannot patch a binary file: blob.bin (root: workspace)',
@@ -106,7 +99,7 @@ describe('PatchFile', () => {
   });
 
   it('refuses a file that is not UTF-8 rather than corrupting it', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/latin1.txt', new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'latin1.txt', patch: diff('@@ -0,0 +1 @@', '+x') }))).message).toBe(
       'cannot patch a file that is not valid UTF-8: latin1.txt (root: workspace)',
@@ -114,7 +107,7 @@ describe('PatchFile', () => {
   });
 
   it('refuses a file larger than max_file_size', async () => {
-    const { fs, patchFile } = world({ maxFileSize: 10 });
+    const { fs, patchFile } = fileToolsWorld({ maxFileSize: 10 });
     fs.seedFile('/ws/big.txt', 'x'.repeat(20));
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'big.txt', patch: diff('@@ -0,0 +1 @@', '+x') }))).toClientText()).toBe(
       'FILE_TOO_LARGE: file too large to patch (size: 20B, limit: 10B): big.txt (root: workspace)',
@@ -122,7 +115,7 @@ describe('PatchFile', () => {
   });
 
   it('a failed write leaves the original content', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/f.txt', 'a\n');
     fs.failNextWrite('/ws/f.txt');
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'f.txt', patch: diff('@@ -1 +1 @@', '-a', '+b') }))).code).toBe('IO_ERROR');
@@ -130,7 +123,7 @@ describe('PatchFile', () => {
   });
 
   it('E2E-064: never patches through a link that leaves the root', async () => {
-    const { fs, patchFile } = world();
+    const { fs, patchFile } = fileToolsWorld();
     fs.seedSymlink('/ws/escape', '/outside/secret.txt');
     const patch = diff('@@ -1 +1 @@', '-TOP SECRET', '+pwned');
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'escape', patch }))).code).toBe('ACCESS_DENIED');
@@ -138,7 +131,7 @@ describe('PatchFile', () => {
   });
 
   it('E2E-066 / E2E-072: allowlist and root are checked before the patch is parsed', async () => {
-    const { patchFile } = world();
+    const { patchFile } = fileToolsWorld();
     expect((await domainError(patchFile.execute({ root: 'readonly', path: 'a', patch: 'junk' }))).toClientText()).toBe(
       'TOOL_NOT_ALLOWED: tool patch_file not allowed on root readonly',
     );

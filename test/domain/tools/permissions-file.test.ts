@@ -1,15 +1,9 @@
 import { octalMode, symbolicMode } from '../../../src/domain/tools/file-modes.js';
-import { PermissionsFile } from '../../../src/domain/tools/permissions-file.js';
 import { domainError, fileToolsWorld } from './file-tools-harness.js';
-
-function world() {
-  const w = fileToolsWorld();
-  return { ...w, permissionsFile: new PermissionsFile(w.access, w.fs) };
-}
 
 describe('PermissionsFile', () => {
   it('E2E-039: a 0755 file', async () => {
-    const { fs, permissionsFile } = world();
+    const { fs, permissionsFile } = fileToolsWorld();
     fs.seedFile('/ws/script.sh', '#!/bin/sh\n', { permissions: 0o755 });
     expect(await permissionsFile.execute({ root: 'workspace', path: 'script.sh' })).toEqual({
       path: 'script.sh',
@@ -23,27 +17,27 @@ describe('PermissionsFile', () => {
   });
 
   it('E2E-040: a directory gets the d flag', async () => {
-    const { fs, permissionsFile } = world();
+    const { fs, permissionsFile } = fileToolsWorld();
     fs.seedDirectory('/ws/subdir', { permissions: 0o755 });
     expect(await permissionsFile.execute({ root: 'workspace', path: 'subdir' })).toMatchObject({ mode: '0755', mode_string: 'drwxr-xr-x' });
   });
 
   it('reports a symlink itself, not its target', async () => {
-    const { fs, permissionsFile } = world();
+    const { fs, permissionsFile } = fileToolsWorld();
     fs.seedFile('/ws/private.txt', 'x', { permissions: 0o600 });
     fs.seedSymlink('/ws/link', 'private.txt');
     expect(await permissionsFile.execute({ root: 'workspace', path: 'link' })).toMatchObject({ mode: '0777', mode_string: 'lrwxrwxrwx' });
   });
 
   it('names a missing file', async () => {
-    const { permissionsFile } = world();
+    const { permissionsFile } = fileToolsWorld();
     expect((await domainError(permissionsFile.execute({ root: 'workspace', path: 'nope' }))).toClientText()).toBe(
       'NOT_FOUND: file not found: nope (root: workspace)',
     );
   });
 
   it('E2E-066: is refused on a root that does not allow it', async () => {
-    const { permissionsFile } = world();
+    const { permissionsFile } = fileToolsWorld();
     expect((await domainError(permissionsFile.execute({ root: 'readonly', path: '.' }))).code).toBe('TOOL_NOT_ALLOWED');
   });
 });

@@ -1,12 +1,6 @@
-import type { Settings } from '../../../src/domain/settings.js';
 import { STREAM_CHUNK_BYTES } from '../../../src/domain/tools/file-text.js';
 import { ReadFile } from '../../../src/domain/tools/read-file.js';
 import { domainError, fileToolsWorld, recordingReads } from './file-tools-harness.js';
-
-function world(settings: Partial<Settings> = {}) {
-  const w = fileToolsWorld(settings);
-  return { ...w, readFile: new ReadFile(w.access, w.fs, w.settings) };
-}
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('');
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
@@ -14,7 +8,7 @@ const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCo
 describe('ReadFile', () => {
   describe('full read', () => {
     it('E2E-007: returns the raw content and metadata, without line numbers', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       const content = `${'0123456789'.repeat(9)}abcdefghi\n`;
       fs.seedFile('/ws/small.txt', content);
       expect(await readFile.execute({ root: 'workspace', path: 'small.txt' })).toEqual({
@@ -28,7 +22,7 @@ describe('ReadFile', () => {
     });
 
     it('E2E-008: refuses a file above max_full_read_size, naming both sizes', async () => {
-      const { fs, readFile } = world({ maxFullReadSize: 100 });
+      const { fs, readFile } = fileToolsWorld({ maxFullReadSize: 100 });
       fs.seedFile('/ws/large.txt', 'x'.repeat(500));
       const error = await domainError(readFile.execute({ root: 'workspace', path: 'large.txt' }));
       expect(error.toClientText()).toBe(
@@ -37,27 +31,27 @@ describe('ReadFile', () => {
     });
 
     it('writes sizes the human way', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/huge.log', new Uint8Array(Math.round(5.2 * 1024 * 1024)));
       const error = await domainError(readFile.execute({ root: 'workspace', path: 'huge.log' }));
       expect(error.message).toMatch(/^file too large for full read \(size: 5\.2MB, limit: 1MB\); use offset\/limit parameters/);
     });
 
     it('reads a file of exactly max_full_read_size', async () => {
-      const { fs, readFile } = world({ maxFullReadSize: 100 });
+      const { fs, readFile } = fileToolsWorld({ maxFullReadSize: 100 });
       fs.seedFile('/ws/edge.txt', 'y'.repeat(100));
       expect((await readFile.execute({ root: 'workspace', path: 'edge.txt' })).content).toHaveLength(100);
     });
 
     it('E2E-065: follows a link inside the root', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/real.txt', 'the real content\n');
       fs.seedSymlink('/ws/link.txt', 'real.txt');
       expect((await readFile.execute({ root: 'workspace', path: 'link.txt' })).content).toBe('the real content\n');
     });
 
     it('returns invalid UTF-8 as base64 without calling it binary', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/latin1.txt', new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
       expect(await readFile.execute({ root: 'workspace', path: 'latin1.txt' })).toMatchObject({
         content: 'Y2Fm6Q==',
@@ -69,7 +63,7 @@ describe('ReadFile', () => {
 
   describe('byte ranges', () => {
     it('E2E-009: returns exactly the requested bytes', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/data.txt', 'abcdefghijklmnopqrstuvwxyz0123456789');
       expect(await readFile.execute({ root: 'workspace', path: 'data.txt', offset_bytes: 10, limit_bytes: 20 })).toEqual({
         path: 'data.txt',
@@ -82,7 +76,7 @@ describe('ReadFile', () => {
     });
 
     it('E2E-013: a binary range comes back as lossless base64', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
       fs.seedFile('/ws/data.bin', bytes);
       const result = await readFile.execute({ root: 'workspace', path: 'data.bin', offset_bytes: 10, limit_bytes: 20 });
@@ -91,7 +85,7 @@ describe('ReadFile', () => {
     });
 
     it('sniffs binary from the start of the file even when the range has no NUL', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/mixed.bin', new Uint8Array([0, 65, 66, 67]));
       expect(await readFile.execute({ root: 'workspace', path: 'mixed.bin', offset_bytes: 1 })).toMatchObject({
         content: 'QUJD',
@@ -101,7 +95,7 @@ describe('ReadFile', () => {
     });
 
     it('E2E-012 (bytes): an offset past the end gives empty content, no error', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/short.txt', 'abc');
       expect(await readFile.execute({ root: 'workspace', path: 'short.txt', offset_bytes: 99 })).toMatchObject({
         content: '',
@@ -111,7 +105,7 @@ describe('ReadFile', () => {
     });
 
     it('without limit_bytes returns at most max_full_read_size and says more follows', async () => {
-      const { fs, readFile } = world({ maxFullReadSize: 100 });
+      const { fs, readFile } = fileToolsWorld({ maxFullReadSize: 100 });
       fs.seedFile('/ws/large.txt', 'x'.repeat(500));
       const result = await readFile.execute({ root: 'workspace', path: 'large.txt', offset_bytes: 0 });
       expect(result.content).toHaveLength(100);
@@ -119,7 +113,7 @@ describe('ReadFile', () => {
     });
 
     it('honours an explicit limit_bytes above max_full_read_size', async () => {
-      const { fs, readFile } = world({ maxFullReadSize: 100 });
+      const { fs, readFile } = fileToolsWorld({ maxFullReadSize: 100 });
       fs.seedFile('/ws/large.txt', 'x'.repeat(500));
       const result = await readFile.execute({ root: 'workspace', path: 'large.txt', limit_bytes: 500 });
       expect(result).toMatchObject({ truncated: false, size: 500 });
@@ -129,7 +123,7 @@ describe('ReadFile', () => {
 
   describe('line ranges', () => {
     it('E2E-010: returns the requested lines with their own newlines and the total', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/lines.txt', numbered(100));
       expect(await readFile.execute({ root: 'workspace', path: 'lines.txt', offset_lines: 50, limit_lines: 5 })).toEqual({
         path: 'lines.txt',
@@ -143,7 +137,7 @@ describe('ReadFile', () => {
     });
 
     it('keeps CRLF endings and a last line without newline', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/crlf.txt', 'one\r\ntwo\r\nthree');
       expect(await readFile.execute({ root: 'workspace', path: 'crlf.txt', offset_lines: 2 })).toMatchObject({
         content: 'two\r\nthree',
@@ -153,7 +147,7 @@ describe('ReadFile', () => {
     });
 
     it('E2E-012: an offset past the last line gives empty content and lines_total', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/short.txt', 'one\ntwo\nthree\nfour\nfive\n');
       expect(await readFile.execute({ root: 'workspace', path: 'short.txt', offset_lines: 100, limit_lines: 10 })).toMatchObject({
         content: '',
@@ -163,7 +157,7 @@ describe('ReadFile', () => {
     });
 
     it('limit_lines alone starts at line 1', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/lines.txt', numbered(10));
       expect(await readFile.execute({ root: 'workspace', path: 'lines.txt', limit_lines: 2 })).toMatchObject({
         content: 'line 1\nline 2\n',
@@ -172,7 +166,7 @@ describe('ReadFile', () => {
     });
 
     it('streams a file much larger than one chunk in bounded reads', async () => {
-      const { fs, access, settings } = world({ maxFullReadSize: 1024 });
+      const { fs, access, settings } = fileToolsWorld({ maxFullReadSize: 1024 });
       const content = numbered(60_000);
       fs.seedFile('/ws/big.log', content);
       const { port, readLengths } = recordingReads(fs);
@@ -186,7 +180,7 @@ describe('ReadFile', () => {
     });
 
     it('without limit_lines stops at max_full_read_size, on a line boundary', async () => {
-      const { fs, readFile } = world({ maxFullReadSize: 20 });
+      const { fs, readFile } = fileToolsWorld({ maxFullReadSize: 20 });
       fs.seedFile('/ws/lines.txt', numbered(10));
       expect(await readFile.execute({ root: 'workspace', path: 'lines.txt', offset_lines: 1 })).toMatchObject({
         content: 'line 1\nline 2\n',
@@ -196,7 +190,7 @@ describe('ReadFile', () => {
     });
 
     it('refuses a single line longer than the read limit, pointing to byte reads', async () => {
-      const { fs, readFile } = world({ maxFullReadSize: 10, maxFileSize: 10 });
+      const { fs, readFile } = fileToolsWorld({ maxFullReadSize: 10, maxFileSize: 10 });
       fs.seedFile('/ws/one-line.txt', 'z'.repeat(50));
       const error = await domainError(readFile.execute({ root: 'workspace', path: 'one-line.txt', offset_lines: 1, limit_lines: 1 }));
       expect(error.toClientText()).toBe(
@@ -207,7 +201,7 @@ describe('ReadFile', () => {
 
   describe('argument checks', () => {
     it('E2E-011: byte and line parameters are mutually exclusive', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/file.txt', 'one\ntwo\n');
       const error = await domainError(readFile.execute({ root: 'workspace', path: 'file.txt', offset_bytes: 0, offset_lines: 1 }));
       expect(error.toClientText()).toBe(
@@ -221,7 +215,7 @@ describe('ReadFile', () => {
       [{ offset_bytes: -1 }, 'offset_bytes must be an integer >= 0, got -1'],
       [{ limit_bytes: 1.5 }, 'limit_bytes must be an integer >= 1, got 1.5'],
     ])('rejects %j', async (range, message) => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/file.txt', 'x');
       const error = await domainError(readFile.execute({ root: 'workspace', path: 'file.txt', ...range }));
       expect(error.toClientText()).toBe(`INVALID_ARGUMENT: ${message} (root: workspace)`);
@@ -230,14 +224,14 @@ describe('ReadFile', () => {
 
   describe('failures', () => {
     it('names a missing file', async () => {
-      const { readFile } = world();
+      const { readFile } = fileToolsWorld();
       expect((await domainError(readFile.execute({ root: 'workspace', path: 'src/main.go' }))).toClientText()).toBe(
         'NOT_FOUND: file not found: src/main.go (root: workspace)',
       );
     });
 
     it('points a directory to list_folder', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedDirectory('/ws/dir');
       expect((await domainError(readFile.execute({ root: 'workspace', path: 'dir' }))).toClientText()).toBe(
         'IS_A_DIRECTORY: path is a directory: dir; use list_folder (root: workspace)',
@@ -245,7 +239,7 @@ describe('ReadFile', () => {
     });
 
     it('E2E-064: refuses to read through a link that leaves the root', async () => {
-      const { fs, readFile } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedSymlink('/ws/escape', '/outside');
       const error = await domainError(readFile.execute({ root: 'workspace', path: 'escape/secret.txt' }));
       expect(error.code).toBe('ACCESS_DENIED');
@@ -253,14 +247,14 @@ describe('ReadFile', () => {
     });
 
     it('E2E-070: refuses a NUL in the path', async () => {
-      const { readFile } = world();
+      const { readFile } = fileToolsWorld();
       expect((await domainError(readFile.execute({ root: 'workspace', path: 'file\0.txt' }))).code).toBe('INVALID_PATH');
     });
 
     it('works on a root whose allowlist has read_file', async () => {
-      const { fs, access, settings } = world();
+      const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ro/a.txt', 'a');
-      const allowed = await new ReadFile(access, fs, settings).execute({ root: 'readonly', path: 'a.txt' });
+      const allowed = await readFile.execute({ root: 'readonly', path: 'a.txt' });
       expect(allowed.content).toBe('a');
     });
   });

@@ -1,14 +1,8 @@
-import { RemoveFile } from '../../../src/domain/tools/remove-file.js';
 import { domainError, fileToolsWorld } from './file-tools-harness.js';
-
-function world() {
-  const w = fileToolsWorld();
-  return { ...w, removeFile: new RemoveFile(w.access, w.fs) };
-}
 
 describe('RemoveFile', () => {
   it('E2E-019: removes one file and nothing else', async () => {
-    const { fs, removeFile } = world();
+    const { fs, removeFile } = fileToolsWorld();
     fs.seedFile('/ws/to_delete.txt', 'bye');
     fs.seedFile('/ws/keep.txt', 'stay');
     expect(await removeFile.execute({ root: 'workspace', path: 'to_delete.txt' })).toEqual({ path: 'to_delete.txt', removed: true });
@@ -16,14 +10,14 @@ describe('RemoveFile', () => {
   });
 
   it('E2E-020: names a missing file', async () => {
-    const { removeFile } = world();
+    const { removeFile } = fileToolsWorld();
     expect((await domainError(removeFile.execute({ root: 'workspace', path: 'ghost.txt' }))).toClientText()).toBe(
       'NOT_FOUND: file not found: ghost.txt (root: workspace)',
     );
   });
 
   it('E2E-021: refuses a directory and points to remove_folder', async () => {
-    const { fs, removeFile } = world();
+    const { fs, removeFile } = fileToolsWorld();
     fs.seedFile('/ws/mydir/inside.txt', 'x');
     expect((await domainError(removeFile.execute({ root: 'workspace', path: 'mydir' }))).toClientText()).toBe(
       'IS_A_DIRECTORY: path is a directory: mydir; use remove_folder (root: workspace)',
@@ -32,7 +26,7 @@ describe('RemoveFile', () => {
   });
 
   it('refuses the root itself', async () => {
-    const { removeFile } = world();
+    const { removeFile } = fileToolsWorld();
     expect((await domainError(removeFile.execute({ root: 'workspace', path: '/' }))).code).toBe('IS_A_DIRECTORY');
   });
 
@@ -42,7 +36,7 @@ describe('RemoveFile', () => {
     ['a place outside the root', '/outside'],
     ['nothing', 'missing'],
   ])('removes a link to %s, never its target', async (_what, linkText) => {
-    const { fs, removeFile } = world();
+    const { fs, removeFile } = fileToolsWorld();
     fs.seedFile('/ws/real.txt', 'real');
     fs.seedFile('/ws/dir/inside.txt', 'inside');
     fs.seedSymlink('/ws/link', linkText);
@@ -54,14 +48,14 @@ describe('RemoveFile', () => {
   });
 
   it('E2E-064: refuses a path through a link that leaves the root', async () => {
-    const { fs, removeFile } = world();
+    const { fs, removeFile } = fileToolsWorld();
     fs.seedSymlink('/ws/escape', '/outside');
     expect((await domainError(removeFile.execute({ root: 'workspace', path: 'escape/secret.txt' }))).code).toBe('ACCESS_DENIED');
     expect(fs.exists('/outside/secret.txt')).toBe(true);
   });
 
   it('E2E-066: is refused on a root that does not allow it', async () => {
-    const { fs, removeFile } = world();
+    const { fs, removeFile } = fileToolsWorld();
     fs.seedFile('/ro/a.txt', 'a');
     expect((await domainError(removeFile.execute({ root: 'readonly', path: 'a.txt' }))).toClientText()).toBe(
       'TOOL_NOT_ALLOWED: tool remove_file not allowed on root readonly',

@@ -1,14 +1,8 @@
-import { StatFile } from '../../../src/domain/tools/stat-file.js';
 import { domainError, fileToolsWorld } from './file-tools-harness.js';
-
-function world() {
-  const w = fileToolsWorld();
-  return { ...w, statFile: new StatFile(w.access, w.fs) };
-}
 
 describe('StatFile', () => {
   it('E2E-032: describes a file', async () => {
-    const { fs, statFile } = world();
+    const { fs, statFile } = fileToolsWorld();
     fs.seedFile('/ws/data/input.json', '{"key": "value"}\n', { permissions: 0o640, modifiedAt: new Date('2024-03-04T05:06:07Z') });
     expect(await statFile.execute({ root: 'workspace', path: 'data/input.json' })).toEqual({
       name: 'input.json',
@@ -23,18 +17,18 @@ describe('StatFile', () => {
   });
 
   it('E2E-033: describes a directory', async () => {
-    const { fs, statFile } = world();
+    const { fs, statFile } = fileToolsWorld();
     fs.seedDirectory('/ws/subdir');
     expect(await statFile.execute({ root: 'workspace', path: 'subdir' })).toMatchObject({ name: 'subdir', is_directory: true, is_symlink: false });
   });
 
   it('describes the root itself as "."', async () => {
-    const { statFile } = world();
+    const { statFile } = fileToolsWorld();
     expect(await statFile.execute({ root: 'workspace', path: '/' })).toMatchObject({ name: '.', path: '.', is_directory: true });
   });
 
   it('E2E-034: describes a link and its in-root target', async () => {
-    const { fs, statFile } = world();
+    const { fs, statFile } = fileToolsWorld();
     fs.seedFile('/ws/docs/target.txt', 'target content\n', { modifiedAt: new Date('2024-01-02T03:04:05Z') });
     fs.seedSymlink('/ws/link', 'docs/target.txt');
     const result = await statFile.execute({ root: 'workspace', path: 'link' });
@@ -50,14 +44,14 @@ describe('StatFile', () => {
   });
 
   it('describes a link to an in-root directory', async () => {
-    const { fs, statFile } = world();
+    const { fs, statFile } = fileToolsWorld();
     fs.seedDirectory('/ws/dir');
     fs.seedSymlink('/ws/alias', '/ws/dir');
     expect((await statFile.execute({ root: 'workspace', path: 'alias' })).target).toMatchObject({ path: 'dir', is_directory: true, type: 'directory' });
   });
 
   it('says a link leaves the root without describing or naming its target', async () => {
-    const { fs, statFile } = world();
+    const { fs, statFile } = fileToolsWorld();
     fs.seedSymlink('/ws/escape', '/outside/secret.txt');
     const result = await statFile.execute({ root: 'workspace', path: 'escape' });
     expect(result).toMatchObject({ is_symlink: true, target_outside_root: true });
@@ -66,7 +60,7 @@ describe('StatFile', () => {
   });
 
   it('says a dangling link has no target', async () => {
-    const { fs, statFile } = world();
+    const { fs, statFile } = fileToolsWorld();
     fs.seedSymlink('/ws/dangling', 'gone.txt');
     const result = await statFile.execute({ root: 'workspace', path: 'dangling' });
     expect(result).toMatchObject({ is_symlink: true, target_missing: true });
@@ -74,14 +68,14 @@ describe('StatFile', () => {
   });
 
   it('E2E-019: names a missing file', async () => {
-    const { statFile } = world();
+    const { statFile } = fileToolsWorld();
     expect((await domainError(statFile.execute({ root: 'workspace', path: 'to_delete.txt' }))).toClientText()).toBe(
       'NOT_FOUND: file not found: to_delete.txt (root: workspace)',
     );
   });
 
   it('E2E-066: is refused on a root that does not allow it', async () => {
-    const { statFile } = world();
+    const { statFile } = fileToolsWorld();
     expect((await domainError(statFile.execute({ root: 'readonly', path: '.' }))).code).toBe('TOOL_NOT_ALLOWED');
   });
 });

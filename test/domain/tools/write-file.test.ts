@@ -1,14 +1,8 @@
-import { WriteFile } from '../../../src/domain/tools/write-file.js';
 import { domainError, fileToolsWorld } from './file-tools-harness.js';
-
-function world() {
-  const w = fileToolsWorld();
-  return { ...w, writeFile: new WriteFile(w.access, w.fs) };
-}
 
 describe('WriteFile', () => {
   it('E2E-014: overwrite (the default) replaces the content and reports the bytes written', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedFile('/ws/existing.txt', 'old content that was longer');
     expect(await writeFile.execute({ root: 'workspace', path: 'existing.txt', content: 'new content' })).toEqual({
       path: 'existing.txt',
@@ -19,19 +13,19 @@ describe('WriteFile', () => {
   });
 
   it('counts size in UTF-8 bytes', async () => {
-    const { writeFile } = world();
+    const { writeFile } = fileToolsWorld();
     expect((await writeFile.execute({ root: 'workspace', path: 'u.txt', content: 'héllo' })).size).toBe(6);
   });
 
   it('overwrite keeps the permissions of the file it replaces', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedFile('/ws/run.sh', 'echo old\n', { permissions: 0o755 });
     await writeFile.execute({ root: 'workspace', path: 'run.sh', content: 'echo new\n', mode: 'overwrite' });
     expect(fs.permissionsOf('/ws/run.sh')).toBe(0o755);
   });
 
   it('a failed overwrite leaves the old content in place', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedFile('/ws/keep.txt', 'precious');
     fs.failNextWrite('/ws/keep.txt');
     expect((await domainError(writeFile.execute({ root: 'workspace', path: 'keep.txt', content: 'junk' }))).code).toBe('IO_ERROR');
@@ -39,7 +33,7 @@ describe('WriteFile', () => {
   });
 
   it('E2E-015: append adds to the end', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedFile('/ws/log.txt', 'line1\n');
     expect(await writeFile.execute({ root: 'workspace', path: 'log.txt', content: 'line2\n', mode: 'append' })).toEqual({
       path: 'log.txt',
@@ -50,19 +44,19 @@ describe('WriteFile', () => {
   });
 
   it('append creates a missing file', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     await writeFile.execute({ root: 'workspace', path: 'fresh.log', content: 'first\n', mode: 'append' });
     expect(fs.readText('/ws/fresh.log')).toBe('first\n');
   });
 
   it('E2E-016: create_only creates an absent file', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     await writeFile.execute({ root: 'workspace', path: 'new.txt', content: 'created', mode: 'create_only' });
     expect(fs.readText('/ws/new.txt')).toBe('created');
   });
 
   it('E2E-017: create_only refuses an existing file and leaves it alone', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedFile('/ws/config/app.yaml', 'original');
     const error = await domainError(writeFile.execute({ root: 'workspace', path: 'config/app.yaml', content: 'nope', mode: 'create_only' }));
     expect(error.toClientText()).toBe(
@@ -72,7 +66,7 @@ describe('WriteFile', () => {
   });
 
   it('create_only counts a dangling link as existing', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedSymlink('/ws/dangling', 'nowhere.txt');
     expect((await domainError(writeFile.execute({ root: 'workspace', path: 'dangling', content: 'x', mode: 'create_only' }))).code).toBe(
       'ALREADY_EXISTS',
@@ -81,14 +75,14 @@ describe('WriteFile', () => {
   });
 
   it('E2E-018: creates missing parent directories', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     await writeFile.execute({ root: 'workspace', path: 'deep/nested/dir/file.txt', content: 'deep' });
     expect(fs.kindOf('/ws/deep/nested/dir')).toBe('directory');
     expect(fs.readText('/ws/deep/nested/dir/file.txt')).toBe('deep');
   });
 
   it('E2E-074: rejects an unknown mode, listing the valid ones, and writes nothing', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     const error = await domainError(writeFile.execute({ root: 'workspace', path: 'mode.txt', content: 'x', mode: 'truncate' }));
     expect(error.toClientText()).toBe(
       'INVALID_ARGUMENT: invalid write mode: truncate; valid modes: overwrite, append, create_only (root: workspace)',
@@ -97,14 +91,14 @@ describe('WriteFile', () => {
   });
 
   it('does not mistake inherited object keys for modes', async () => {
-    const { writeFile } = world();
+    const { writeFile } = fileToolsWorld();
     expect((await domainError(writeFile.execute({ root: 'workspace', path: 'x', content: 'x', mode: 'toString' }))).code).toBe(
       'INVALID_ARGUMENT',
     );
   });
 
   it.each(['dir', '.', 'link-to-dir'])('refuses to write to the directory %j', async (path) => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedDirectory('/ws/dir');
     fs.seedSymlink('/ws/link-to-dir', 'dir');
     const error = await domainError(writeFile.execute({ root: 'workspace', path, content: 'x' }));
@@ -113,7 +107,7 @@ describe('WriteFile', () => {
   });
 
   it('writes through an in-root link to its target', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedFile('/ws/real.txt', 'old');
     fs.seedSymlink('/ws/alias.txt', 'real.txt');
     await writeFile.execute({ root: 'workspace', path: 'alias.txt', content: 'new' });
@@ -122,21 +116,21 @@ describe('WriteFile', () => {
   });
 
   it('E2E-064: never writes through a link that leaves the root', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     fs.seedSymlink('/ws/escape', '/outside/secret.txt');
     expect((await domainError(writeFile.execute({ root: 'workspace', path: 'escape', content: 'pwned' }))).code).toBe('ACCESS_DENIED');
     expect(fs.readText('/outside/secret.txt')).toBe('TOP SECRET\n');
   });
 
   it('E2E-066: a root without write_file in its allowlist is refused before anything happens', async () => {
-    const { fs, writeFile } = world();
+    const { fs, writeFile } = fileToolsWorld();
     const error = await domainError(writeFile.execute({ root: 'readonly', path: 'app.yaml', content: 'x: 1' }));
     expect(error.toClientText()).toBe('TOOL_NOT_ALLOWED: tool write_file not allowed on root readonly');
     expect(fs.list('/ro')).toEqual([]);
   });
 
   it('E2E-072: an unknown root is named', async () => {
-    const { writeFile } = world();
+    const { writeFile } = fileToolsWorld();
     expect((await domainError(writeFile.execute({ root: 'nonexistent', path: 'a', content: 'x', mode: 'truncate' }))).toClientText()).toBe(
       'UNKNOWN_ROOT: unknown root: nonexistent',
     );

@@ -9,41 +9,29 @@ import { removeFileTool } from '../../../../../src/adapters/inbound/mcp/tools/re
 import { removeFolderTool } from '../../../../../src/adapters/inbound/mcp/tools/remove-folder.tool.js';
 import { statFileTool } from '../../../../../src/adapters/inbound/mcp/tools/stat-file.tool.js';
 import { writeFileTool } from '../../../../../src/adapters/inbound/mcp/tools/write-file.tool.js';
-import { NodeContentHasher } from '../../../../../src/adapters/outbound/node-content-hasher.js';
-import { CreateFolder } from '../../../../../src/domain/tools/create-folder.js';
-import { HashFile } from '../../../../../src/domain/tools/hash-file.js';
-import { ListFolder } from '../../../../../src/domain/tools/list-folder.js';
-import { ListRoots } from '../../../../../src/domain/tools/list-roots.js';
-import { PatchFile } from '../../../../../src/domain/tools/patch-file.js';
-import { PermissionsFile } from '../../../../../src/domain/tools/permissions-file.js';
-import { ReadFile } from '../../../../../src/domain/tools/read-file.js';
-import { RemoveFile } from '../../../../../src/domain/tools/remove-file.js';
-import { RemoveFolder } from '../../../../../src/domain/tools/remove-folder.js';
-import { StatFile } from '../../../../../src/domain/tools/stat-file.js';
-import { WriteFile } from '../../../../../src/domain/tools/write-file.js';
 import { fileToolsWorld } from '../../../../domain/tools/file-tools-harness.js';
 import { byName, callChecked, expectEveryInputDescribed, readOnlyAndDestructiveHints } from './tool-definition-harness.js';
 
 function definitions() {
-  const { fs, paths, access, settings } = fileToolsWorld({ maxFullReadSize: 1024 * 1024 });
-  fs.seedFile('/ws/a.txt', 'one\ntwo\nthree\n');
-  fs.seedFile('/ws/blob.bin', new Uint8Array([0, 1, 2]));
-  fs.seedDirectory('/ws/dir');
-  fs.seedSymlink('/ws/inside', 'a.txt');
-  fs.seedSymlink('/ws/outside', '/outside/secret.txt');
-  fs.seedSymlink('/ws/dangling', 'gone');
+  const world = fileToolsWorld({ maxFullReadSize: 1024 * 1024 });
+  world.fs.seedFile('/ws/a.txt', 'one\ntwo\nthree\n');
+  world.fs.seedFile('/ws/blob.bin', new Uint8Array([0, 1, 2]));
+  world.fs.seedDirectory('/ws/dir');
+  world.fs.seedSymlink('/ws/inside', 'a.txt');
+  world.fs.seedSymlink('/ws/outside', '/outside/secret.txt');
+  world.fs.seedSymlink('/ws/dangling', 'gone');
   const tools = [
-    listRootsTool(new ListRoots(paths)),
-    listFolderTool(new ListFolder(access, fs)),
-    readFileTool(new ReadFile(access, fs, settings), settings),
-    writeFileTool(new WriteFile(access, fs)),
-    removeFileTool(new RemoveFile(access, fs)),
-    patchFileTool(new PatchFile(access, fs, settings), settings),
-    createFolderTool(new CreateFolder(access, fs)),
-    removeFolderTool(new RemoveFolder(access, fs)),
-    statFileTool(new StatFile(access, fs)),
-    hashFileTool(new HashFile(access, fs, new NodeContentHasher())),
-    permissionsFileTool(new PermissionsFile(access, fs)),
+    listRootsTool(world.listRoots),
+    listFolderTool(world.listFolder),
+    readFileTool(world.readFile, world.settings),
+    writeFileTool(world.writeFile),
+    removeFileTool(world.removeFile),
+    patchFileTool(world.patchFile, world.settings),
+    createFolderTool(world.createFolder),
+    removeFolderTool(world.removeFolder),
+    statFileTool(world.statFile),
+    hashFileTool(world.hashFile),
+    permissionsFileTool(world.permissionsFile),
   ];
   return byName(tools);
 }
