@@ -20,7 +20,7 @@ async function readVia(root: string, path: string): Promise<string> {
 
 describe('copy', () => {
   it('E2E-041: copy — same root', async () => {
-    await writeTree(live.server.rootPath('workspace'), { 'original.txt': 'original content\n' });
+    await writeTree(live.root, { 'original.txt': 'original content\n' });
 
     const copied = ok(
       await callTool(live.client, 'copy', { source_root: 'workspace', source_path: 'original.txt', dest_root: 'workspace', dest_path: 'duplicate.txt' }),
@@ -48,7 +48,7 @@ describe('copy', () => {
       'project/src/pkg/util.go': 'package pkg\n',
       'project/docs/guide/intro.txt': 'intro\n',
     };
-    await writeTree(live.server.rootPath('workspace'), tree);
+    await writeTree(live.root, tree);
 
     const copied = ok(
       await callTool(live.client, 'copy', { source_root: 'workspace', source_path: 'project', dest_root: 'workspace', dest_path: 'project-backup' }),
@@ -78,7 +78,7 @@ describe('copy', () => {
 
 describe('move', () => {
   it('E2E-045: move — same root (rename)', async () => {
-    await writeTree(live.server.rootPath('workspace'), { 'old_name.txt': 'moving content\n' });
+    await writeTree(live.root, { 'old_name.txt': 'moving content\n' });
 
     const moved = ok(
       await callTool(live.client, 'move', { source_root: 'workspace', source_path: 'old_name.txt', dest_root: 'workspace', dest_path: 'new_name.txt' }),
@@ -99,7 +99,7 @@ describe('move', () => {
   });
 
   it('E2E-047: move — source not found', async () => {
-    const before = await snapshotTree(live.server.rootPath('workspace'));
+    const before = await snapshotTree(live.root);
     const outcome = await callTool(live.client, 'move', {
       source_root: 'workspace',
       source_path: 'missing.txt',
@@ -107,6 +107,6 @@ describe('move', () => {
       dest_path: 'moved-missing.txt',
     });
     expectError(outcome, 'NOT_FOUND', 'source not found: missing.txt');
-    expect(await snapshotTree(live.server.rootPath('workspace'))).toEqual(before);
+    expect(await snapshotTree(live.root)).toEqual(before);
   });
 });
