@@ -114,6 +114,11 @@ export function fitsHostPath(path: RootPath): boolean {
   return bytes <= MAX_HOST_PATH_BYTES;
 }
 
+/** Where `path` lies on the host, spelt as the kernel spells it (no doubled '/'); for the file system adapters only. */
+export function hostPathOf(path: RootPath): string {
+  return path.segments.length === 0 ? path.root.hostPath : `${path.root.hostPath.replace(/\/+$/, '')}/${path.segments.join('/')}`;
+}
+
 /** INVALID_PATH for a path that fitsHostPath refused; `requested` is the path the client named. */
 export function hostPathTooLong(requested: RootPath): DomainError {
   return errors.invalidPath(requested.root.name, truncateForMessage(displayPath(requested)), 'path too long for the host file system');

@@ -1,5 +1,5 @@
 import { DomainError, errors, inRoot } from '../../domain/errors.js';
-import { fitsHostPath, hostPathInside, hostPathTooLong, normalizeAbsolute } from '../../domain/path-policy.js';
+import { fitsHostPath, hostPathInside, hostPathOf, hostPathTooLong, normalizeAbsolute } from '../../domain/path-policy.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type {
   EntryStat,
@@ -11,7 +11,7 @@ import type {
 import { baseName, displayPath, parentPath, type RootPath } from '../../domain/roots.js';
 import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
 import { InMemorySeeding } from './in-memory/seeding.js';
-import { type DirectoryNode, hostPathOf, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
+import { type DirectoryNode, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
 
 /** uid/gid 1000 is the account every seeded entry belongs to. */
 const USER_NAMES: ReadonlyMap<number, string> = new Map([

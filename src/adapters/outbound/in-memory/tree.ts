@@ -175,7 +175,3 @@ export function hostSegments(hostPath: string): string[] {
   const normalized = normalizeAbsolute(hostPath);
   return normalized === '/' ? [] : normalized.slice(1).split('/');
 }
-
-export function hostPathOf(path: RootPath): string {
-  return path.segments.length === 0 ? path.root.hostPath : `${path.root.hostPath.replace(/\/$/, '')}/${path.segments.join('/')}`;
-}

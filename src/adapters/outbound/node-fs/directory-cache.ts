@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { readlink } from 'node:fs/promises';
+import { hostPathOf } from '../../../domain/path-policy.js';
 import type { RootPath } from '../../../domain/roots.js';
 
 /** Shallower walks are cheap enough from the root. */
@@ -114,10 +115,6 @@ async function kernelPathOf(handle: FileHandle): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-function hostPathOf(path: RootPath): string {
-  return `${path.root.hostPath.replace(/\/+$/, '')}/${path.segments.join('/')}`;
 }
 
 function sameRoot(a: RootPath, b: RootPath): boolean {

@@ -1,6 +1,6 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
-import { fitsHostPath, hostPathInside, hostPathTooLong, MAX_SYMLINK_HOPS, resolveLinkTarget } from '../../../domain/path-policy.js';
+import { fitsHostPath, hostPathInside, hostPathOf, hostPathTooLong, MAX_SYMLINK_HOPS, resolveLinkTarget } from '../../../domain/path-policy.js';
 import { errors } from '../../../domain/errors.js';
 import { baseName, childPath, displayPath, parentPath, type Root, type RootPath } from '../../../domain/roots.js';
 import { DirectoryCache } from './directory-cache.js';
@@ -52,7 +52,7 @@ export class Dir {
    * directory (Node's stand-in for openat), whatever happened to its host path since.
    */
   get self(): string {
-    return this.procFd ? `/proc/self/fd/${this.handle.fd}` : [this.path.root.hostPath, ...this.path.segments].join('/');
+    return this.procFd ? `/proc/self/fd/${this.handle.fd}` : hostPathOf(this.path);
   }
 
   entry(name: string): string {
