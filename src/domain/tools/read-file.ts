@@ -61,11 +61,11 @@ export class ReadFile {
     const file = await this.openRegularFile(target);
     try {
       const size = file.stat.size;
+      if (!byLines && !byBytes) return { path: displayPath(target), size, ...(await this.readWhole(file, target, size)) };
       const binary = looksBinary(await readRange(file, 0, Math.min(size, BINARY_SNIFF_BYTES)));
-      let window: Window;
-      if (byLines) window = await this.readLines(file, target, binary, input.offset_lines ?? 1, input.limit_lines);
-      else if (byBytes) window = await this.readBytes(file, size, binary, input.offset_bytes ?? 0, input.limit_bytes);
-      else window = await this.readWhole(file, target, size, binary);
+      const window = byLines
+        ? await this.readLines(file, target, binary, input.offset_lines ?? 1, input.limit_lines)
+        : await this.readBytes(file, size, binary, input.offset_bytes ?? 0, input.limit_bytes);
       return { path: displayPath(target), size, binary, ...window };
     } finally {
       await file.close();
@@ -88,7 +88,8 @@ export class ReadFile {
     return this.fs.openFile(target);
   }
 
-  private async readWhole(file: ReadableFile, target: RootPath, size: number, binary: boolean): Promise<Window> {
+  /** The binary test looks at the bytes read for the content: a whole read reads the file once. */
+  private async readWhole(file: ReadableFile, target: RootPath, size: number): Promise<Pick<ReadFileResult, 'binary'> & Window> {
     const limit = this.settings.maxFullReadSize;
     if (size > limit) {
       throw new DomainError(
@@ -98,7 +99,8 @@ export class ReadFile {
       );
     }
     const bytes = await readRange(file, 0, size);
-    return { ...decodeContent(bytes, binary), truncated: false };
+    const binary = looksBinary(bytes);
+    return { binary, ...decodeContent(bytes, binary), truncated: false };
   }
 
   private async readBytes(file: ReadableFile, size: number, binary: boolean, offset: number, limit?: number): Promise<Window> {

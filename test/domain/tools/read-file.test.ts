@@ -37,6 +37,16 @@ describe('ReadFile', () => {
       expect(error.message).toMatch(/^file too large for full read \(size: 5\.2MB, limit: 1MB\); use offset\/limit parameters/);
     });
 
+    it('reads a small file once: the binary test looks at the content read', async () => {
+      const { fs, access, settings } = fileToolsWorld();
+      fs.seedFile('/ws/tiny.bin', new Uint8Array([104, 0, 105]));
+      const { port, readLengths } = recordingReads(fs);
+
+      const result = await new ReadFile(access, port, settings).execute({ root: 'workspace', path: 'tiny.bin' });
+      expect(result).toMatchObject({ binary: true, encoding: 'base64', content: 'aABp' });
+      expect(readLengths).toHaveLength(1);
+    });
+
     it('reads a file of exactly max_full_read_size', async () => {
       const { fs, readFile } = fileToolsWorld({ maxFullReadSize: 100 });
       fs.seedFile('/ws/edge.txt', 'y'.repeat(100));
