@@ -205,7 +205,12 @@ export function describeReadContract({ fixture, at, expectError, statOf }: Contr
       fixture().seed.symlink('dir-link', 'real-dir');
       expect(await readAll('link.txt')).toBe('real');
       expect(await readAll('dir-link/inner.txt')).toBe('inner');
-      expect((await fixture().fs.openFile(at('link.txt'))).stat.kind).toBe('file');
+      const file = await fixture().fs.openFile(at('link.txt'));
+      try {
+        expect(file.stat.kind).toBe('file');
+      } finally {
+        await file.close();
+      }
     });
 
     it.each(FILE_ESCAPES)('E2E-064: refuses %s', async (_label, rel) => {
