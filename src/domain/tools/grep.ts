@@ -1,18 +1,24 @@
 import { errors } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
-import type { FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
-import type { LineMatcher, RegexEngine } from '../ports/regex-engine.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
+import {
+  type FileMatches,
+  type FileSearchLimits,
+  type FileSearchOptions,
+  type GrepMatch,
+  matchTextChars,
+  searchFile,
+} from '../search/file-search.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
-import { readLines } from '../search/line-reader.js';
-import { MATCH_TEXT_BUDGET, MAX_CONTEXT_LINES, returnedLine } from '../search/match-text.js';
+import { MATCH_TEXT_BUDGET, MAX_CONTEXT_LINES } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
 import type { Settings } from '../settings.js';
 import { walkTree } from '../tree-walker.js';
-import { BINARY_SNIFF_BYTES, looksBinary } from './file-text.js';
 import type { RootAccess } from './root-access.js';
 
 export interface GrepInput {
@@ -27,14 +33,7 @@ export interface GrepInput {
   readonly max_depth?: number;
 }
 
-export interface GrepMatch {
-  /** Relative to the root, so it can be passed straight to another tool. */
-  readonly file: string;
-  readonly line_number: number;
-  readonly line_content: string;
-  readonly context_before: string[];
-  readonly context_after: string[];
-}
+export type { GrepMatch } from '../search/file-search.js';
 
 export interface GrepResult {
   readonly matches: GrepMatch[];
@@ -44,9 +43,12 @@ export interface GrepResult {
   readonly timed_out: boolean;
 }
 
-/** Lines (or characters) scanned between two looks at the clock inside one file. */
-const LINES_PER_DEADLINE_CHECK = 1000;
-const CHARS_PER_DEADLINE_CHECK = 4 * 1024 * 1024;
+/**
+ * Files searched at once. Each file costs a dozen small syscalls (the confined walk, open, read,
+ * close) that wait on libuv's thread pool, 4 threads by default, and alternates them with regex
+ * work on the main thread: 8 keeps the pool busy while the regex runs, without holding many files open.
+ */
+const FILES_IN_FLIGHT = 8;
 
 /** FR-016: regex search over file contents below a directory of a root. */
 export class Grep {
@@ -61,21 +63,33 @@ export class Grep {
   async execute(input: GrepInput): Promise<GrepResult> {
     const start = this.access.path('grep', input.root, input.path ?? '.');
     const { limits, matcher, filter, contextLines } = namingRoot(start.root.name, () => this.parseArguments(input));
-    const search = new ContentSearch(this.fs, matcher, limits, contextLines);
+    const search = new ContentSearch(this.fs, { matcher, contextLines, expired: () => limits.expired() }, limits.maxResults);
 
     const startStat = await statSearchStart(this.fs, start);
     if (startStat.kind === 'file') {
       // A single named file is searched even when a glob_filter would exclude its name.
-      await search.searchFile(start);
+      await search.consume(search.start(start));
     } else if (startStat.kind === 'directory') {
-      for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth })) {
-        if (limits.expired()) {
-          search.timedOut = true;
-          break;
+      // Files are searched ahead, but their results are taken strictly in walk order.
+      const inFlight: PendingFile[] = [];
+      try {
+        for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth })) {
+          if (limits.expired()) {
+            search.timedOut = true;
+            break;
+          }
+          // Symlinks are not followed and special files (FIFOs...) could block a read: only regular files are searched.
+          if (entry.stat.kind !== 'file' || !filter(entry.relativePath)) continue;
+          inFlight.push(search.start(entry.path));
+          if (inFlight.length >= FILES_IN_FLIGHT) await search.consume(inFlight.shift()!);
+          if (search.stopped) break;
         }
-        // Symlinks are not followed and special files (FIFOs...) could block a read: only regular files are searched.
-        if (entry.stat.kind !== 'file' || !filter(entry.relativePath)) continue;
-        if (!(await search.searchFile(entry.path))) break;
+        // Files started before the deadline are still used, as a file being searched at the deadline always was.
+        while (inFlight.length > 0 && !search.stopped) await search.consume(inFlight.shift()!);
+      } finally {
+        // Files searched ahead of a stop are not used; wait for them so that every file is closed on return.
+        search.abandon();
+        await Promise.allSettled(inFlight.map((pending) => pending.result));
       }
     } else {
       throw errors.notAFile(start.root.name, displayPath(start));
@@ -108,103 +122,79 @@ function fileFilter(glob: string, engine: RegexEngine): PathPredicate {
   return (relativePath) => matches(relativePath.slice(relativePath.lastIndexOf('/') + 1));
 }
 
+interface PendingFile {
+  readonly path: RootPath;
+  readonly limits: FileSearchLimits;
+  readonly result: Promise<FileMatches | undefined>;
+}
+
 class ContentSearch {
   readonly matches: GrepMatch[] = [];
+  /** Files whose search ended and whose result was used; a file searched ahead and then abandoned is not counted. */
   filesSearched = 0;
   truncated = false;
   timedOut = false;
+  /** The result is complete (result limit, or a file stopped at the deadline): no later file is used. */
+  stopped = false;
   private textChars = 0;
+  private abandoned = false;
+  private readonly options: FileSearchOptions;
 
   constructor(
     private readonly fs: FileSystemPort,
-    private readonly matcher: LineMatcher,
-    private readonly limits: SearchLimits,
-    private readonly contextLines: number,
-  ) {}
-
-  /** Searches one file; false once the search must stop (result limit or deadline). */
-  async searchFile(path: RootPath): Promise<boolean> {
-    let file: ReadableFile;
-    try {
-      file = await this.fs.openFile(path);
-    } catch (error) {
-      // Gone between listing and opening: there is nothing left to search.
-      if ((error as { code?: unknown } | null)?.code === 'NOT_FOUND') return true;
-      throw error;
-    }
-    try {
-      const head = await file.read(0, BINARY_SNIFF_BYTES);
-      if (looksBinary(head)) return true;
-      this.filesSearched += 1;
-      await this.scan(readLines(file, head), displayPath(path));
-    } finally {
-      await file.close();
-    }
-    return !this.truncated && !this.timedOut;
+    options: Omit<FileSearchOptions, 'abandoned'>,
+    private readonly maxResults: number,
+  ) {
+    this.options = { ...options, abandoned: () => this.abandoned };
   }
 
-  private async scan(lines: AsyncGenerator<string>, shownPath: string): Promise<void> {
-    const before: string[] = [];
-    let awaitingContext: GrepMatch[] = [];
-    let lineNumber = 0;
-    let linesSinceCheck = 0;
-    let charsSinceCheck = 0;
-    for await (const line of lines) {
-      lineNumber += 1;
-      linesSinceCheck += 1;
-      charsSinceCheck += line.length;
-      if (linesSinceCheck >= LINES_PER_DEADLINE_CHECK || charsSinceCheck >= CHARS_PER_DEADLINE_CHECK) {
-        linesSinceCheck = 0;
-        charsSinceCheck = 0;
-        if (this.limits.expired()) {
-          this.timedOut = true;
-          return;
-        }
-      }
-      let cut: string | undefined;
-      const shown = () => (cut ??= returnedLine(line));
-      if (awaitingContext.length > 0) {
-        if (!this.spend(shown().length * awaitingContext.length)) return;
-        for (const match of awaitingContext) match.context_after.push(shown());
-        awaitingContext = awaitingContext.filter((match) => match.context_after.length < this.contextLines);
-      }
-      if (this.truncated) {
-        // Past the limit, keep reading only to finish the context of the last matches.
-        if (awaitingContext.length === 0) return;
-        continue;
-      }
-      if (this.matcher.test(line)) {
-        if (this.matches.length >= this.limits.maxResults) {
-          this.truncated = true;
-          if (awaitingContext.length === 0) return;
-        } else {
-          if (!this.spend(before.reduce((chars, kept) => chars + kept.length, shown().length))) return;
-          const match: GrepMatch = {
-            file: shownPath,
-            line_number: lineNumber,
-            line_content: shown(),
-            context_before: [...before],
-            context_after: [],
-          };
-          this.matches.push(match);
-          if (this.contextLines > 0) awaitingContext.push(match);
-        }
-      }
-      if (this.contextLines > 0) {
-        before.push(shown());
-        if (before.length > this.contextLines) before.shift();
-      }
-    }
+  /** Starts searching a file with what the result can still take: a later file may only get less. */
+  start(path: RootPath): PendingFile {
+    const limits = this.remaining();
+    const result = searchFile(this.fs, path, this.options, limits);
+    // Its error, if any, is raised when its turn comes, or not at all if the search stops before.
+    result.catch(() => undefined);
+    return { path, limits, result };
   }
 
-  /** Counts returned text against MATCH_TEXT_BUDGET; false (and truncated: the search ends) once it would overflow. */
-  private spend(chars: number): boolean {
-    if (this.textChars + chars > MATCH_TEXT_BUDGET) {
-      this.truncated = true;
-      return false;
+  /** Adds the next file's result, in walk order. */
+  async consume(pending: PendingFile): Promise<void> {
+    const limits = this.remaining();
+    let found = await pending.result;
+    if (found !== undefined && !this.exactUnder(found, pending.limits, limits)) {
+      // Where the text budget cut a file depends on what earlier files returned: search it again, now in turn.
+      found = await searchFile(this.fs, pending.path, this.options, limits);
     }
-    this.textChars += chars;
-    return true;
+    if (found === undefined) return;
+    const kept = found.matches.slice(0, limits.maxMatches);
+    for (const match of kept) {
+      this.matches.push(match);
+      this.textChars += matchTextChars(match);
+    }
+    this.filesSearched += 1;
+    if (kept.length < found.matches.length || found.moreMatches || found.overBudget) this.truncated = true;
+    if (found.timedOut) this.timedOut = true;
+    this.stopped = this.truncated || found.timedOut;
+  }
+
+  /**
+   * Whether a file searched ahead under `started` gives what a search in turn under `now` would.
+   * Fewer allowed matches only drop the last ones (their context is complete either way); the
+   * budget is exact only if the kept text fits and the budget did not cut the search short.
+   */
+  private exactUnder(found: FileMatches, started: FileSearchLimits, now: FileSearchLimits): boolean {
+    if (started.maxMatches === now.maxMatches && started.textBudget === now.textBudget) return true;
+    if (found.overBudget) return false;
+    const kept = found.matches.slice(0, now.maxMatches);
+    return kept.reduce((chars, match) => chars + matchTextChars(match), 0) <= now.textBudget;
+  }
+
+  private remaining(): FileSearchLimits {
+    return { maxMatches: this.maxResults - this.matches.length, textBudget: MATCH_TEXT_BUDGET - this.textChars };
+  }
+
+  abandon(): void {
+    this.abandoned = true;
   }
 
   result(): GrepResult {

@@ -1,6 +1,8 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
 import type { Clock } from '../../../src/domain/ports/clock.port.js';
+import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
+import type { RootPath } from '../../../src/domain/roots.js';
 import { MAX_LINE_CHARS } from '../../../src/domain/search/line-reader.js';
 import { MATCH_TEXT_BUDGET } from '../../../src/domain/search/match-text.js';
 import { Grep, type GrepInput } from '../../../src/domain/tools/grep.js';
@@ -22,6 +24,32 @@ function grepWith(options: { clock?: Clock; tools?: string[]; maxResultsLimit?: 
 const grep = (input: Omit<GrepInput, 'root'>, grepper = grepWith()) => grepper.execute({ root: 'workspace', ...input });
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`);
+
+/**
+ * The in-memory file system, recording which files were opened and closed (by name, in order);
+ * `hold(name)` may return a promise that the opening of that file waits for.
+ */
+function trackedFiles(hold: (name: string) => Promise<void> | undefined = () => undefined) {
+  const opened: string[] = [];
+  const closed: string[] = [];
+  const port: FileSystemPort = Object.create(fs);
+  port.openFile = async (path: RootPath) => {
+    const name = path.segments.join('/');
+    await hold(name);
+    const file = await fs.openFile(path);
+    opened.push(name);
+    return { stat: file.stat, read: (at, length) => file.read(at, length), close: () => (closed.push(name), file.close()) };
+  };
+  const grepper = (clock: Clock = new SteppingClock(0)) =>
+    new Grep(port, clock, new Re2RegexEngine(), settings, rootAccess(makeRoot('workspace', '/ws', ['*'])));
+  return { opened, closed, grepper };
+}
+
+/** Resolves once `done()` is true, looking between timer ticks; at the latest after `limitMs`. */
+async function until(done: () => boolean, limitMs = 1000): Promise<void> {
+  const started = Date.now();
+  while (!done() && Date.now() - started < limitMs) await new Promise((resolve) => setTimeout(resolve, 1));
+}
 
 beforeEach(() => {
   fs = new InMemoryFileSystem();
@@ -367,5 +395,83 @@ describe('Grep', () => {
 
     const result = await grep({ pattern: 'x', timeout_seconds: 86_400 }, grepWith({ clock }));
     expect(result).toMatchObject({ timed_out: true, files_searched: 0 });
+  });
+
+  describe('searches several files at once, with the result of a search one file at a time', () => {
+    it('keeps walk order when a later file finishes first', async () => {
+      for (const name of ['a.txt', 'b.txt', 'c.txt']) fs.seedFile(`/ws/${name}`, `hit in ${name}\n`);
+      // a.txt opens only once c.txt has been searched and closed.
+      const files = trackedFiles((name) => (name === 'a.txt' ? until(() => files.closed.includes('c.txt')) : undefined));
+
+      const result = await grep({ pattern: 'hit' }, files.grepper());
+      expect(files.closed.indexOf('c.txt')).toBeLessThan(files.closed.indexOf('a.txt'));
+      expect(result.matches.map((m) => m.line_content)).toEqual(['hit in a.txt', 'hit in b.txt', 'hit in c.txt']);
+      expect(result).toMatchObject({ files_searched: 3, truncated: false, timed_out: false });
+    });
+
+    it('truncates at max_results in walk order, counts only the files used, and closes those searched ahead', async () => {
+      for (let i = 0; i < 30; i += 1) fs.seedFile(`/ws/f${String(i).padStart(2, '0')}.txt`, 'hit 1\nhit 2\n');
+      const files = trackedFiles((name) => (name === 'f00.txt' ? until(() => files.closed.length >= 4) : undefined));
+
+      const result = await grep({ pattern: 'hit', max_results: 5 }, files.grepper());
+      expect(result.matches.map((m) => `${m.file}:${m.line_number}`)).toEqual(['f00.txt:1', 'f00.txt:2', 'f01.txt:1', 'f01.txt:2', 'f02.txt:1']);
+      expect(result).toMatchObject({ total_matches: 5, truncated: true, files_searched: 3 });
+      // Later files were searched ahead and their results dropped; every file opened was closed before the call returned.
+      expect(files.opened.length).toBeGreaterThan(3);
+      expect([...files.closed].sort()).toEqual([...files.opened].sort());
+    });
+
+    it('is not truncated by a file searched ahead when the earlier files leave exactly max_results', async () => {
+      for (let i = 0; i < 3; i += 1) fs.seedFile(`/ws/f${i}.txt`, 'hit\n');
+      fs.seedFile('/ws/f3.txt', 'nothing\n');
+
+      expect(await grep({ pattern: 'hit', max_results: 3 })).toMatchObject({ total_matches: 3, truncated: false, files_searched: 4 });
+    });
+
+    it('keeps the text budget exact when it runs out in a later file', async () => {
+      // Each match returns 101 lines of about 2000 characters: a.txt takes 20 matches, b.txt fills the budget.
+      const wide = (count: number) => Array.from({ length: count }, (_, i) => `${i % 101 === 50 ? 'x' : 'y'}${'.'.repeat(2999)}`);
+      fs.seedFile('/ws/a.txt', wide(101 * 20).join('\n'));
+      fs.seedFile('/ws/b.txt', wide(101 * 40).join('\n'));
+      fs.seedFile('/ws/c.txt', 'x\n');
+
+      const result = await grep({ pattern: '^x', context_lines: 50, max_results: 1000 }, grepWith({ maxResultsLimit: 1000 }));
+      const chars = (lines: string[]) => lines.reduce((sum, line) => sum + line.length, 0);
+      const text = chars(result.matches.flatMap((m) => [m.line_content, ...m.context_before, ...m.context_after]));
+      const nextMatch = chars(Array.from({ length: 51 }, () => result.matches[0].line_content));
+      expect(result).toMatchObject({ truncated: true, files_searched: 2 });
+      expect(result.matches.filter((m) => m.file === 'a.txt')).toHaveLength(20);
+      // Only the context after the last match may be cut by the budget.
+      expect(result.matches.slice(0, -1).every((m) => m.context_before.length === 50 && m.context_after.length === 50)).toBe(true);
+      expect(text).toBeLessThanOrEqual(MATCH_TEXT_BUDGET);
+      expect(text + nextMatch).toBeGreaterThan(MATCH_TEXT_BUDGET);
+    });
+
+    it('E2E-079: after the deadline starts no file, uses the files started before it, in walk order', async () => {
+      for (let i = 0; i < 50; i += 1) fs.seedFile(`/ws/log-${String(i).padStart(2, '0')}.txt`, 'needle\n');
+      // log-00 is still opening when the deadline passes: its result is used all the same, and first.
+      const files = trackedFiles((name) => (name === 'log-00.txt' ? until(() => files.closed.length >= 3) : undefined));
+
+      const result = await grep({ pattern: 'needle', timeout_seconds: 1 }, files.grepper(new SteppingClock(100)));
+      expect(result).toMatchObject({ timed_out: true, truncated: false });
+      const used = Array.from({ length: result.files_searched }, (_, i) => `log-${String(i).padStart(2, '0')}.txt`);
+      expect(result.matches.map((m) => m.file)).toEqual(used);
+      expect(result.files_searched).toBeGreaterThan(1);
+      expect(result.files_searched).toBeLessThan(50);
+      expect([...files.closed].sort()).toEqual([...files.opened].sort());
+    });
+
+    it('raises an error of a file only when its turn comes, after closing the files searched ahead', async () => {
+      fs.seedFile('/ws/a.txt', 'hit\nhit\n');
+      fs.seedFile('/ws/b.txt', 'hit\n');
+      for (let i = 0; i < 5; i += 1) fs.seedFile(`/ws/c${i}.txt`, 'hit\n');
+      const failing = new Error('disk on fire');
+      const files = trackedFiles((name) => (name === 'b.txt' ? Promise.reject(failing) : undefined));
+
+      const stoppedBefore = await grep({ pattern: 'hit', max_results: 1 }, files.grepper());
+      expect(stoppedBefore).toMatchObject({ total_matches: 1, truncated: true, files_searched: 1 });
+      await expect(grep({ pattern: 'hit' }, files.grepper())).rejects.toBe(failing);
+      expect([...files.closed].sort()).toEqual([...files.opened].sort());
+    });
   });
 });

@@ -1,0 +1,148 @@
+import type { FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
+import type { LineMatcher } from '../ports/regex-engine.port.js';
+import { displayPath, type RootPath } from '../roots.js';
+import { BINARY_SNIFF_BYTES, looksBinary } from '../tools/file-text.js';
+import { readLines } from './line-reader.js';
+import { returnedLine } from './match-text.js';
+
+export interface GrepMatch {
+  /** Relative to the root, so it can be passed straight to another tool. */
+  readonly file: string;
+  readonly line_number: number;
+  readonly line_content: string;
+  readonly context_before: string[];
+  readonly context_after: string[];
+}
+
+/** What one file may still add to the call's result. */
+export interface FileSearchLimits {
+  /** Matches kept; one more is looked for only to know that the result is truncated. */
+  readonly maxMatches: number;
+  /** Characters of returned line text (MATCH_TEXT_BUDGET less what earlier files returned). */
+  readonly textBudget: number;
+}
+
+export interface FileSearchOptions {
+  readonly matcher: LineMatcher;
+  readonly contextLines: number;
+  readonly expired: () => boolean;
+  /** True once the call no longer wants this file's result: its scan ends at the next line. */
+  readonly abandoned: () => boolean;
+}
+
+export interface FileMatches {
+  readonly matches: GrepMatch[];
+  /** Characters of line text in `matches`, as counted against the budget. */
+  textChars: number;
+  /** A match beyond maxMatches exists. */
+  moreMatches: boolean;
+  /** The scan stopped because the next text would have overflowed textBudget. */
+  overBudget: boolean;
+  /** The scan stopped mid-file at the deadline. */
+  timedOut: boolean;
+}
+
+/** Lines (or characters) scanned between two looks at the clock inside one file. */
+const LINES_PER_DEADLINE_CHECK = 1000;
+const CHARS_PER_DEADLINE_CHECK = 4 * 1024 * 1024;
+
+/** Searches one file; undefined when there is nothing to search (gone since it was listed, or binary). */
+export async function searchFile(
+  fs: FileSystemPort,
+  path: RootPath,
+  options: FileSearchOptions,
+  limits: FileSearchLimits,
+): Promise<FileMatches | undefined> {
+  let file: ReadableFile;
+  try {
+    file = await fs.openFile(path);
+  } catch (error) {
+    // Gone between listing and opening: there is nothing left to search.
+    if ((error as { code?: unknown } | null)?.code === 'NOT_FOUND') return undefined;
+    throw error;
+  }
+  try {
+    const head = await file.read(0, BINARY_SNIFF_BYTES);
+    if (looksBinary(head)) return undefined;
+    return await scan(readLines(file, head), displayPath(path), options, limits);
+  } finally {
+    await file.close();
+  }
+}
+
+async function scan(
+  lines: AsyncGenerator<string>,
+  shownPath: string,
+  options: FileSearchOptions,
+  limits: FileSearchLimits,
+): Promise<FileMatches> {
+  const found: FileMatches = { matches: [], textChars: 0, moreMatches: false, overBudget: false, timedOut: false };
+  const spend = (chars: number): boolean => {
+    if (found.textChars + chars > limits.textBudget) {
+      found.overBudget = true;
+      return false;
+    }
+    found.textChars += chars;
+    return true;
+  };
+  const { contextLines } = options;
+  const before: string[] = [];
+  let awaitingContext: GrepMatch[] = [];
+  let lineNumber = 0;
+  let linesSinceCheck = 0;
+  let charsSinceCheck = 0;
+  for await (const line of lines) {
+    if (options.abandoned()) return found;
+    lineNumber += 1;
+    linesSinceCheck += 1;
+    charsSinceCheck += line.length;
+    if (linesSinceCheck >= LINES_PER_DEADLINE_CHECK || charsSinceCheck >= CHARS_PER_DEADLINE_CHECK) {
+      linesSinceCheck = 0;
+      charsSinceCheck = 0;
+      if (options.expired()) {
+        found.timedOut = true;
+        return found;
+      }
+    }
+    let cut: string | undefined;
+    const shown = () => (cut ??= returnedLine(line));
+    if (awaitingContext.length > 0) {
+      if (!spend(shown().length * awaitingContext.length)) return found;
+      for (const match of awaitingContext) match.context_after.push(shown());
+      awaitingContext = awaitingContext.filter((match) => match.context_after.length < contextLines);
+    }
+    if (found.moreMatches) {
+      // Past the limit, keep reading only to finish the context of the last matches.
+      if (awaitingContext.length === 0) return found;
+      continue;
+    }
+    if (options.matcher.test(line)) {
+      if (found.matches.length >= limits.maxMatches) {
+        found.moreMatches = true;
+        if (awaitingContext.length === 0) return found;
+      } else {
+        if (!spend(before.reduce((chars, kept) => chars + kept.length, shown().length))) return found;
+        const match: GrepMatch = {
+          file: shownPath,
+          line_number: lineNumber,
+          line_content: shown(),
+          context_before: [...before],
+          context_after: [],
+        };
+        found.matches.push(match);
+        if (contextLines > 0) awaitingContext.push(match);
+      }
+    }
+    if (contextLines > 0) {
+      before.push(shown());
+      if (before.length > contextLines) before.shift();
+    }
+  }
+  return found;
+}
+
+/** The characters a match costs against the budget: its line and both contexts. */
+export function matchTextChars(match: GrepMatch): number {
+  const sum = (lines: string[]) => lines.reduce((chars, line) => chars + line.length, 0);
+  return match.line_content.length + sum(match.context_before) + sum(match.context_after);
+}
