@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
 import type { CreateFile } from '../../../../domain/tools/create-file.js';
 import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-definition.js';
-import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
+import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT } from './namespace-tool-support.js';
 
 export function createFileTool(createFile: CreateFile, settings: Settings): ToolDefinition {
   return defineTool({
@@ -16,15 +15,8 @@ export function createFileTool(createFile: CreateFile, settings: Settings): Tool
       `file needs none. Content over max_file_size (${humanSize(settings.maxFileSize)}, counted in UTF-8 bytes) is refused. ` +
       'Prefer str_replace for small edits. ' +
       NAMESPACE_PATH_HELP,
-    inputSchema: {
-      path: z.string().describe('File to write: /<root>/<path>, or relative to the working directory.'),
-      content: z.string().describe('The complete new content of the file.'),
-    },
-    outputSchema: {
-      path: z.string().describe('Namespace path of the written file.'),
-      size: z.number().int().describe('Bytes written.'),
-      created: z.boolean().describe('True for a new file, false when an existing file was overwritten.'),
-    },
+    inputSchema: WHOLE_FILE_WRITE_INPUT,
+    outputSchema: WHOLE_FILE_WRITE_OUTPUT,
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
 import type { FileWrite } from '../../../../domain/tools/file-write.js';
 import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-definition.js';
-import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
+import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT } from './namespace-tool-support.js';
 
 export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDefinition {
   return defineTool({
@@ -14,15 +13,8 @@ export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDef
       '(0755); new files get mode 0644, existing files keep theirs; the write is atomic. Content over max_file_size ' +
       `(${humanSize(settings.maxFileSize)}, counted in UTF-8 bytes) is refused. ` +
       NAMESPACE_PATH_HELP,
-    inputSchema: {
-      path: z.string().describe('File to write: /<root>/<path>, or relative to the working directory.'),
-      content: z.string().describe('The complete new content of the file.'),
-    },
-    outputSchema: {
-      path: z.string().describe('Namespace path of the written file.'),
-      size: z.number().int().describe('Bytes written.'),
-      created: z.boolean().describe('True for a new file, false when an existing file was overwritten.'),
-    },
+    inputSchema: WHOLE_FILE_WRITE_INPUT,
+    outputSchema: WHOLE_FILE_WRITE_OUTPUT,
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => ({

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ToolLogFields } from '../tool-definition.js';
 
 /** Sentence shared by every namespace tool description: how `path` is read. */
@@ -13,3 +14,15 @@ export function namespaceLogFields(path: string | undefined): ToolLogFields {
   const root = path.startsWith('/') ? path.split('/').find((segment) => segment !== '' && segment !== '.') : undefined;
   return root === undefined ? { path } : { root, path };
 }
+
+/** create_file and file_write take and return the same thing; they differ only in the view gate. */
+export const WHOLE_FILE_WRITE_INPUT = {
+  path: z.string().describe('File to write: /<root>/<path>, or relative to the working directory.'),
+  content: z.string().describe('The complete new content of the file.'),
+};
+
+export const WHOLE_FILE_WRITE_OUTPUT = {
+  path: z.string().describe('Namespace path of the written file.'),
+  size: z.number().int().describe('Bytes written.'),
+  created: z.boolean().describe('True for a new file, false when an existing file was overwritten.'),
+};
