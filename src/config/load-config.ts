@@ -75,6 +75,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     configFile,
     settings: {
       maxFullReadSize: raw.max_full_read_size,
+      maxResultBytes: raw.max_result_bytes,
       maxFileSize: raw.max_file_size,
       requireViewBeforeEdit: raw.require_view_before_edit,
       defaultRoot: resolveDefaultRoot(raw.default_root, roots),

@@ -1,6 +1,7 @@
 import convict from 'convict';
 import YAML from 'yaml';
 import type { Settings } from '../domain/settings.js';
+import { DEFAULT_MAX_RESULT_BYTES, MAX_MAX_RESULT_BYTES } from '../domain/result-budget.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
@@ -15,6 +16,7 @@ export interface RawConfig {
   host: string;
   port: number;
   max_full_read_size: number;
+  max_result_bytes: number;
   max_file_size: number;
   require_view_before_edit: boolean;
   default_root: string;
@@ -78,6 +80,15 @@ convict.addFormats({
     validate: positiveIntFormat,
     coerce: (value: string) => (value.trim() === '' ? Number.NaN : Number(value)),
   },
+  'result-bytes': {
+    validate: (value: unknown) => {
+      positiveIntFormat(value);
+      if ((value as number) > MAX_MAX_RESULT_BYTES) {
+        throw new Error(`must be at most ${MAX_MAX_RESULT_BYTES} (two copies of a result must fit in a 10 MiB MCP message)`);
+      }
+    },
+    coerce: (value: string) => (value.trim() === '' ? Number.NaN : Number(value)),
+  },
   flag: {
     validate: (value: unknown) => {
       if (typeof value !== 'boolean') throw new Error('must be true or false');
@@ -117,6 +128,7 @@ convict.addParser({
 
 const DEFAULTS = {
   maxFullReadSize: 1048576,
+  maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
   maxFileSize: 10485760,
   requireViewBeforeEdit: true,
   search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000 },
@@ -136,6 +148,12 @@ export const configSchema: convict.Schema<RawConfig> = {
     format: 'positive-int',
     default: DEFAULTS.maxFullReadSize,
     env: 'MCP_FS_MAX_FULL_READ_SIZE',
+  },
+  max_result_bytes: {
+    doc: 'JSON-escaped bytes of content one tool or resource result carries; longer windows come back truncated',
+    format: 'result-bytes',
+    default: DEFAULTS.maxResultBytes,
+    env: 'MCP_FS_MAX_RESULT_BYTES',
   },
   max_file_size: {
     doc: 'Editor tools refuse larger files (bytes)',

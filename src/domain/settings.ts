@@ -2,6 +2,8 @@
 export interface Settings {
   /** read_file without offset/limit refuses files larger than this (bytes). */
   readonly maxFullReadSize: number;
+  /** Bytes of JSON-escaped content one result carries, per copy (see result-budget.ts); larger windows are cut. */
+  readonly maxResultBytes: number;
   /** Editor tools refuse to read or write files larger than this (bytes). */
   readonly maxFileSize: number;
   /** str_replace and create_file over an existing file need a prior view in the session. */

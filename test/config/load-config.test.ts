@@ -56,6 +56,7 @@ describe('loadConfig: a valid file', () => {
       configFile: file,
       settings: {
         maxFullReadSize: 1048576,
+        maxResultBytes: 4194304,
         maxFileSize: 10485760,
         requireViewBeforeEdit: true,
         defaultRoot: 'workspace',
@@ -76,6 +77,7 @@ describe('loadConfig: a valid file', () => {
 host: 127.0.0.2
 port: 9000
 max_full_read_size: 100
+max_result_bytes: 300000
 max_file_size: 200
 require_view_before_edit: false
 default_root: data
@@ -93,6 +95,7 @@ roots:
     expect(config.logLevel).toBe('debug');
     expect(config.settings).toEqual({
       maxFullReadSize: 100,
+      maxResultBytes: 300000,
       maxFileSize: 200,
       requireViewBeforeEdit: false,
       defaultRoot: 'data',
@@ -289,5 +292,18 @@ describe('parseCommandLine', () => {
   it('recognises --stdio and --help', () => {
     expect(parseCommandLine(['--stdio', '--config', 'x.yaml'])).toEqual({ config: 'x.yaml', stdio: true, help: false });
     expect(parseCommandLine(['--help'])).toEqual({ config: undefined, stdio: false, help: true });
+  });
+});
+
+describe('loadConfig: max_result_bytes', () => {
+  it('refuses a result budget two copies of which would not fit in a 10 MiB MCP message', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-fs-budget-'));
+    try {
+      const file = join(dir, 'config.yaml');
+      await writeFile(file, `max_result_bytes: 6000000\nroots:\n  - { name: ws, path: ${dir}, allowed_tools: ['*'] }\n`);
+      expect(() => loadConfig(['--config', file], {})).toThrow(/max_result_bytes.*at most 4718592/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,6 +11,7 @@ import type { Tree } from './fixtures.js';
 /** The limits domain tests run with unless they say otherwise (the descriptions' "10.0 MB" etc. follow from these). */
 export const TEST_SETTINGS: Settings = {
   maxFullReadSize: 1024 * 1024,
+  maxResultBytes: 4 * 1024 * 1024,
   maxFileSize: 10 * 1024 * 1024,
   requireViewBeforeEdit: true,
   defaultRoot: 'workspace',

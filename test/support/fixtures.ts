@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { formatSize } from '../../src/domain/tools/file-text.js';
 import { ALLOWLISTABLE_TOOLS, ROOT_SCOPED_TOOLS } from '../../src/domain/tool-names.js';
 import type { ToolCallOutcome } from './mcp.js';
 
@@ -61,8 +62,19 @@ export function sha256(data: string | Uint8Array): string {
 export function ok(outcome: ToolCallOutcome): any {
   if (outcome.isError) throw new Error(`expected success, got error: ${outcome.text}`);
   expect(outcome.structured).toBeDefined();
-  expect(JSON.parse(outcome.text)).toEqual(outcome.structured);
+  expect(outcome.text).toBe(expectedText(outcome.structured));
   return outcome.structured;
+}
+
+/**
+ * The text block the model reads: read_file's raw window (a note plus base64 for binary),
+ * every other tool's result as compact JSON.
+ */
+function expectedText(structured: any): string {
+  const isReadFile = typeof structured.encoding === 'string' && typeof structured.content === 'string';
+  if (!isReadFile) return JSON.stringify(structured);
+  if (structured.encoding === 'base64') return `Binary content of ${structured.path} (${formatSize(structured.size)} file), base64:\n${structured.content}`;
+  return structured.content === '' ? `(no content: ${structured.path} is ${formatSize(structured.size)}; nothing at this offset)` : structured.content;
 }
 
 /** A successful call's text block and structuredContent, for tools whose text is not the result's JSON (the editor tools). */

@@ -40,7 +40,7 @@ export const searchToolsModule = new ContainerModule(({ bind }) => {
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: Copy) => copyTool(useCase), [Copy]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: Move) => moveTool(useCase), [Move]);
   bind(TOKENS.ToolDefinition).toResolvedValue(
-    (useCase: Grep, settings: Settings) => grepTool(useCase, settings.search),
+    (useCase: Grep, settings: Settings) => grepTool(useCase, settings),
     [Grep, TOKENS.Settings],
   );
   bind(TOKENS.ToolDefinition).toResolvedValue(

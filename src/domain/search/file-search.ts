@@ -3,6 +3,7 @@ import type { LineMatcher } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import { BINARY_SNIFF_BYTES, looksBinary } from '../tools/file-text.js';
 import { readLines } from './line-reader.js';
+import { escapedLength } from '../result-budget.js';
 import { returnedLine } from './match-text.js';
 
 export interface GrepMatch {
@@ -18,7 +19,7 @@ export interface GrepMatch {
 export interface FileSearchLimits {
   /** Matches kept; one more is looked for only to know that the result is truncated. */
   readonly maxMatches: number;
-  /** Characters of returned line text (MATCH_TEXT_BUDGET less what earlier files returned). */
+  /** JSON bytes of returned matches (the result budget less what earlier files returned). */
   readonly textBudget: number;
 }
 
@@ -32,8 +33,8 @@ export interface FileSearchOptions {
 
 export interface FileMatches {
   readonly matches: GrepMatch[];
-  /** Characters of line text in `matches`, as counted against the budget. */
-  textChars: number;
+  /** JSON bytes of `matches`, as counted against the budget. */
+  textBytes: number;
   /** A match beyond maxMatches exists. */
   moreMatches: boolean;
   /** The scan stopped because the next text would have overflowed textBudget. */
@@ -76,13 +77,13 @@ async function scan(
   options: FileSearchOptions,
   limits: FileSearchLimits,
 ): Promise<FileMatches> {
-  const found: FileMatches = { matches: [], textChars: 0, moreMatches: false, overBudget: false, timedOut: false };
+  const found: FileMatches = { matches: [], textBytes: 0, moreMatches: false, overBudget: false, timedOut: false };
   const spend = (chars: number): boolean => {
-    if (found.textChars + chars > limits.textBudget) {
+    if (found.textBytes + chars > limits.textBudget) {
       found.overBudget = true;
       return false;
     }
-    found.textChars += chars;
+    found.textBytes += chars;
     return true;
   };
   const { contextLines } = options;
@@ -107,7 +108,7 @@ async function scan(
     let cut: string | undefined;
     const shown = () => (cut ??= returnedLine(line));
     if (awaitingContext.length > 0) {
-      if (!spend(shown().length * awaitingContext.length)) return found;
+      if (!spend(lineResultBytes(shown()) * awaitingContext.length)) return found;
       for (const match of awaitingContext) match.context_after.push(shown());
       awaitingContext = awaitingContext.filter((match) => match.context_after.length < contextLines);
     }
@@ -121,7 +122,7 @@ async function scan(
         found.moreMatches = true;
         if (awaitingContext.length === 0) return found;
       } else {
-        if (!spend(before.reduce((chars, kept) => chars + kept.length, shown().length))) return found;
+        if (!spend(before.reduce((bytes, kept) => bytes + lineResultBytes(kept), MATCH_OVERHEAD_BYTES + escapedLength(shownPath) + lineResultBytes(shown())))) return found;
         const match: GrepMatch = {
           file: shownPath,
           line_number: lineNumber,
@@ -141,8 +142,16 @@ async function scan(
   return found;
 }
 
-/** The characters a match costs against the budget: its line and both contexts. */
-export function matchTextChars(match: GrepMatch): number {
-  const sum = (lines: string[]) => lines.reduce((chars, line) => chars + line.length, 0);
-  return match.line_content.length + sum(match.context_before) + sum(match.context_after);
+/** JSON bytes of a match's fixed keys and punctuation, its line number at most 16 digits. */
+const MATCH_OVERHEAD_BYTES = 100;
+
+/** A returned line as it travels: escaped, quoted, with a comma. */
+function lineResultBytes(line: string): number {
+  return escapedLength(line) + 3;
+}
+
+/** The JSON bytes a match costs against the result budget: its file, its line and both contexts. */
+export function matchResultBytes(match: GrepMatch): number {
+  const sum = (lines: string[]) => lines.reduce((bytes, line) => bytes + lineResultBytes(line), 0);
+  return MATCH_OVERHEAD_BYTES + escapedLength(match.file) + lineResultBytes(match.line_content) + sum(match.context_before) + sum(match.context_after);
 }

@@ -1,5 +1,5 @@
 /**
- * Security: bounds on the text one grep returns. Without them context_lines multiplied every
+ * Security: bounds on the text one grep returns (the whole result is also held to Settings.maxResultBytes). Without them context_lines multiplied every
  * match by the whole file (a 98 KB file became a 2.9 GB server and an INTERNAL_ERROR).
  */
 
@@ -8,9 +8,6 @@ export const MAX_CONTEXT_LINES = 50;
 
 /** Characters of a returned line (line_content or context); the rest is replaced by a note, as view does. */
 export const MAX_RETURNED_LINE_CHARS = 2000;
-
-/** Characters of line text one call returns; the search stops there with truncated=true. */
-export const MATCH_TEXT_BUDGET = 8 * 1024 * 1024;
 
 /** The line as returned: cut after MAX_RETURNED_LINE_CHARS code points, never inside a surrogate pair. */
 export function returnedLine(line: string): string {

@@ -2,6 +2,8 @@ import type { EditSessions } from '../edit-session.js';
 import type { Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
+import { DomainError } from '../errors.js';
+import { linesWithin } from '../result-budget.js';
 import type { Settings } from '../settings.js';
 import { fileTooLarge, humanSize, locateEntry, readToEnd, sha256, statRegularFile, withOpenFile } from './editor-files.js';
 import { looksBinary } from './file-text.js';
@@ -19,6 +21,10 @@ export interface FileReadResult {
   readonly content: string;
   readonly size: number;
   readonly binary: boolean;
+  /** Present when the content stops before the end: it held more than one result carries. */
+  readonly truncated?: boolean;
+  /** With truncated: the first line not returned, for view's view_range. */
+  readonly next_line?: number;
 }
 
 /**
@@ -53,7 +59,23 @@ export class FileRead {
         text: `Binary file (${humanSize(bytes.length)}), content not shown: ${display}`,
       };
     }
-    const content = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-    return { result: { path: display, content, size: bytes.length, binary: false }, text: content };
+    const kept = linesWithin(bytes, this.settings.maxResultBytes);
+    const decode = (part: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(part);
+    if (kept.bytes === bytes.length) {
+      const content = decode(bytes);
+      return { result: { path: display, content, size: bytes.length, binary: false }, text: content };
+    }
+    if (kept.lines === 0) {
+      throw new DomainError(
+        'FILE_TOO_LARGE',
+        `${display}: its first line is larger than one result carries (max_result_bytes, counted JSON-escaped); read it with read_file offset_bytes/limit_bytes`,
+        { attemptedPath: display },
+      );
+    }
+    const content = decode(bytes.subarray(0, kept.bytes));
+    return {
+      result: { path: display, content, size: bytes.length, binary: false, truncated: true, next_line: kept.lines + 1 },
+      text: content,
+    };
   }
 }

@@ -9,11 +9,11 @@ import {
   type FileSearchLimits,
   type FileSearchOptions,
   type GrepMatch,
-  matchTextChars,
+  matchResultBytes,
   searchFile,
 } from '../search/file-search.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
-import { MATCH_TEXT_BUDGET, MAX_CONTEXT_LINES } from '../search/match-text.js';
+import { MAX_CONTEXT_LINES } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
@@ -63,7 +63,7 @@ export class Grep {
   async execute(input: GrepInput): Promise<GrepResult> {
     const start = this.access.path('grep', input.root, input.path ?? '.');
     const { limits, matcher, filter, contextLines } = namingRoot(start.root.name, () => this.parseArguments(input));
-    const search = new ContentSearch(this.fs, { matcher, contextLines, expired: () => limits.expired() }, limits.maxResults);
+    const search = new ContentSearch(this.fs, { matcher, contextLines, expired: () => limits.expired() }, limits.maxResults, this.settings.maxResultBytes - RESULT_ENVELOPE_BYTES);
 
     const startStat = await statSearchStart(this.fs, start);
     if (startStat.kind === 'file') {
@@ -128,6 +128,9 @@ interface PendingFile {
   readonly result: Promise<FileMatches | undefined>;
 }
 
+/** Room in the result budget for the fields around `matches`. */
+const RESULT_ENVELOPE_BYTES = 256;
+
 class ContentSearch {
   readonly matches: GrepMatch[] = [];
   /** Files whose search ended and whose result was used; a file searched ahead and then abandoned is not counted. */
@@ -136,7 +139,7 @@ class ContentSearch {
   timedOut = false;
   /** The result is complete (result limit, or a file stopped at the deadline): no later file is used. */
   stopped = false;
-  private textChars = 0;
+  private textBytes = 0;
   private abandoned = false;
   private readonly options: FileSearchOptions;
 
@@ -144,6 +147,7 @@ class ContentSearch {
     private readonly fs: FileSystemPort,
     options: Omit<FileSearchOptions, 'abandoned'>,
     private readonly maxResults: number,
+    private readonly textBudget: number,
   ) {
     this.options = { ...options, abandoned: () => this.abandoned };
   }
@@ -169,7 +173,7 @@ class ContentSearch {
     const kept = found.matches.slice(0, limits.maxMatches);
     for (const match of kept) {
       this.matches.push(match);
-      this.textChars += matchTextChars(match);
+      this.textBytes += matchResultBytes(match);
     }
     this.filesSearched += 1;
     if (kept.length < found.matches.length || found.moreMatches || found.overBudget) this.truncated = true;
@@ -186,11 +190,11 @@ class ContentSearch {
     if (started.maxMatches === now.maxMatches && started.textBudget === now.textBudget) return true;
     if (found.overBudget) return false;
     const kept = found.matches.slice(0, now.maxMatches);
-    return kept.reduce((chars, match) => chars + matchTextChars(match), 0) <= now.textBudget;
+    return kept.reduce((chars, match) => chars + matchResultBytes(match), 0) <= now.textBudget;
   }
 
   private remaining(): FileSearchLimits {
-    return { maxMatches: this.maxResults - this.matches.length, textBudget: MATCH_TEXT_BUDGET - this.textChars };
+    return { maxMatches: this.maxResults - this.matches.length, textBudget: this.textBudget - this.textBytes };
   }
 
   abandon(): void {

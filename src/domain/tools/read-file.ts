@@ -1,6 +1,7 @@
 import { DomainError, errors, inRoot } from '../errors.js';
 import type { FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
+import { base64BytesWithin, linesWithin, utf8PrefixWithin } from '../result-budget.js';
 import type { Settings } from '../settings.js';
 import {
   BINARY_SNIFF_BYTES,
@@ -32,9 +33,13 @@ export interface ReadFileResult {
   binary: boolean;
   /** Line reads only: lines in the whole file. */
   lines_total?: number;
+  /** Byte and whole reads that stopped early: the offset_bytes that continues the read. */
+  next_offset_bytes?: number;
+  /** Line reads that stopped early: the offset_lines that continues the read. */
+  next_offset_lines?: number;
 }
 
-type Window = Pick<ReadFileResult, 'content' | 'truncated' | 'encoding' | 'lines_total'>;
+type Window = Pick<ReadFileResult, 'content' | 'truncated' | 'encoding' | 'lines_total' | 'next_offset_bytes' | 'next_offset_lines'>;
 
 /** FR-005: a full read up to max_full_read_size, or a byte or line window of any file. */
 export class ReadFile {
@@ -100,17 +105,31 @@ export class ReadFile {
     }
     const bytes = await readRange(file, 0, size);
     const binary = looksBinary(bytes);
-    return { binary, ...decodeContent(bytes, binary), truncated: false };
+    return { binary, ...this.byteWindow(bytes, binary, 0, size) };
   }
 
   private async readBytes(file: ReadableFile, size: number, binary: boolean, offset: number, limit?: number): Promise<Window> {
-    const length = Math.min(limit ?? this.settings.maxFullReadSize, this.partialReadCeiling);
+    // Escaping never makes content shorter, so more than the result budget is never worth reading.
+    const length = Math.min(limit ?? this.settings.maxFullReadSize, this.partialReadCeiling, this.settings.maxResultBytes);
     const bytes = offset >= size ? new Uint8Array() : await readRange(file, offset, length);
-    return { ...decodeContent(bytes, binary), truncated: offset + bytes.length < size };
+    return this.byteWindow(bytes, binary, offset, size);
+  }
+
+  /** The bytes read from `offset`, cut to what fits the result budget as they will be sent. */
+  private byteWindow(bytes: Uint8Array, binary: boolean, offset: number, size: number): Window {
+    const budget = this.settings.maxResultBytes;
+    const decoded = decodeContent(bytes, binary);
+    const fits = decoded.encoding === 'base64' ? base64BytesWithin(budget) : utf8PrefixWithin(bytes, budget);
+    const kept = fits >= bytes.length ? bytes : bytes.subarray(0, fits);
+    const end = offset + kept.length;
+    const content = kept === bytes ? decoded : decodeContent(kept, decoded.encoding === 'base64');
+    return end < size ? { ...content, truncated: true, next_offset_bytes: end } : { ...content, truncated: false };
   }
 
   private async readLines(file: ReadableFile, target: RootPath, binary: boolean, first: number, limit?: number): Promise<Window> {
-    const budget = limit === undefined ? this.settings.maxFullReadSize : this.partialReadCeiling;
+    const readLimit = limit === undefined ? this.settings.maxFullReadSize : this.partialReadCeiling;
+    // Base64 is the longest a byte can travel without escapes; text is cut to its escaped length below.
+    const budget = Math.min(readLimit, base64BytesWithin(this.settings.maxResultBytes));
     const window = await readLineWindow(file, first, limit, budget);
     if (window.budgetExhausted && window.linesReturned === 0) {
       throw new DomainError(
@@ -119,11 +138,27 @@ export class ReadFile {
         { root: target.root.name, attemptedPath: displayPath(target) },
       );
     }
-    return {
-      ...decodeContent(window.bytes, binary),
-      truncated: first - 1 + window.linesReturned < window.linesTotal,
-      lines_total: window.linesTotal,
-    };
+    let { bytes, linesReturned } = window;
+    let content = decodeContent(bytes, binary);
+    if (content.encoding === 'utf-8') {
+      const kept = linesWithin(bytes, this.settings.maxResultBytes);
+      if (kept.lines === 0 && linesReturned > 0) {
+        throw new DomainError(
+          'FILE_TOO_LARGE',
+          `line ${first} of ${displayPath(target)} alone is larger than the result limit once escaped; read it with offset_bytes/limit_bytes${inRoot(target.root.name)}`,
+          { root: target.root.name, attemptedPath: displayPath(target) },
+        );
+      }
+      if (kept.lines < linesReturned) {
+        bytes = bytes.subarray(0, kept.bytes);
+        linesReturned = kept.lines;
+        content = decodeContent(bytes, binary);
+      }
+    }
+    const next = first + linesReturned;
+    return next - 1 < window.linesTotal
+      ? { ...content, truncated: true, lines_total: window.linesTotal, next_offset_lines: next }
+      : { ...content, truncated: false, lines_total: window.linesTotal };
   }
 }
 

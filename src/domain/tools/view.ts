@@ -10,6 +10,7 @@ import { fileTooLarge, humanSize, readToEnd, sha256, withOpenFile } from './edit
 import { BINARY_SNIFF_BYTES, looksBinary } from './file-text.js';
 import { listTwoLevels } from './view-directory.js';
 import { readLineWindow } from './view-lines.js';
+import { base64Length, escapedLength } from '../result-budget.js';
 
 export const TOOL = 'view';
 
@@ -103,6 +104,14 @@ export class View {
     if (size > this.settings.maxFileSize) throw fileTooLarge(display, size, this.settings.maxFileSize);
     const header = await file.read(0, BINARY_SNIFF_BYTES);
     const mimeType = sniffImage(header, baseName(path));
+    // An image travels once, base64: one larger than two copies' budget would break the message.
+    if (mimeType && base64Length(size) > 2 * this.settings.maxResultBytes) {
+      await this.recordSeen(session, path, file.stat);
+      return {
+        summary: { path: display, type: 'binary', size, mime_type: mimeType },
+        text: `Image ${display} (${mimeType}, ${humanSize(size)}) is too large to show in one result; content not shown`,
+      };
+    }
     if (mimeType) {
       const bytes = await readToEnd(file);
       await this.recordSeen(session, path, file.stat, sha256(this.hasher, bytes));
@@ -135,12 +144,18 @@ export class View {
       );
     }
     await this.recordSeen(session, path, file.stat, window.sha256);
-    const shown = window.lines.length;
+    const width = Math.max(4, String(range.first + window.lines.length - 1).length);
+    const numbered = withinBudget(
+      window.lines.map((line, i) => `${String(range.first + i).padStart(width)}\t${line}`),
+      this.settings.maxResultBytes - NOTE_RESERVE,
+    );
+    const shown = numbered.length;
     const lastShown = range.first + shown - 1;
-    const truncated = !range.requested && total !== undefined && total > shown;
-    const width = Math.max(4, String(lastShown).length);
-    const numbered = window.lines.map((line, i) => `${String(range.first + i).padStart(width)}\t${line}`);
-    if (truncated) numbered.push(`Truncated: file has ${total} lines. Use view_range to read specific sections.`);
+    const cutByBudget = shown < window.lines.length;
+    const truncated = cutByBudget || (!range.requested && total !== undefined && total > shown);
+    if (cutByBudget) {
+      numbered.push(`Truncated at line ${lastShown}: the rest does not fit in one result. Continue with view_range [${lastShown + 1}, ${rangeEnd(range)}].`);
+    } else if (truncated) numbered.push(`Truncated: file has ${total} lines. Use view_range to read specific sections.`);
     const summary: ViewSummary = {
       path: display,
       type: 'text',
@@ -155,6 +170,19 @@ export class View {
   private async recordSeen(session: EditSession, path: RootPath, stat: EntryStat, contentSha256?: string): Promise<void> {
     await session.recordSeen(await session.fileKey(path), stat, contentSha256);
   }
+}
+
+/** Room kept in the result budget for the closing note. */
+const NOTE_RESERVE = 256;
+
+/** The leading lines whose text, joined by newlines and JSON-escaped, fits in `budget`. */
+function withinBudget(lines: string[], budget: number): string[] {
+  let used = 0;
+  for (let i = 0; i < lines.length; i += 1) {
+    used += escapedLength(lines[i]) + 2;
+    if (used > budget) return lines.slice(0, i);
+  }
+  return lines;
 }
 
 function parseRange(viewRange: readonly number[] | undefined): LineRange {

@@ -4,7 +4,7 @@ import type { Clock } from '../../../src/domain/ports/clock.port.js';
 import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import type { RootPath } from '../../../src/domain/roots.js';
 import { MAX_LINE_CHARS } from '../../../src/domain/search/line-reader.js';
-import { MATCH_TEXT_BUDGET } from '../../../src/domain/search/match-text.js';
+import { matchResultBytes } from '../../../src/domain/search/file-search.js';
 import { Grep, type GrepInput } from '../../../src/domain/tools/grep.js';
 import { domainError, rootAccess } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
@@ -112,13 +112,15 @@ describe('Grep', () => {
     const wide = (char: string, count: number) => Array.from({ length: count }, () => char.repeat(3000));
     fs.seedFile('/ws/wide.txt', [...wide('y', 60), ...wide('x', 200)].join('\n'));
 
-    // A match carries up to 101 lines cut to ~2000 characters: about 50 matches fill the budget.
+    // A match carries up to 101 lines cut to ~2000 characters (~206 KB of JSON): a few dozen fill the 4 MiB budget.
     const result = await grep({ pattern: '^x', context_lines: 50, max_results: 1000 }, grepWith({ maxResultsLimit: 1000 }));
     expect(result.truncated).toBe(true);
-    expect(result.total_matches).toBeGreaterThan(30);
-    expect(result.total_matches).toBeLessThan(70);
+    expect(result.total_matches).toBeGreaterThan(10);
+    expect(result.total_matches).toBeLessThan(45);
     const lines = result.matches.flatMap((m) => [m.line_content, ...m.context_before, ...m.context_after]);
-    expect(lines.reduce((chars, line) => chars + line.length, 0)).toBeLessThanOrEqual(MATCH_TEXT_BUDGET);
+    expect(result.matches.reduce((bytes, m) => bytes + matchResultBytes(m), 0)).toBeLessThanOrEqual(settings.maxResultBytes);
+    // The budget counts the result as it is sent: compact JSON, escaped, in UTF-8 bytes.
+    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(settings.maxResultBytes);
     expect(lines.every((line) => line.endsWith('... [truncated, 3000 chars total]'))).toBe(true);
   });
 
@@ -429,22 +431,21 @@ describe('Grep', () => {
     });
 
     it('keeps the text budget exact when it runs out in a later file', async () => {
-      // Each match returns 101 lines of about 2000 characters: a.txt takes 20 matches, b.txt fills the budget.
+      // Each match returns 101 lines of about 2000 characters: a.txt takes 10 matches, b.txt fills the budget.
       const wide = (count: number) => Array.from({ length: count }, (_, i) => `${i % 101 === 50 ? 'x' : 'y'}${'.'.repeat(2999)}`);
-      fs.seedFile('/ws/a.txt', wide(101 * 20).join('\n'));
+      fs.seedFile('/ws/a.txt', wide(101 * 10).join('\n'));
       fs.seedFile('/ws/b.txt', wide(101 * 40).join('\n'));
       fs.seedFile('/ws/c.txt', 'x\n');
 
       const result = await grep({ pattern: '^x', context_lines: 50, max_results: 1000 }, grepWith({ maxResultsLimit: 1000 }));
-      const chars = (lines: string[]) => lines.reduce((sum, line) => sum + line.length, 0);
-      const text = chars(result.matches.flatMap((m) => [m.line_content, ...m.context_before, ...m.context_after]));
-      const nextMatch = chars(Array.from({ length: 51 }, () => result.matches[0].line_content));
+      const text = result.matches.reduce((bytes, m) => bytes + matchResultBytes(m), 0);
+      const nextMatch = matchResultBytes({ ...result.matches[0], context_after: [] });
       expect(result).toMatchObject({ truncated: true, files_searched: 2 });
-      expect(result.matches.filter((m) => m.file === 'a.txt')).toHaveLength(20);
+      expect(result.matches.filter((m) => m.file === 'a.txt')).toHaveLength(10);
       // Only the context after the last match may be cut by the budget.
       expect(result.matches.slice(0, -1).every((m) => m.context_before.length === 50 && m.context_after.length === 50)).toBe(true);
-      expect(text).toBeLessThanOrEqual(MATCH_TEXT_BUDGET);
-      expect(text + nextMatch).toBeGreaterThan(MATCH_TEXT_BUDGET);
+      expect(text).toBeLessThanOrEqual(settings.maxResultBytes);
+      expect(text + nextMatch).toBeGreaterThan(settings.maxResultBytes - 256);
     });
 
     it('E2E-079: after the deadline starts no file, uses the files started before it, in walk order', async () => {

@@ -80,6 +80,7 @@ describe('ReadFile', () => {
         content: 'klmnopqrstuvwxyz0123',
         size: 36,
         truncated: true,
+        next_offset_bytes: 30,
         encoding: 'utf-8',
         binary: false,
       });
@@ -143,6 +144,7 @@ describe('ReadFile', () => {
         encoding: 'utf-8',
         binary: false,
         lines_total: 100,
+        next_offset_lines: 55,
       });
     });
 

@@ -8,12 +8,25 @@ import type { PreparedTool } from './tool-schemas.js';
 
 export const INTERNAL_ERROR_TEXT = 'INTERNAL_ERROR: unexpected error; see the server log';
 
-export function toCallToolResult(output: ToolOutput): CallToolResult {
+/**
+ * The model reads the text blocks: the handler's own text, else the definition's rendering,
+ * else the structured result as compact JSON (indentation only costs tokens).
+ */
+export function toCallToolResult(output: ToolOutput, definition?: Pick<ToolDefinition, 'toText'>): CallToolResult {
   const content: CallToolResult['content'] = [];
-  const text = output.text ?? (output.structured === undefined ? undefined : JSON.stringify(output.structured, null, 2));
-  if (text !== undefined) content.push({ type: 'text', text });
+  for (const text of textBlocks(output, definition)) content.push({ type: 'text', text });
   if (output.image) content.push({ type: 'image', data: output.image.data, mimeType: output.image.mimeType });
   return output.structured === undefined ? { content } : { content, structuredContent: output.structured };
+}
+
+function textBlocks(output: ToolOutput, definition?: Pick<ToolDefinition, 'toText'>): readonly string[] {
+  if (output.text !== undefined) return [output.text];
+  if (output.structured === undefined) return [];
+  if (definition?.toText) {
+    const rendered = definition.toText(output.structured as never);
+    return typeof rendered === 'string' ? [rendered] : rendered;
+  }
+  return [JSON.stringify(output.structured)];
 }
 
 function errorResult(text: string): CallToolResult {
@@ -43,7 +56,7 @@ export async function invokeTool(
     const output = await definition.handle(args, context);
     const mismatch = outputMismatch(tool, output);
     if (mismatch === undefined) {
-      result = toCallToolResult(output);
+      result = toCallToolResult(output, definition);
     } else {
       // Our bug, not the caller's: a result that breaks the declared schema is never sent.
       errorCode = 'INTERNAL_ERROR';

@@ -8,9 +8,9 @@ export interface ToolCallContext {
 
 /** What a handler returns; the MCP adapter turns it into a CallToolResult. */
 export interface ToolOutput {
-  /** Sent as structuredContent (snake_case keys) and, unless `text` is set, as JSON text. */
+  /** Sent as structuredContent (snake_case keys); the text block renders it unless `text` is set. */
   readonly structured?: Record<string, unknown>;
-  /** Text block shown to the model instead of the JSON rendering. */
+  /** Text block shown to the model instead of the definition's rendering of `structured`. */
   readonly text?: string;
   /** An image content block (base64 data). */
   readonly image?: { readonly data: string; readonly mimeType: string };
@@ -41,6 +41,12 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape> {
   readonly inputSchema: Shape;
   readonly outputSchema?: ZodRawShape;
   readonly annotations: ToolAnnotations;
+  /**
+   * The text blocks the model reads, rendered from the structured result (e.g. read_file's raw
+   * content plus a continuation note). Without it the text block is the result as compact JSON.
+   * Typed `never` so each tool can name its own result type; it is only called with `structured`.
+   */
+  toText?(structured: never): string | readonly string[];
   logFields(args: z.infer<z.ZodObject<Shape>>): ToolLogFields;
   handle(args: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<ToolOutput>;
 }

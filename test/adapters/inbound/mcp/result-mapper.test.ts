@@ -25,10 +25,21 @@ const ARGS = { root: 'workspace', path: 'notes/a.txt' };
 const CONTEXT = { sessionId: 'session-1' };
 
 describe('toCallToolResult', () => {
-  it('renders structured output as pretty JSON text and structuredContent', () => {
-    expect(toCallToolResult({ structured: { size: 3 } })).toEqual({
-      content: [{ type: 'text', text: '{\n  "size": 3\n}' }],
-      structuredContent: { size: 3 },
+  it('renders structured output as compact JSON text and structuredContent', () => {
+    expect(toCallToolResult({ structured: { size: 3, names: ['a'] } })).toEqual({
+      content: [{ type: 'text', text: '{"size":3,"names":["a"]}' }],
+      structuredContent: { size: 3, names: ['a'] },
+    });
+  });
+
+  it("renders the text blocks with the definition's toText when it has one", () => {
+    const toText = (result: { content: string; next: number }) => [result.content, `continue at ${result.next}`];
+    expect(toCallToolResult({ structured: { content: 'raw "text"\n', next: 7 } }, { toText: toText as never })).toEqual({
+      content: [
+        { type: 'text', text: 'raw "text"\n' },
+        { type: 'text', text: 'continue at 7' },
+      ],
+      structuredContent: { content: 'raw "text"\n', next: 7 },
     });
   });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
-import type { FileRead } from '../../../../domain/tools/file-read.js';
+import type { FileRead, FileReadResult } from '../../../../domain/tools/file-read.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
@@ -22,12 +22,22 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
       content: z.string().describe('The file contents (UTF-8); empty for a binary file.'),
       size: z.number().int().describe('File size in bytes.'),
       binary: z.boolean().describe('True when the file looks binary (a NUL byte in its first 8 KB).'),
+      truncated: z.boolean().optional().describe('Present and true when the content stops early (it would not fit in one result).'),
+      next_line: z.number().int().optional().describe('With truncated: the first line not returned (continue with view view_range).'),
     },
     annotations: READ_ONLY,
+    toText: fileReadText,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {
       const outcome = await fileRead.execute({ sessionId: context.sessionId, path: args.path });
-      return { structured: { ...outcome.result }, text: outcome.text };
+      return { structured: { ...outcome.result } };
     },
   });
+}
+
+/** The file's raw text; a binary file gets a one-line note; a cut file a second block saying how to go on. */
+export function fileReadText(result: FileReadResult): string[] {
+  if (result.binary) return [`Binary file (${humanSize(result.size)}), content not shown: ${result.path}`];
+  if (result.next_line === undefined) return [result.content];
+  return [result.content, `[truncated: continue with view view_range [${result.next_line}, -1]]`];
 }

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { MATCH_TEXT_BUDGET, MAX_CONTEXT_LINES, MAX_RETURNED_LINE_CHARS } from '../../../../domain/search/match-text.js';
+import { MAX_CONTEXT_LINES, MAX_RETURNED_LINE_CHARS } from '../../../../domain/search/match-text.js';
 import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
+import { formatSize } from '../../../../domain/tools/file-text.js';
 import type { Grep } from '../../../../domain/tools/grep.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
 import { searchLimitFields } from './search-limits.schema.js';
 
-export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition {
+export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
   return defineTool({
     name: 'grep',
     title: 'Search file contents',
@@ -21,7 +22,7 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
       'with "... [truncated, N chars total]". Matches come in ' +
       'walk order (depth-first, names in Unicode code point order), not re-sorted. `total_matches` is ' +
       'the number of matches returned; `files_searched` counts text files read. `truncated`=true means more ' +
-      `matches exist beyond \`max_results\`, or the returned text reached ${MATCH_TEXT_BUDGET / (1024 * 1024)} MiB ` +
+      `matches exist beyond \`max_results\`, or the result reached max_result_bytes (${formatSize(settings.maxResultBytes)} of JSON) ` +
       '(narrow the search or lower `context_lines`); `timed_out`=true means the search stopped at the deadline and the ' +
       'results are partial.',
     inputSchema: {
@@ -57,7 +58,7 @@ export function grepTool(grep: Grep, limits: Settings['search']): ToolDefinition
           `Lines of context to return before and after each match. Default 0; values above ${MAX_CONTEXT_LINES} ` +
             `are lowered to ${MAX_CONTEXT_LINES}.`,
         ),
-      ...searchLimitFields(limits, 'matching lines'),
+      ...searchLimitFields(settings.search, 'matching lines'),
     },
     outputSchema: {
       matches: z.array(

@@ -37,9 +37,28 @@ export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefini
       encoding: z.enum(['utf-8', 'base64']),
       binary: z.boolean(),
       lines_total: z.number().optional(),
+      next_offset_bytes: z.number().optional(),
+      next_offset_lines: z.number().optional(),
     },
     annotations: READ_ONLY,
+    toText: readFileText,
     logFields: (args) => ({ root: args.root, path: args.path }),
     handle: async (args) => ({ structured: { ...(await readFile.execute(args)) } }),
   });
+}
+
+type ReadFileStructured = Awaited<ReturnType<ReadFile['execute']>>;
+
+/**
+ * The raw text of the window, as the model would quote it; base64 windows get a one-line note
+ * first. A window that stops early gets a second block saying where to continue.
+ */
+export function readFileText(result: ReadFileStructured): string[] {
+  const blocks =
+    result.encoding === 'base64'
+      ? [`Binary content of ${result.path} (${formatSize(result.size)} file), base64:\n${result.content}`]
+      : [result.content === '' ? `(no content: ${result.path} is ${formatSize(result.size)}; nothing at this offset)` : result.content];
+  if (result.next_offset_bytes !== undefined) blocks.push(`[truncated: continue with offset_bytes ${result.next_offset_bytes} (file size ${result.size} bytes)]`);
+  else if (result.next_offset_lines !== undefined) blocks.push(`[truncated: continue with offset_lines ${result.next_offset_lines} (${result.lines_total} lines in all)]`);
+  return blocks;
 }

@@ -1,0 +1,25 @@
+import { useTestServer } from '../support/live-server.js';
+
+// Every agent turn pays for tools/list: it is kept lean (issue 8), and this measures it.
+const TOOLS_LIST_BUDGET_BYTES = 24 * 1024;
+
+describe('tools/list size', () => {
+  const live = useTestServer();
+
+  it('lists all 22 tools in at most 24 KB of JSON', async () => {
+    const listing = await live.client.listTools();
+    expect(listing.tools).toHaveLength(22);
+    const bytes = Buffer.byteLength(JSON.stringify(listing));
+    const byTool = listing.tools.map((tool) => `${tool.name}=${Buffer.byteLength(JSON.stringify(tool))}`).join(' ');
+    expect({ bytes, byTool }).toEqual({ bytes: expect.any(Number), byTool: expect.any(String) });
+    if (bytes > TOOLS_LIST_BUDGET_BYTES) throw new Error(`tools/list is ${bytes} bytes (budget ${TOOLS_LIST_BUDGET_BYTES}): ${byTool}`);
+  });
+
+  it('still says, for every tool, what it does and how it fails', async () => {
+    const listing = await live.client.listTools();
+    for (const tool of listing.tools) {
+      expect(tool.description?.length ?? 0).toBeGreaterThan(60);
+      expect(tool.outputSchema).toBeDefined();
+    }
+  });
+});
