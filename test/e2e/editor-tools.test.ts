@@ -20,9 +20,11 @@ describe('tools/list', () => {
     for (const name of ['view', 'str_replace', 'create_file', 'file_read', 'file_write', 'file_list', 'change_directory']) {
       expect(tools.get(name)?.outputSchema).toBeDefined();
     }
-    expect(tools.get('view')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    // Listed without the hints the spec gives no meaning on a read-only tool.
+    expect(tools.get('view')!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(tools.get('view')!.inputSchema.required).toEqual(['path']);
-    expect(tools.get('create_file')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    // readOnlyHint false is the spec default, so it is left out.
+    expect(tools.get('create_file')!.annotations).toEqual({ destructiveHint: true, idempotentHint: true, openWorldHint: false });
   });
 });
 

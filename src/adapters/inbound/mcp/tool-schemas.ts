@@ -25,24 +25,67 @@ export function prepareTool(definition: ToolDefinition): PreparedTool {
 
 /**
  * draft-07 and the input/output views of the schemas, as the SDK's McpServer listed them,
- * so descriptions, required, enums, bounds and defaults reach the client.
+ * so descriptions, required, enums, bounds and defaults reach the client. Every agent turn
+ * pays for tools/list, so nothing is listed twice: no `$schema` (draft-07 is what clients
+ * assume), no descriptions inside output schemas (the tool's description says what it returns;
+ * validation is unchanged), no annotations.title (the tool's title), no execution.taskSupport ('forbidden' is
+ * the default), and no safe-integer bounds on inputs (the server checks its own inputs).
  */
 function listing(definition: ToolDefinition, input: z.ZodObject): Tool {
   const tool: Tool = {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: jsonSchema(input, 'input'),
-    annotations: { title: definition.title, ...definition.annotations },
-    execution: { taskSupport: 'forbidden' },
+    inputSchema: withoutSafeIntegerBounds(jsonSchema(input, 'input')),
+    annotations: listedAnnotations(definition.annotations),
   };
   // The listed schema comes from the declared shape, not from `closed`, whose clones carry no descriptions.
-  if (definition.outputSchema) tool.outputSchema = jsonSchema(z.object(definition.outputSchema), 'output');
+  if (definition.outputSchema) tool.outputSchema = withoutDescriptions(jsonSchema(z.object(definition.outputSchema), 'output'));
   return tool;
 }
 
+/**
+ * The hints that say something: a spec default (readOnlyHint false, idempotentHint false) is left
+ * out, and so are destructiveHint and idempotentHint on a read-only tool, where the spec says
+ * they carry no meaning. openWorldHint is always false here and defaults to true, so it stays.
+ */
+function listedAnnotations(hints: ToolDefinition['annotations']): Tool['annotations'] {
+  if (hints.readOnlyHint) return { readOnlyHint: true, openWorldHint: hints.openWorldHint };
+  return {
+    destructiveHint: hints.destructiveHint,
+    ...(hints.idempotentHint ? { idempotentHint: true } : {}),
+    openWorldHint: hints.openWorldHint,
+  };
+}
+
 function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSchema'] {
-  return z.toJSONSchema(schema, { target: 'draft-07', io }) as Tool['inputSchema'];
+  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { target: 'draft-07', io }) as Tool['inputSchema'] & { $schema?: string };
+  return rest;
+}
+
+function withoutDescriptions<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withoutDescriptions) as T;
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // `properties` maps field names, one of which may be called "description".
+    if (key === 'description' && typeof value === 'string') continue;
+    out[key] = withoutDescriptions(value);
+  }
+  return out as T;
+}
+
+/** zod's `int()` lists ±2^53-1 as bounds; on inputs they say nothing the server does not enforce itself. */
+function withoutSafeIntegerBounds<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withoutSafeIntegerBounds) as T;
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(value);
+  }
+  return out as T;
 }
 
 /**

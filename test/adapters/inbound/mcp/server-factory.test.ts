@@ -31,10 +31,10 @@ const richTool = defineTool({
     limit_lines: z.number().int().min(1).max(100).optional().describe('lines to read'),
     view_range: z.array(z.number().int()).length(2).optional().describe('range'),
   },
-  outputSchema: { entries: z.array(z.object({ name: z.string().describe('entry name') })) },
+  outputSchema: { entries: z.array(z.object({ name: z.string().describe('entry name') })), count: z.number().int().describe('entries') },
   annotations: READ_ONLY,
   logFields: (args) => ({ root: args.root }),
-  handle: async () => ({ structured: { entries: [] } }),
+  handle: async () => ({ structured: { entries: [], count: 0 } }),
 });
 
 async function connect(definitions: ToolDefinition[]): Promise<{ client: Client; logger: RecordingLogger }> {
@@ -57,7 +57,7 @@ describe('McpServerFactory', () => {
       name: 'read_file',
       title: 'Read file',
       description: 'Reads a file.',
-      annotations: { title: 'Read file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
       inputSchema: { type: 'object', required: ['root', 'path'] },
       outputSchema: { type: 'object', properties: { content: { type: 'string' } } },
     });
@@ -73,25 +73,34 @@ describe('McpServerFactory', () => {
   it('lists input schemas as rich as the zod shape: descriptions, required, enums, bounds, defaults', async () => {
     const { client } = await connect([richTool]);
     const [tool] = (await client.listTools()).tools;
+    // Lean (issue 8): no $schema, and no safe-integer bounds on inputs, which the server checks itself.
     expect(tool.inputSchema).toEqual({
-      $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
       properties: {
         root: { type: 'string', description: 'root name' },
         mode: { type: 'string', enum: ['overwrite', 'append'], default: 'overwrite', description: 'write mode' },
         limit_lines: { type: 'integer', minimum: 1, maximum: 100, description: 'lines to read' },
-        view_range: { type: 'array', items: { type: 'integer', minimum: -MAX_SAFE, maximum: MAX_SAFE }, minItems: 2, maxItems: 2, description: 'range' },
+        view_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, description: 'range' },
       },
       required: ['root'],
       // Unknown parameters are rejected, and the listing says so.
       additionalProperties: false,
     });
-    expect(tool.outputSchema).toMatchObject({
+    // Output schemas validate exactly as declared; only descriptions are left out of the listing.
+    expect(tool.outputSchema).toEqual({
       type: 'object',
-      properties: { entries: { type: 'array', items: { type: 'object', properties: { name: { type: 'string', description: 'entry name' } } } } },
-      required: ['entries'],
+      properties: {
+        entries: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+        },
+        count: { type: 'integer', minimum: -MAX_SAFE, maximum: MAX_SAFE },
+      },
+      required: ['entries', 'count'],
+      additionalProperties: false,
     });
-    expect(tool.execution).toEqual({ taskSupport: 'forbidden' });
+    // taskSupport 'forbidden' is the spec default.
+    expect(tool.execution).toBeUndefined();
   });
 
   it('E2E-073: a missing required parameter is an INVALID_ARGUMENT naming it, and the call is logged', async () => {

@@ -8,13 +8,10 @@ export function changeDirectoryTool(changeDirectory: ChangeDirectory): ToolDefin
     name: 'change_directory',
     title: 'Change the working directory',
     description:
-      'Set the working directory that relative paths of view, str_replace, create_file, file_read, file_write and ' +
-      'file_list resolve against, for this session only. Each session starts in /<default root>. path is absolute ' +
-      "(/<root>/<dir>, every root being a top-level folder; see list_roots) or relative to the current directory; it " +
-      "must be an existing directory inside a root ('..' never leaves a root). Returns the new working directory; " +
-      "pass '.' to just read it. Always available.",
+      'Set this session\'s working directory for relative paths of the editor and repo tools (starts at the ' +
+      "default root): /<root>/<dir> or relative. Must be an existing directory in a root, else NOT_FOUND / NOT_A_DIRECTORY; '.' just reads it.",
     inputSchema: {
-      path: z.string().describe("Directory to move to: /<root>/<dir>, or relative like 'src' or '..'."),
+      path: z.string().describe("Directory: /<root>/<dir> or relative ('src', '..')."),
     },
     outputSchema: {
       cwd: z.string().describe('The new working directory (namespace path).'),

@@ -7,22 +7,16 @@ export function copyTool(copy: Copy): ToolDefinition {
     name: 'copy',
     title: 'Copy file or directory',
     description:
-      'Copy a file or a directory (recursively) to another place in the same root or in another root. ' +
-      '`source_root` and `dest_root` name configured roots (see list_roots); both must allow `copy`. Paths are relative ' +
-      'to their root. If `dest_path` is an existing directory the source is copied INTO it (dest_path/<source name>); ' +
-      'an existing file at the destination is overwritten; missing parent directories are created; a directory copied ' +
-      'onto an existing directory of the same name is merged into it. A directory cannot be copied into itself or its ' +
-      'own subtree. Symlinks inside a copied directory are neither followed nor recreated: they are left out and listed ' +
-      "in `skipped` (reason 'symlink'), as are special files; a source path that is itself a link inside the root is " +
-      'followed. Returns the in-root source and final destination paths, `size` (bytes of the file, or total bytes ' +
-      'copied for a directory) and `files_copied`.',
+      'Copy a file or directory tree within or across roots (both must allow copy). An existing directory at ' +
+      'dest_path receives it inside; files are overwritten, directories merged, parents created; not into its own ' +
+      'subtree. Symlinks and special files in a tree are skipped (listed in `skipped`).',
     inputSchema: {
-      source_root: z.string().describe('Name of the root to copy from (see list_roots).'),
-      source_path: z.string().describe('File or directory to copy, relative to source_root.'),
-      dest_root: z.string().describe('Name of the root to copy to; may be the same as source_root.'),
+      source_root: z.string().describe('Source root name.'),
+      source_path: z.string().describe('Path in source_root.'),
+      dest_root: z.string().describe('Destination root name.'),
       dest_path: z
         .string()
-        .describe('Destination path relative to dest_root. An existing directory receives the source inside it.'),
+        .describe('Path in dest_root.'),
     },
     outputSchema: {
       source: z.string(),

@@ -9,10 +9,8 @@ export function createFileTool(createFile: CreateFile, settings: Settings): Tool
     name: 'create_file',
     title: 'Create or overwrite a file',
     description:
-      'Write a whole text file. Missing parent directories are created (0755); a new file gets mode 0644; an ' +
-      'existing file is replaced atomically and keeps its mode. Overwriting an existing file needs a view of it in ' +
-      'this session first (FILE_NOT_VIEWED otherwise; FILE_CHANGED_SINCE_VIEW if it changed on disk since); a new ' +
-      `file needs none. Content over max_file_size (${humanSize(settings.maxFileSize)}, counted in UTF-8 bytes) is refused. ` +
+      'Write a whole text file atomically, creating parents; an existing file keeps its mode and needs a view in ' +
+      `this session first (FILE_NOT_VIEWED, FILE_CHANGED_SINCE_VIEW). FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). ` +
       'Prefer str_replace for small edits. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: WHOLE_FILE_WRITE_INPUT,

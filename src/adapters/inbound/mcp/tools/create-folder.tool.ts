@@ -7,11 +7,10 @@ export function createFolderTool(createFolder: CreateFolder): ToolDefinition {
     name: 'create_folder',
     title: 'Create folder',
     description:
-      'Create a directory in a root, with any missing parents (like mkdir -p). Succeeds if it already exists ' +
-      '(`already_existed` tells which); fails with NOT_A_DIRECTORY if a file is in the way.',
+      'Create a directory in a root with its parents (mkdir -p); fine if it exists. NOT_A_DIRECTORY if a file is in the way.',
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe('Directory to create, relative to the root.'),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe('Directory path in the root.'),
     },
     outputSchema: {
       path: z.string(),

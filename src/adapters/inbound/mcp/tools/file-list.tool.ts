@@ -9,17 +9,17 @@ export function fileListTool(fileList: FileList): ToolDefinition {
     name: 'file_list',
     title: 'List a directory',
     description:
-      'List the immediate entries of a directory (not recursive) with type, size and modification time, sorted by ' +
-      'name; `/` lists the roots. pattern filters entry names with a glob (`*.ts`, `test_*`, `{a,b}*`, `[!.]*`, ' +
-      '`@(a|b).ts`; `*` also matches dotfiles; `!(a)` is not supported). Symlinks are listed with their target, not followed. ' +
+      'List one directory (not recursive), sorted by name; `/` lists the roots. `pattern` filters names by glob. ' +
+      'Symlinks are not followed; `target` is their namespace path, or [outside the root] / [link loop]. ' +
+      'NOT_A_DIRECTORY for a file. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
-      path: z.string().optional().describe('Directory to list: /<root>/<path>, or relative to the working directory (default: the working directory).'),
+      path: z.string().optional().describe('Directory (default: the cwd).'),
       pattern: z
         .string()
         .max(MAX_PATTERN_CHARS)
         .optional()
-        .describe(`Optional glob matched against each entry name, e.g. "*.go". At most ${MAX_PATTERN_CHARS} characters.`),
+        .describe(`Glob on entry names, at most ${MAX_PATTERN_CHARS} chars.`),
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the listed directory.'),

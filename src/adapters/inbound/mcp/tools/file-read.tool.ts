@@ -10,12 +10,12 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
     name: 'file_read',
     title: 'Read a whole file',
     description:
-      'Return the full contents of a text file as a string (no line numbers). Files over max_full_read_size ' +
-      `(${humanSize(settings.maxFullReadSize)}) are ` +
-      'refused (use view with view_range for those); binary files return no content and binary: true. ' +
+      'Return a whole text file (no line numbers). FILE_TOO_LARGE over max_full_read_size ' +
+      `(${humanSize(settings.maxFullReadSize)}): use view with view_range. Binary: no content, binary true. Past ` +
+      'max_result_bytes it stops at a line end with truncated and next_line. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
-      path: z.string().describe('File to read: /<root>/<path>, or relative to the working directory.'),
+      path: z.string().describe('File to read.'),
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the file.'),

@@ -9,9 +9,8 @@ export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDef
     name: 'file_write',
     title: 'Write a whole file',
     description:
-      'Create a file or overwrite an existing one with the given content. Parent directories are created as needed ' +
-      '(0755); new files get mode 0644, existing files keep theirs; the write is atomic. Content over max_file_size ' +
-      `(${humanSize(settings.maxFileSize)}, counted in UTF-8 bytes) is refused. ` +
+      'Create or overwrite a file atomically (no view needed), creating parents; an existing file keeps its mode. ' +
+      `FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). ` +
       NAMESPACE_PATH_HELP,
     inputSchema: WHOLE_FILE_WRITE_INPUT,
     outputSchema: WHOLE_FILE_WRITE_OUTPUT,

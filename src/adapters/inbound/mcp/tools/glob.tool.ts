@@ -10,39 +10,30 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
     name: 'glob',
     title: 'Find files by name',
     description:
-      'Find files, directories and symlinks below a directory of a root whose path matches a glob `pattern` or a ' +
-      '`regex` (give exactly one). `root` names a configured root (see list_roots). Both are matched against the ' +
-      'path relative to `path`: in a glob, `*` stays within one directory level and `**` spans any number of ' +
-      'them, so "*.go" finds Go files directly in `path` only and "**/*.go" finds them at every depth; dot files ' +
-      'match. A regex (RE2/Go syntax) matches anywhere in the relative path unless anchored with ^ and $. ' +
-      'Symlinks are listed but never followed. Results are sorted by path; each `path` is relative to the ROOT ' +
-      '(not to `path`) so it can be passed to other tools, with `type` (file, directory, symlink or other), `size` ' +
-      'in bytes and `modified_at` (ISO 8601). `truncated`=true means more entries match beyond `max_results`; ' +
-      '`timed_out`=true means the search stopped at the deadline and the results are partial.',
+      'Find entries below `path` in a root whose path relative to `path` matches a glob `pattern` (`*` one level, ' +
+      '`**` any; dot files match) or an RE2 `regex` (one of the two). Links not followed. Sorted; paths are relative ' +
+      'to the ROOT. truncated: more than max_results; timed_out: partial.',
     inputSchema: {
-      root: z.string().describe('Name of the root to search (see list_roots).'),
+      root: z.string().describe('Root name.'),
       pattern: z
         .string()
         .max(MAX_PATTERN_CHARS)
         .optional()
         .describe(
-          'Glob with ** support, e.g. "**/*.ts", "src/*/index.js", "*.{yml,yaml}". Also ?, [abc], [!a-z], ' +
-            '\\ to escape, and the extglobs @(a|b), ?(a), *(a), +(a); !(a) is not supported. ' +
-            `At most ${MAX_PATTERN_CHARS} characters. Give this or \`regex\`.`,
+`Glob ("**/*.ts", "*.{yml,yaml}"; extglobs but no !(a)), at most ${MAX_PATTERN_CHARS} chars.`,
         ),
       regex: z
         .string()
         .max(MAX_PATTERN_CHARS)
         .optional()
         .describe(
-          'Regular expression (RE2 syntax) searched in each relative path, e.g. "test_\\d+\\.go$". ' +
-            `At most ${MAX_PATTERN_CHARS} characters. Give this or \`pattern\`.`,
+`RE2 regex on the relative path ("_test\\.go$"), at most ${MAX_PATTERN_CHARS} chars.`,
         ),
-      path: z.string().optional().describe('Directory to search, relative to the root. Default "." (the whole root).'),
+      path: z.string().optional().describe('Directory in the root (default ".").'),
       type_filter: z
         .string()
         .optional()
-        .describe(`Only return entries of this type: one of ${TYPE_FILTERS.join(', ')}. Default all.`),
+        .describe(`${TYPE_FILTERS.join(', ')} (default all).`),
       ...searchLimitFields(limits, 'entries'),
     },
     outputSchema: {

@@ -7,14 +7,12 @@ export function hashFileTool(hashFile: HashFile): ToolDefinition {
     name: 'hash_file',
     title: 'Hash file',
     description:
-      'Compute the md5, sha1 or sha256 digest of a file in a root, streaming it (any size works). `algorithm` is ' +
-      'case-insensitive ("SHA256" works too). Returns `hash` (lower-case hex), `algorithm` (lower-case) and `size` ' +
-      '(bytes hashed). Symlinks inside the root are followed. Fails with ' +
-      'IS_A_DIRECTORY for a directory and INVALID_ARGUMENT for another algorithm.',
+      'md5, sha1 or sha256 hex digest of a file in a root, streamed (any size); in-root links followed. ' +
+      'IS_A_DIRECTORY, INVALID_ARGUMENT for another algorithm.',
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe('File path relative to the root.'),
-      algorithm: z.string().describe('One of "md5", "sha1", "sha256", in any case ("SHA256" works too).'),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe('File path in the root.'),
+      algorithm: z.string().describe('md5, sha1 or sha256 (any case).'),
     },
     outputSchema: {
       path: z.string(),

@@ -7,15 +7,11 @@ export function listFolderTool(listFolder: ListFolder): ToolDefinition {
     name: 'list_folder',
     title: 'List folder',
     description:
-      'List the immediate children of a directory in a root (not recursive; use glob for that), sorted by name. ' +
-      'Each entry has `name`, `type` (file, directory, symlink or other), `size` in bytes and `modified_at` (ISO 8601). ' +
-      "Symlinks are not followed; they carry `target_type`: 'file' or 'directory' when the link leads to that inside " +
-      "the root, 'other' when it leads to a special file (FIFO, socket, device) inside the root, 'external' when it " +
-      "leads outside the root (such links cannot be used), 'broken' when the target does not exist. Fails with " +
-      "NOT_A_DIRECTORY for a file. Use path '.' for the root itself.",
+      'List a directory\'s children in a root (not recursive; see glob), sorted by name. Symlinks are not followed; ' +
+      '`target_type` says where they lead (external = outside the root, unusable). NOT_A_DIRECTORY, NOT_FOUND.',
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe("Directory relative to the root; '', '.' or '/' means the root itself."),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe("Directory in the root ('.' = the root)."),
     },
     outputSchema: {
       path: z.string(),

@@ -7,10 +7,8 @@ export function listRootsTool(listRoots: ListRoots): ToolDefinition {
     name: 'list_roots',
     title: 'List roots',
     description:
-      'List the configured roots: the named directories every other tool works in. Call this first. Each root has a ' +
-      '`name` (pass it as `root` to the other tools) and `allowed_tools`, the tools that may be used on it ' +
-      '(["*"] means all). Paths given to other tools are relative to the chosen root; host paths are never shown. ' +
-      'Always available; takes no arguments.',
+      'List the roots every other tool works in. Call first. `name` is the `root` argument (and the first segment ' +
+      'of editor paths); a tool not in `allowed_tools` (["*"] = all) fails with TOOL_NOT_ALLOWED there.',
     inputSchema: {},
     outputSchema: {
       roots: z.array(z.object({ name: z.string(), allowed_tools: z.array(z.string()) })),

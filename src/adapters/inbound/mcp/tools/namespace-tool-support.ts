@@ -3,10 +3,7 @@ import type { ToolLogFields } from '../tool-definition.js';
 
 /** Sentence shared by every namespace tool description: how `path` is read. */
 export const NAMESPACE_PATH_HELP =
-  'Paths live in one namespace where every configured root is a top-level folder: /<root>/<path inside it> ' +
-  '(e.g. /workspace/src/main.go; `view /` or list_roots shows the roots). A relative path resolves against ' +
-  "this session's working directory (see change_directory; it starts in the default root). '..' never leaves a root " +
-  'and host paths do not exist here.';
+  "Paths: /<root>/<path>, or relative to the cwd (change_directory); '..' never leaves a root.";
 
 /** The call log names the root when the path names one (a relative path's root depends on the cwd). */
 export function namespaceLogFields(path: string | undefined): ToolLogFields {
@@ -17,8 +14,8 @@ export function namespaceLogFields(path: string | undefined): ToolLogFields {
 
 /** create_file and file_write take and return the same thing; they differ only in the view gate. */
 export const WHOLE_FILE_WRITE_INPUT = {
-  path: z.string().describe('File to write: /<root>/<path>, or relative to the working directory.'),
-  content: z.string().describe('The complete new content of the file.'),
+  path: z.string().describe('File to write.'),
+  content: z.string().describe('The complete new content.'),
 };
 
 export const WHOLE_FILE_WRITE_OUTPUT = {

@@ -7,13 +7,11 @@ export function permissionsFileTool(permissionsFile: PermissionsFile): ToolDefin
     name: 'permissions_file',
     title: 'File permissions',
     description:
-      'Owner, group and permission bits of a file, directory or symlink in a root (a symlink is reported itself, not ' +
-      'followed). Returns `owner` and `group` names (the numeric id as text when no name is known), `uid`, `gid`, ' +
-      '`mode` in octal (e.g. "0755"; setuid/setgid/sticky show in the first digit) and `mode_string` as ls -l ' +
-      'prints it (e.g. "-rwxr-xr-x", "drwxr-xr-x", "lrwxrwxrwx").',
+      'Owner, group, uid, gid, octal mode and ls -l mode string of a file, directory or symlink in a root ' +
+      '(links not followed). NOT_FOUND.',
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe("Path relative to the root; '.' is the root itself."),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe("Path in the root ('.' = the root)."),
     },
     outputSchema: {
       path: z.string(),

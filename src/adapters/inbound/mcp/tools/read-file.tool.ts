@@ -11,23 +11,17 @@ export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefini
     name: 'read_file',
     title: 'Read file',
     description:
-      'Read a file in a root, whole or in part. Returns the raw content (no line numbers), `size` (bytes of the whole ' +
-      'file), `truncated` (true when more of the file follows what was returned), `encoding` and `binary`. ' +
-      `Without offset/limit the whole file is returned, but only up to max_full_read_size (${fullReadLimit}); a larger ` +
-      'file fails with FILE_TOO_LARGE and must be read in parts. Read in parts EITHER by bytes (offset_bytes, ' +
-      'limit_bytes) OR by lines (offset_lines, 1-based, and limit_lines), never both. Line reads return the lines with ' +
-      'their original line endings plus `lines_total`; an offset past the end returns empty content. Without a limit, a ' +
-      `partial read returns at most ${fullReadLimit}, and no call returns more than ${responseCeiling}. A file ` +
-      'with a NUL byte in its first 8 KB is binary: its content ' +
-      "comes back base64-encoded (encoding 'base64', binary true), exactly the requested bytes; text that is not " +
-      'valid UTF-8 is also returned as base64. Symlinks inside the root are followed.',
+      'Read a file in a root; the text block is the raw text. Whole reads: up to max_full_read_size ' +
+      `(${fullReadLimit}), else FILE_TOO_LARGE. Windows: offset_bytes/limit_bytes OR offset_lines/limit_lines (1-based), ` +
+      `at most ${fullReadLimit} without a limit, ${responseCeiling} with. Past max_result_bytes (escaped) it stops with ` +
+      "truncated and next_offset_bytes/next_offset_lines. Binary or non-UTF-8 content is base64.",
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe('File path relative to the root.'),
-      offset_bytes: z.number().int().min(0).optional().describe('Byte offset to start at (0-based). Not with offset_lines/limit_lines.'),
-      limit_bytes: z.number().int().min(1).optional().describe('Maximum number of bytes to return. Not with offset_lines/limit_lines.'),
-      offset_lines: z.number().int().min(1).optional().describe('First line to return, 1-based. Not with offset_bytes/limit_bytes.'),
-      limit_lines: z.number().int().min(1).optional().describe('Maximum number of lines to return. Not with offset_bytes/limit_bytes.'),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe('File path in the root.'),
+      offset_bytes: z.number().int().min(0).optional().describe('Byte offset, 0-based.'),
+      limit_bytes: z.number().int().min(1).optional().describe('Bytes to return at most.'),
+      offset_lines: z.number().int().min(1).optional().describe('First line, 1-based.'),
+      limit_lines: z.number().int().min(1).optional().describe('Lines to return at most.'),
     },
     outputSchema: {
       path: z.string(),

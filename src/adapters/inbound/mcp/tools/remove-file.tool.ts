@@ -7,11 +7,11 @@ export function removeFileTool(removeFile: RemoveFile): ToolDefinition {
     name: 'remove_file',
     title: 'Remove file',
     description:
-      'Delete one file in a root. A symlink is removed itself, never its target. Fails with IS_A_DIRECTORY for a ' +
-      'directory (use remove_folder) and NOT_FOUND when nothing is there. Cannot be undone.',
+      'Delete one file in a root (a symlink itself, not its target). IS_A_DIRECTORY for a directory, NOT_FOUND. ' +
+      'Cannot be undone.',
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe('File path relative to the root.'),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe('File path in the root.'),
     },
     outputSchema: {
       path: z.string(),

@@ -7,12 +7,11 @@ export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {
     name: 'remove_folder',
     title: 'Remove folder',
     description:
-      'Delete a directory and everything in it (like rm -rf). Symlinks inside are removed themselves; their targets ' +
-      'are never touched. The root itself cannot be removed. Fails with NOT_FOUND when nothing is there and with ' +
-      'NOT_A_DIRECTORY for a file or a symlink (use remove_file for those). Cannot be undone.',
+      'Delete a directory recursively (rm -rf; symlinks removed, not followed); not the root. NOT_FOUND, ' +
+      'NOT_A_DIRECTORY for a file or symlink. Cannot be undone.',
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe('Directory to remove, relative to the root; must not be the root itself.'),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe('Directory path in the root.'),
     },
     outputSchema: {
       path: z.string(),

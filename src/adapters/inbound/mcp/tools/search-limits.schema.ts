@@ -10,8 +10,7 @@ export function searchLimitFields(limits: Settings['search'], counted: 'matching
       .positive()
       .optional()
       .describe(
-        `Stop after this many ${counted} and set truncated=true (default ${limits.defaultMaxResults}; ` +
-          `values above ${limits.maxResultsLimit} are lowered to ${limits.maxResultsLimit}).`,
+`Most ${counted} returned (default ${limits.defaultMaxResults}, at most ${limits.maxResultsLimit}).`,
       ),
     timeout_seconds: z
       .number()
@@ -19,9 +18,7 @@ export function searchLimitFields(limits: Settings['search'], counted: 'matching
       .positive()
       .optional()
       .describe(
-        `Give up after this many seconds and return what was found so far with timed_out=true ` +
-          `(default ${limits.defaultTimeoutSeconds}; ` +
-          `values above ${limits.maxTimeoutSeconds} are lowered to ${limits.maxTimeoutSeconds}).`,
+`Seconds before returning what was found (default ${limits.defaultTimeoutSeconds}, at most ${limits.maxTimeoutSeconds}).`,
       ),
     max_depth: z
       .number()
@@ -29,8 +26,7 @@ export function searchLimitFields(limits: Settings['search'], counted: 'matching
       .positive()
       .optional()
       .describe(
-        'How deep below `path` to look: 1 = only entries directly in `path`, 2 = also those one directory down, ' +
-          'and so on. Unlimited when omitted.',
+'Levels below `path` (1 = its direct entries; default unlimited).',
       ),
   };
 }

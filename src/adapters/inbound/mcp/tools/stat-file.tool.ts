@@ -9,15 +9,11 @@ export function statFileTool(statFile: StatFile): ToolDefinition {
     name: 'stat_file',
     title: 'Stat file',
     description:
-      'Metadata of a file, directory or symlink in a root: `size` (bytes; for a directory the OS entry size, not its ' +
-      'contents), `is_directory`, `is_symlink`, `modified_at` and `created_at` (ISO 8601, created_at when the OS ' +
-      'knows it) and `permissions` (octal, e.g. "0644"). A symlink is described itself; when it leads to something ' +
-      'inside the root, `target` describes that (its in-root path, size, type, modified_at); `target_outside_root` ' +
-      'or `target_missing` is set instead when it leads outside the root or nowhere. Fails with NOT_FOUND when ' +
-      'nothing is there.',
+      'Metadata of a file, directory or symlink in a root (links described themselves; `target` tells what an ' +
+      'in-root link leads to, else target_outside_root / target_missing). Octal permissions. NOT_FOUND.',
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe("Path relative to the root; '.' is the root itself."),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe("Path in the root ('.' = the root)."),
     },
     outputSchema: {
       name: z.string(),

@@ -8,19 +8,15 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
     name: 'str_replace',
     title: 'Replace text in a file',
     description:
-      'Edit a text file by replacing an exact string. old_str must occur exactly once (copy it from `view` ' +
-      'output without the line-number prefix, whitespace included, and add surrounding lines until it is unique), ' +
-      'or set replace_all to replace every occurrence. Omit new_str to delete old_str. Text is literal (no regex, ' +
-      'no $-patterns); the file keeps its line endings (CRLF files stay CRLF) and permissions; the write is atomic. ' +
-      'Returns the number of replacements and numbered lines around the change. The file must have been viewed in ' +
-      'this session (FILE_NOT_VIEWED otherwise), and if it changed on disk since, view it again ' +
-      '(FILE_CHANGED_SINCE_VIEW). ' +
+      'Replace old_str (exact text from view, no line numbers) in a text file; it must occur once unless replace_all. ' +
+      'Literal, atomic; line endings and mode kept. Errors: FILE_NOT_VIEWED (view it first), FILE_CHANGED_SINCE_VIEW, ' +
+      'NO_MATCH, MULTIPLE_MATCHES. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
-      path: z.string().describe('File to edit: /<root>/<path>, or relative to the working directory.'),
-      old_str: z.string().describe('Exact text to replace (non-empty); must be unique in the file unless replace_all is true.'),
-      new_str: z.string().optional().describe('Replacement text; omit or leave empty to delete old_str.'),
-      replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),
+      path: z.string().describe('File to edit.'),
+      old_str: z.string().describe('Exact text to replace (non-empty).'),
+      new_str: z.string().optional().describe('Replacement; omit to delete old_str.'),
+      replace_all: z.boolean().optional().describe('Replace every occurrence (default false).'),
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the edited file.'),

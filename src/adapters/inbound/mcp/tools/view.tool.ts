@@ -10,22 +10,17 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
     name: 'view',
     title: 'View a file or directory',
     description:
-      'Look at a file or directory before editing it. A text file comes back as numbered lines ' +
-      '("   1\\t<line>"): up to 2000 lines without view_range (then a note with the total, use view_range for ' +
-      'the rest); lines over 2000 characters are cut. view_range [start, end] (1-based, inclusive, end -1 = last ' +
-      'line) reads just that part, streaming, so it is cheap on big files. Images (PNG, JPEG, GIF, WebP, SVG) come ' +
-      `back as an image; other binary files as "Binary file (<size>)". Files over max_file_size (${humanSize(settings.maxFileSize)}) are refused. ` +
-      'A directory is listed two levels deep (.git/ and node_modules/ left out, dotfiles shown, symlinks as ' +
-      '"name -> target"); `view /` lists the roots. Viewing a file lets this session edit it with str_replace or ' +
-      'overwrite it with create_file. ' +
+      'View a file before editing it: numbered lines ("   1\\t<line>"), at most 2000 without view_range, each cut ' +
+      'at 2000 chars, with a note when more follows. Images come back as an image, other binary files as a note. ' +
+      `FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). Directories show two levels; \`view /\` the roots. ` +
       NAMESPACE_PATH_HELP,
     inputSchema: {
-      path: z.string().describe('File or directory to view: /<root>/<path>, or relative to the working directory.'),
+      path: z.string().describe('File or directory.'),
       view_range: z
         .array(z.number().int())
         .length(2)
         .optional()
-        .describe('Optional [start, end] line range of a text file, 1-based and inclusive; end -1 means the last line. An end past the last line is clamped.'),
+        .describe('[start, end] lines, 1-based, inclusive; end -1 = last line.'),
     },
     outputSchema: {
       path: z.string().describe('Namespace path that was viewed.'),

@@ -7,16 +7,13 @@ export function writeFileTool(writeFile: WriteFile): ToolDefinition {
     name: 'write_file',
     title: 'Write file',
     description:
-      'Write text (UTF-8) to a file in a root. `mode`: "overwrite" (default) replaces the whole file atomically, or ' +
-      'creates it; "append" adds to the end, or creates it; "create_only" creates the file and fails with ' +
-      'ALREADY_EXISTS if anything is already there. Missing parent directories are created. An existing file keeps ' +
-      'its permissions. Returns `path`, `size` (bytes written by this call) and `mode`. To change part of a file, ' +
-      'prefer patch_file.',
+      'Write UTF-8 text to a file in a root, creating parents. mode: overwrite (default, atomic), append, or ' +
+      'create_only (ALREADY_EXISTS if anything is there). Existing files keep their mode. Prefer patch_file for edits.',
     inputSchema: {
-      root: z.string().describe('Name of a configured root (see list_roots).'),
-      path: z.string().describe('File path relative to the root; parent directories are created as needed.'),
-      content: z.string().describe('The text to write, exactly as it should appear in the file.'),
-      mode: z.string().optional().describe('One of "overwrite" (default), "append", "create_only".'),
+      root: z.string().describe('Root name.'),
+      path: z.string().describe('File path in the root.'),
+      content: z.string().describe('Text to write, verbatim.'),
+      mode: z.string().optional().describe('overwrite (default), append or create_only.'),
     },
     outputSchema: {
       path: z.string(),
