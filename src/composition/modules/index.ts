@@ -1,6 +1,7 @@
 import type { ContainerModule } from 'inversify';
 import { editorToolsModule } from './editor-tools.module.js';
 import { fileToolsModule } from './file-tools.module.js';
+import { resourcesModule } from './resources.module.js';
 import { searchToolsModule } from './search-tools.module.js';
 
 /**
@@ -12,4 +13,5 @@ export const toolFamilyModules: readonly ContainerModule[] = [
   editorToolsModule,
   fileToolsModule,
   searchToolsModule,
+  resourcesModule,
 ];

@@ -18,6 +18,11 @@ export class RootAccess {
     return root;
   }
 
+  /** The roots `tool` may be used on, in configured order (resources/list shows only these). */
+  rootsAllowing(tool: string): Root[] {
+    return this.paths.roots.filter((root) => root.allowedTools.has(tool));
+  }
+
   path(tool: string, rootName: string, rawPath: string): RootPath {
     return this.paths.resolve(this.root(tool, rootName), rawPath);
   }

@@ -5,6 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { McpResourceHandler } from './resource-handler.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
@@ -36,6 +37,7 @@ export class McpServerFactory {
   constructor(
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of definitions ?? []) {
@@ -49,8 +51,9 @@ export class McpServerFactory {
   create(sessionId: string): Server {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
-      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+      { capabilities: { tools: {}, ...(this.resources ? { resources: {} } : {}) }, instructions: INSTRUCTIONS },
     );
+    this.resources?.register(server, sessionId);
     server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       const { name, arguments: args } = request.params;

@@ -1,0 +1,18 @@
+import { ContainerModule } from 'inversify';
+import { McpResourceHandler } from '../../adapters/inbound/mcp/resource-handler.js';
+import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
+import { ReadFile } from '../../domain/tools/read-file.js';
+import { ReadResource } from '../../domain/tools/read-resource.js';
+import { RootAccess } from '../../domain/tools/root-access.js';
+import { TOKENS } from '../tokens.js';
+
+/** Files as MCP resources: the use case over read_file's access and reader, and its MCP handler. */
+export const resourcesModule = new ContainerModule(({ bind }) => {
+  bind(ReadResource)
+    .toResolvedValue(
+      (access: RootAccess, files: FileSystemPort, readFile: ReadFile) => new ReadResource(access, files, readFile),
+      [RootAccess, TOKENS.FileSystem, ReadFile],
+    )
+    .inSingletonScope();
+  bind(McpResourceHandler).toSelf().inSingletonScope();
+});
