@@ -9,6 +9,14 @@ import type { PreparedTool } from './tool-schemas.js';
 export const INTERNAL_ERROR_TEXT = 'INTERNAL_ERROR: unexpected error; see the server log';
 
 /**
+ * Security: the SDK's stdio client drops the connection on a message over 10 MiB
+ * (STDIO_DEFAULT_MAX_BUFFER_SIZE), and every later call fails. The use cases keep content within
+ * max_result_bytes; this is the last guard for results that have no budget of their own (a
+ * listing of a huge directory), with room left for the JSON-RPC envelope.
+ */
+export const MAX_RESULT_MESSAGE_BYTES = 10 * 1024 * 1024 - 64 * 1024;
+
+/**
  * The model reads the text blocks: the handler's own text, else the definition's rendering,
  * else the structured result as compact JSON (indentation only costs tokens).
  */
@@ -79,7 +87,15 @@ export async function invokeTool(
       });
     }
   }
-  logCall(logger, { tool: definition.name, ...fields }, errorCode, started, result, context);
+  let responseBytes = Buffer.byteLength(JSON.stringify(result));
+  if (responseBytes > MAX_RESULT_MESSAGE_BYTES) {
+    errorCode = 'RESULT_TOO_LARGE';
+    result = errorResult(
+      `RESULT_TOO_LARGE: the result of ${definition.name} would be ${responseBytes} bytes, over the ${MAX_RESULT_MESSAGE_BYTES} one message may carry; narrow the request (a subdirectory, a pattern, max_results)`,
+    );
+    responseBytes = Buffer.byteLength(JSON.stringify(result));
+  }
+  logCall(logger, { tool: definition.name, ...fields }, errorCode, started, responseBytes, context);
   return result;
 }
 
@@ -88,7 +104,7 @@ export function rejectUnknownTool(name: string, context: ToolCallContext, logger
   const started = performance.now();
   const error = errors.invalidArgument(`unknown tool: ${name}`);
   const result = errorResult(error.toClientText());
-  logCall(logger, { tool: name }, error.code, started, result, context);
+  logCall(logger, { tool: name }, error.code, started, Buffer.byteLength(JSON.stringify(result)), context);
   return result;
 }
 
@@ -97,7 +113,7 @@ function logCall(
   call: ToolLogFields & { tool: string },
   errorCode: string | undefined,
   started: number,
-  result: CallToolResult,
+  responseBytes: number,
   context: ToolCallContext,
 ): void {
   logger.info('tool call', {
@@ -107,7 +123,7 @@ function logCall(
     outcome: errorCode === undefined ? 'success' : 'error',
     error_code: errorCode,
     duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-    response_bytes: Buffer.byteLength(JSON.stringify(result)),
+    response_bytes: responseBytes,
     session: context.sessionId,
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError, errors } from '../../../../src/domain/errors.js';
-import { INTERNAL_ERROR_TEXT, invokeTool, rejectUnknownTool, toCallToolResult } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
+import { INTERNAL_ERROR_TEXT, MAX_RESULT_MESSAGE_BYTES, invokeTool, rejectUnknownTool, toCallToolResult } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
 import { defineTool, READ_ONLY, type ToolOutput } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
 import { prepareTool, type PreparedTool } from '../../../../src/adapters/inbound/mcp/tool-schemas.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
@@ -62,6 +62,15 @@ describe('invokeTool', () => {
 
   beforeEach(() => {
     logger = new RecordingLogger();
+  });
+
+  it('answers RESULT_TOO_LARGE instead of a message a stdio client would drop its connection over', async () => {
+    // Quotes double when escaped, and the content is sent twice: 3 MiB becomes about 12 MiB.
+    const huge = '"'.repeat(3 * 1024 * 1024);
+    const result = await invokeTool(toolThat(async () => ({ structured: { content: huge } })), ARGS, CONTEXT, logger);
+    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^RESULT_TOO_LARGE: the result of read_file would be \d+ bytes/) }] });
+    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(MAX_RESULT_MESSAGE_BYTES);
+    expect(logger.withMessage('tool call')[0].fields).toMatchObject({ outcome: 'error', error_code: 'RESULT_TOO_LARGE' });
   });
 
   it('logs a successful call at INFO with the NFR-017 fields', async () => {
