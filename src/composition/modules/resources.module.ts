@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { McpResourceHandler } from '../../adapters/inbound/mcp/resource-handler.js';
 import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
+import type { Settings } from '../../domain/settings.js';
 import { ReadFile } from '../../domain/tools/read-file.js';
 import { ReadResource } from '../../domain/tools/read-resource.js';
 import { RootAccess } from '../../domain/tools/root-access.js';
@@ -10,8 +11,8 @@ import { TOKENS } from '../tokens.js';
 export const resourcesModule = new ContainerModule(({ bind }) => {
   bind(ReadResource)
     .toResolvedValue(
-      (access: RootAccess, files: FileSystemPort, readFile: ReadFile) => new ReadResource(access, files, readFile),
-      [RootAccess, TOKENS.FileSystem, ReadFile],
+      (access: RootAccess, files: FileSystemPort, readFile: ReadFile, settings: Settings) => new ReadResource(access, files, readFile, settings),
+      [RootAccess, TOKENS.FileSystem, ReadFile, TOKENS.Settings],
     )
     .inSingletonScope();
   bind(McpResourceHandler).toSelf().inSingletonScope();

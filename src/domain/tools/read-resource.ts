@@ -2,6 +2,8 @@ import { compareCodePoints } from '../code-point-order.js';
 import { DomainError, errors, inRoot } from '../errors.js';
 import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
+import { escapedLength } from '../result-budget.js';
+import type { Settings } from '../settings.js';
 import type { ReadFile } from './read-file.js';
 import type { RootAccess } from './root-access.js';
 
@@ -11,7 +13,7 @@ export const RESOURCE_TOOL = 'read_file';
 export type ResourceContent =
   | { readonly kind: 'text'; readonly path: string; readonly text: string }
   | { readonly kind: 'binary'; readonly path: string; readonly base64: string }
-  | { readonly kind: 'directory'; readonly path: string; readonly entries: readonly ResourceEntry[] };
+  | { readonly kind: 'directory'; readonly path: string; readonly entries: readonly ResourceEntry[]; readonly omitted: number };
 
 export interface ResourceEntry {
   readonly name: string;
@@ -29,6 +31,7 @@ export class ReadResource {
     private readonly access: RootAccess,
     private readonly fs: FileSystemPort,
     private readonly readFile: ReadFile,
+    private readonly settings: Settings,
   ) {}
 
   /** Root names a client may browse. */
@@ -45,7 +48,8 @@ export class ReadResource {
       const entries = (await this.fs.readDirectory(target))
         .map((child) => ({ name: child.name, directory: leadsToDirectory(child) }))
         .sort((a, b) => compareCodePoints(a.name, b.name));
-      return { kind: 'directory', path: shown, entries };
+      const shownEntries = this.withinBudget(entries);
+      return { kind: 'directory', path: shown, entries: shownEntries, omitted: entries.length - shownEntries.length };
     }
     const file = await this.readFile.execute({ root: rootName, path: rawPath });
     if (file.truncated) {
@@ -59,7 +63,20 @@ export class ReadResource {
       ? { kind: 'binary', path: file.path, base64: file.content }
       : { kind: 'text', path: file.path, text: file.content };
   }
+
+  /** The leading entries whose lines (name, '/', escaped newline) fit the result budget, with room for a note. */
+  private withinBudget(entries: ResourceEntry[]): ResourceEntry[] {
+    const budget = this.settings.maxResultBytes - LISTING_NOTE_RESERVE;
+    let used = 0;
+    for (let i = 0; i < entries.length; i += 1) {
+      used += escapedLength(entries[i].name) + 3;
+      if (used > budget) return entries.slice(0, i);
+    }
+    return entries;
+  }
 }
+
+const LISTING_NOTE_RESERVE = 256;
 
 /** A directory, or a link to one inside the root (links leading outside are listed as plain entries). */
 function leadsToDirectory(entry: EntryStat): boolean {

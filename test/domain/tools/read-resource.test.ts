@@ -9,7 +9,7 @@ function resourcesWorld(settings: Partial<Settings> = {}) {
   const world = fileToolsWorld(settings);
   const access = rootAccess(makeRoot('workspace', '/ws'), makeRoot('readonly', '/ro', ['list_folder', 'read_file']), makeRoot('hidden', '/hid', ['list_folder']));
   world.fs.seedDirectory('/hid');
-  const resources = new ReadResource(access, world.fs, new ReadFile(access, world.fs, world.settings));
+  const resources = new ReadResource(access, world.fs, new ReadFile(access, world.fs, world.settings), world.settings);
   return { ...world, resources };
 }
 
@@ -41,6 +41,7 @@ describe('ReadResource', () => {
         { name: 'out', directory: false },
         { name: 'src', directory: true },
       ],
+      omitted: 0,
     });
   });
 
@@ -55,6 +56,13 @@ describe('ReadResource', () => {
       expect(error.toClientText()).not.toContain('TOP SECRET');
       expect(error.toClientText()).not.toMatch(/\/ws\b/);
     }
+  });
+
+  it('lists only the entries that fit the result budget and counts the rest', async () => {
+    const { fs, resources } = resourcesWorld({ maxResultBytes: 256 + 12 });
+    for (const name of ['aaa', 'bbb', 'ccc', 'ddd']) fs.seedFile(`/ws/${name}`, '');
+    // Each entry costs its name, a newline (2 escaped) and room for a '/'.
+    expect(await resources.read('workspace', '.')).toMatchObject({ entries: [{ name: 'aaa' }, { name: 'bbb' }], omitted: 2 });
   });
 
   it('refuses a file the result budget would cut, since a resource cannot be paged', async () => {

@@ -115,7 +115,10 @@ function toContents(uri: string, content: ResourceContent): ReadResourceResult['
       return { uri, mimeType: mimeTypeOf(content.path, true), text: content.text };
     case 'binary':
       return { uri, mimeType: mimeTypeOf(content.path, false), blob: content.base64 };
-    case 'directory':
-      return { uri, mimeType: 'text/plain', text: content.entries.map((entry) => (entry.directory ? `${entry.name}/` : entry.name)).join('\n') };
+    case 'directory': {
+      const lines = content.entries.map((entry) => (entry.directory ? `${entry.name}/` : entry.name));
+      if (content.omitted > 0) lines.push(`[${content.omitted} more entries not shown: the listing would not fit in one result; use list_folder or glob]`);
+      return { uri, mimeType: 'text/plain', text: lines.join('\n') };
+    }
   }
 }
