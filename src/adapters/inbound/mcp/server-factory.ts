@@ -9,8 +9,17 @@ import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
 
-// src/ and dist/ sit at the same depth below the package root.
-const packageJson = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+// The nearest package.json above this module: src/ and dist/ under tsc, the one-file dist/main.js bundle.
+function readPackageJson(): { version: string } {
+  for (let url = new URL('./package.json', import.meta.url); ; url = new URL('../package.json', url)) {
+    try {
+      return JSON.parse(readFileSync(url, 'utf8')) as { version: string };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || url.pathname === '/package.json') throw error;
+    }
+  }
+}
+const packageJson = readPackageJson();
 
 export const SERVER_NAME = 'mcp-filesystem';
 const SERVER_VERSION = packageJson.version;
