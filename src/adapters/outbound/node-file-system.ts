@@ -14,6 +14,7 @@ import type {
 import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
 import { describeLink, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
 import { errnoOf, translate } from './node-fs/node-errors.js';
+import { LineIndexCache } from './node-fs/line-index.js';
 import { OwnerDirectory } from './node-fs/owners.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
@@ -59,6 +60,7 @@ export class NodeFileSystem implements FileSystemPort {
   private readonly walker: Walker;
   private readonly writer: Writer;
   private readonly owners = new OwnerDirectory();
+  private readonly lineIndex = new LineIndexCache();
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
@@ -106,7 +108,7 @@ export class NodeFileSystem implements FileSystemPort {
 
   async openFile(path: RootPath): Promise<ReadableFile> {
     const { handle, stats } = await this.openRegularFile(path, 'file', descriptorOpener);
-    return new NodeReadableFile(handle.fd, toEntryStat(baseName(path), stats), path);
+    return new NodeReadableFile(handle.fd, toEntryStat(baseName(path), stats), path, this.lineIndex);
   }
 
   writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {

@@ -35,6 +35,20 @@ export interface ReadableFile {
   readonly stat: EntryStat;
   read(position: number, length: number): Promise<Uint8Array>;
   close(): Promise<void>;
+  /**
+   * Optional fast path for line windows: the start of line `line` (1-based) or of an earlier
+   * line near it, and the number of lines in the file (a last line without a newline counts).
+   * An adapter may answer from an index it keeps per file version; without it, callers scan.
+   */
+  seekLine?(line: number): Promise<LineSeek>;
+}
+
+export interface LineSeek {
+  /** A line number <= the one asked for (1-based)... */
+  readonly line: number;
+  /** ...and the byte offset where that line starts. */
+  readonly position: number;
+  readonly linesTotal: number;
 }
 
 export type WriteMode =

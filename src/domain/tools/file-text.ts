@@ -94,6 +94,10 @@ export async function readLineWindow(
   let sawBytes = false;
   let endsWithNewline = false;
 
+  // With a seek, scanning starts near `first` and stops after `last`: the adapter knows the total.
+  const seek = file.seekLine ? await file.seekLine(first) : undefined;
+  if (seek) line = seek.line;
+
   const wanted = () => !budgetExhausted && line >= first && line <= last;
   const holdPart = (part: Uint8Array) => {
     if (part.length === 0) return;
@@ -117,7 +121,7 @@ export async function readLineWindow(
     pendingBytes = 0;
   };
 
-  for await (const chunk of streamChunks(file)) {
+  scan: for await (const chunk of streamChunks(file, seek?.position ?? 0)) {
     sawBytes = true;
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
@@ -125,13 +129,17 @@ export async function readLineWindow(
       finishLine();
       line += 1;
       start = nl + 1;
+      if (seek && (line > last || budgetExhausted)) break scan;
     }
     if (wanted()) holdPart(chunk.subarray(start));
     endsWithNewline = start === chunk.length;
   }
+  if (seek && (line > last || budgetExhausted)) {
+    return { bytes: concatBytes(kept, keptBytes), linesReturned, linesTotal: seek.linesTotal, budgetExhausted };
+  }
   const unterminatedLastLine = sawBytes && !endsWithNewline;
   if (unterminatedLastLine) finishLine();
-  const linesTotal = unterminatedLastLine ? line : line - 1;
+  const linesTotal = seek ? seek.linesTotal : unterminatedLastLine ? line : line - 1;
   return { bytes: concatBytes(kept, keptBytes), linesReturned, linesTotal, budgetExhausted };
 }
 

@@ -1,7 +1,8 @@
 import { closeSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
-import type { EntryStat, ReadableFile } from '../../../domain/ports/file-system.port.js';
+import type { EntryStat, LineSeek, ReadableFile } from '../../../domain/ports/file-system.port.js';
 import type { RootPath } from '../../../domain/roots.js';
+import type { LineIndexCache } from './line-index.js';
 import { translate } from './node-errors.js';
 
 const readAsync = promisify(read);
@@ -19,7 +20,16 @@ export class NodeReadableFile implements ReadableFile {
     private readonly fd: number,
     readonly stat: EntryStat,
     private readonly path: RootPath,
+    private readonly lines: LineIndexCache,
   ) {}
+
+  async seekLine(line: number): Promise<LineSeek> {
+    try {
+      return await this.lines.seek(this.fd, line);
+    } catch (error) {
+      throw translate(error, this.path, 'file');
+    }
+  }
 
   async read(position: number, length: number): Promise<Uint8Array> {
     const wanted = Math.max(0, Math.min(length, this.stat.size - position));
