@@ -229,7 +229,7 @@ export class Walker {
 
   lstatInSync(dir: Dir, name: string, walk: Walk): Stats | null {
     try {
-      return lstatSync(dir.entry(name));
+      return lstatSync(dir.entry(name), { throwIfNoEntry: false }) ?? null;
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return null;
       throw translate(error, walk.subject);
