@@ -33,7 +33,12 @@ export interface EntryStat {
 export interface ReadableFile {
   /** Metadata of the opened file itself (after following in-root links). */
   readonly stat: EntryStat;
-  read(position: number, length: number): Promise<Uint8Array>;
+  /**
+   * Up to `length` bytes from `position` (fewer only at the end of the file). With `into`, an
+   * adapter may fill that buffer and return a view of it, so a streaming caller can reuse one
+   * buffer; the view is valid until the next read into the same buffer.
+   */
+  read(position: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
   close(): Promise<void>;
   /**
    * Optional fast path for line windows: the start of line `line` (1-based) or of an earlier

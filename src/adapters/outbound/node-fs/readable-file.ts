@@ -7,8 +7,9 @@ import { translate } from './node-errors.js';
 
 const readAsync = promisify(read);
 /**
- * Fast path: a read this small (one page-cache copy) costs less done synchronously than one
- * libuv thread-pool hop; larger reads go to the pool so the event loop stays free.
+ * Fast path: a file this small is read synchronously (a page-cache copy costs less than one
+ * libuv thread-pool hop). A larger file is read on the pool, chunk by chunk, so a long read
+ * (a hash, a grep of a big file) never holds the event loop for more than one small file.
  */
 const SYNC_READ_MAX = 64 * 1024;
 
@@ -31,17 +32,17 @@ export class NodeReadableFile implements ReadableFile {
     }
   }
 
-  async read(position: number, length: number): Promise<Uint8Array> {
-    const wanted = Math.max(0, Math.min(length, this.stat.size - position));
-    const buffer = Buffer.allocUnsafe(wanted);
+  async read(position: number, length: number, into?: Uint8Array): Promise<Uint8Array> {
+    const wanted = Math.max(0, Math.min(length, this.stat.size - position, into ? into.length : Number.POSITIVE_INFINITY));
+    const buffer = into ?? Buffer.allocUnsafe(wanted);
+    const synchronous = this.stat.size <= SYNC_READ_MAX;
     let filled = 0;
     try {
       while (filled < wanted) {
         const size = wanted - filled;
-        const bytesRead =
-          size <= SYNC_READ_MAX
-            ? readSync(this.fd, buffer, filled, size, position + filled)
-            : (await readAsync(this.fd, buffer, filled, size, position + filled)).bytesRead;
+        const bytesRead = synchronous
+          ? readSync(this.fd, buffer, filled, size, position + filled)
+          : (await readAsync(this.fd, buffer, filled, size, position + filled)).bytesRead;
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
