@@ -16,6 +16,24 @@ const englishOnlyZod = {
   },
 };
 
+// Koa and its router (with mime-db, type-is, accepts ...) cost ~40 ms to evaluate and only the HTTP
+// transport uses them. Imports of them from src/ get a stand-in whose constructor evaluates the
+// bundled package on first use, so a stdio server never pays for it. Only `new Koa()` and
+// `new Router()` are used at run time (everything else is a type).
+const lazyHttpStack = {
+  name: 'lazy-http-stack',
+  setup(build) {
+    build.onResolve({ filter: /^(koa|@koa\/router)$/ }, (args) =>
+      args.importer.includes('/src/') ? { path: args.path, namespace: 'lazy-http-stack' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-http-stack' }, (args) => ({
+      contents: `let loaded;\nexport default function Lazy(...args) {\n  loaded ??= require(${JSON.stringify(args.path)});\n  return new loaded(...args);\n}\n`,
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   entryPoints: ['src/main.ts'],
   outfile: 'dist/main.js',
@@ -31,6 +49,6 @@ await build({
   // Smaller source is faster to parse at every start; keepNames keeps class names in logs and errors.
   minify: true,
   keepNames: true,
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, lazyHttpStack],
   logLevel: 'warning',
 });

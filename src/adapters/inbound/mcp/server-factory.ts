@@ -40,7 +40,8 @@ const INSTRUCTIONS =
 @injectable()
 export class McpServerFactory {
   private readonly tools: ReadonlyMap<string, PreparedTool>;
-  private readonly listing: ListToolsResult;
+  /** Built on the first tools/list: converting every schema to JSON Schema is start-up time a first call need not wait for. */
+  private listing?: ListToolsResult;
 
   constructor(
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
@@ -52,7 +53,6 @@ export class McpServerFactory {
       tools.set(definition.name, prepareTool(definition));
     }
     this.tools = tools;
-    this.listing = { tools: [...tools.values()].map((tool) => tool.listing) };
   }
 
   create(sessionId: string): Server {
@@ -60,7 +60,7 @@ export class McpServerFactory {
       { name: SERVER_NAME, version: SERVER_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
+    server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
