@@ -1,8 +1,8 @@
-import { fstatSync, read } from 'node:fs';
-import { promisify } from 'node:util';
+import { fstatSync } from 'node:fs';
 import type { LineSeek } from '../../../domain/ports/file-system.port.js';
 
-const readAsync = promisify(read);
+/** Reads up to `length` bytes at `position` of the open file into the start of `buffer`; resolves to the count. */
+export type ReadAt = (buffer: Uint8Array, length: number, position: number) => Promise<number>;
 const NEWLINE = 0x0a;
 /** A checkpoint every this many lines: memory is 8 bytes per STRIDE lines, a seek scans < STRIDE lines. */
 const STRIDE = 512;
@@ -28,12 +28,12 @@ interface LineIndex {
 export class LineIndexCache {
   private readonly entries = new Map<string, LineIndex>();
 
-  async seek(fd: number, line: number): Promise<LineSeek> {
+  async seek(fd: number, line: number, readAt: ReadAt): Promise<LineSeek> {
     const stats = fstatSync(fd, { bigint: true });
     const key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
     let index = this.entries.get(key);
     if (index) this.entries.delete(key);
-    else index = await buildIndex(fd, Number(stats.size));
+    else index = await buildIndex(readAt, Number(stats.size));
     this.entries.set(key, index);
     if (this.entries.size > MAX_FILES) this.entries.delete(this.entries.keys().next().value as string);
     const checkpoint = Math.min(Math.floor((Math.max(line, 1) - 1) / STRIDE), index.checkpoints.length - 1);
@@ -42,14 +42,14 @@ export class LineIndexCache {
 }
 
 /** One pass over the file in large chunks through one reused buffer, counting newlines. */
-async function buildIndex(fd: number, size: number): Promise<LineIndex> {
+async function buildIndex(readAt: ReadAt, size: number): Promise<LineIndex> {
   const checkpoints: number[] = [0];
   const buffer = Buffer.allocUnsafe(Math.min(SCAN_CHUNK_BYTES, Math.max(size, 1)));
   let position = 0;
   let newlines = 0;
   let lastByte = -1;
   while (position < size) {
-    const { bytesRead } = await readAsync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
+    const bytesRead = await readAt(buffer, Math.min(buffer.length, size - position), position);
     if (bytesRead === 0) break;
     for (let at = buffer.indexOf(NEWLINE, 0); at !== -1 && at < bytesRead; at = buffer.indexOf(NEWLINE, at + 1)) {
       newlines += 1;

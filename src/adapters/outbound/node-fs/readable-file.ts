@@ -16,6 +16,12 @@ const SYNC_READ_MAX = 64 * 1024;
 /** A verified, open regular file; reads are positional and bounded by the size seen at open time. */
 export class NodeReadableFile implements ReadableFile {
   private closed = false;
+  /**
+   * Security: reads queued on the thread pool name the descriptor by number. Closing it while
+   * one waits would let the number be reused by the next open (another file, another root)
+   * and the queued read would read that file; close waits for them instead.
+   */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly fd: number,
@@ -26,7 +32,8 @@ export class NodeReadableFile implements ReadableFile {
 
   async seekLine(line: number): Promise<LineSeek> {
     try {
-      return await this.lines.seek(this.fd, line);
+      this.assertOpen();
+      return await this.lines.seek(this.fd, line, (buffer, length, position) => this.readOnPool(buffer, 0, length, position));
     } catch (error) {
       throw translate(error, this.path, 'file');
     }
@@ -40,9 +47,10 @@ export class NodeReadableFile implements ReadableFile {
     try {
       while (filled < wanted) {
         const size = wanted - filled;
+        this.assertOpen();
         const bytesRead = synchronous
           ? readSync(this.fd, buffer, filled, size, position + filled)
-          : (await readAsync(this.fd, buffer, filled, size, position + filled)).bytesRead;
+          : await this.readOnPool(buffer, filled, size, position + filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
@@ -55,6 +63,22 @@ export class NodeReadableFile implements ReadableFile {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.allSettled([...this.inFlight]);
     closeSync(this.fd);
+  }
+
+  private async readOnPool(buffer: Uint8Array, offset: number, length: number, position: number): Promise<number> {
+    this.assertOpen();
+    const pending = readAsync(this.fd, buffer, offset, length, position);
+    this.inFlight.add(pending);
+    try {
+      return (await pending).bytesRead;
+    } finally {
+      this.inFlight.delete(pending);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw Object.assign(new Error('file closed'), { code: 'EBADF' });
   }
 }

@@ -57,4 +57,16 @@ describe('NodeFileSystem: reading an opened file', () => {
       await file.close();
     }
   });
+
+  it('close waits for a read still on the thread pool, and a read after close is an I/O error', async () => {
+    const bytes = patterned(2 * HASH_CHUNK_BYTES);
+    writeFileSync(join(base, 'f.bin'), bytes);
+    const file = await fs.openFile(at('f.bin'));
+    const reading = file.read(0, bytes.length);
+    const closing = file.close();
+    const [read] = await Promise.all([reading, closing]);
+    expect(Buffer.from(read).equals(Buffer.from(bytes))).toBe(true);
+    await expect(file.read(0, 10)).rejects.toMatchObject({ code: 'IO_ERROR' });
+    await expect(file.seekLine?.(1)).rejects.toMatchObject({ code: 'IO_ERROR' });
+  });
 });
