@@ -1,4 +1,4 @@
-import { constants, existsSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, type Stats } from 'node:fs';
 import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { injectable } from 'inversify';
 import { DomainError, errors, inRoot } from '../../domain/errors.js';
@@ -14,15 +14,37 @@ import type {
 import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
 import { describeLink, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
 import { errnoOf, translate } from './node-fs/node-errors.js';
+import { LineIndexCache } from './node-fs/line-index.js';
 import { OwnerDirectory } from './node-fs/owners.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
-import { Walk, Walker, type Dir, type Located } from './node-fs/walker.js';
+import { Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
 import { Writer } from './node-fs/writes.js';
 
 // Security: O_NONBLOCK so a FIFO planted in a root cannot hang the server on open.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const LISTING_CONCURRENCY = 64;
+
+interface Opener<H extends HasFd> {
+  open(entry: string): H | Promise<H>;
+  stat(handle: H): Stats | Promise<Stats>;
+  close(handle: H): void | Promise<void>;
+}
+
+// Fast path: open + fstat of a file we will read are short metadata syscalls; done synchronously
+// they cost less than one libuv thread-pool hop. Security: same flags, same checks, same descriptor.
+const descriptorOpener: Opener<{ fd: number }> = {
+  open: (entry) => ({ fd: openSync(entry, READ_FLAGS) }),
+  stat: (handle) => fstatSync(handle.fd),
+  close: (handle) => closeSync(handle.fd),
+};
+
+// copy hands the source to the writer, which streams it through a FileHandle.
+const fileHandleOpener: Opener<FileHandle> = {
+  open: (entry) => open(entry, READ_FLAGS),
+  stat: (handle) => handle.stat(),
+  close: (handle) => handle.close(),
+};
 
 export interface NodeFileSystemOptions {
   /** Use /proc/self/fd for race-free walks; defaults to whether it exists (Linux). */
@@ -38,6 +60,7 @@ export class NodeFileSystem implements FileSystemPort {
   private readonly walker: Walker;
   private readonly writer: Writer;
   private readonly owners = new OwnerDirectory();
+  private readonly lineIndex = new LineIndexCache();
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
@@ -72,20 +95,28 @@ export class NodeFileSystem implements FileSystemPort {
       } catch (error) {
         throw translate(error, path, 'directory');
       }
-      const entries = await mapLimit(names, LISTING_CONCURRENCY, async (name) => {
-        const stats = await this.walker.lstatIn(dir, name, walk);
-        if (stats === null) return null;
-        return describeLinks ? this.entryStat(dir, name, stats, walk, name) : toEntryStat(name, stats);
-      });
-      return entries.filter((entry): entry is EntryStat => entry !== null);
+      // Fast path: each entry is one lstat relative to the directory fd we verified, done
+      // synchronously (cheaper than a thread-pool hop each). Security: same descriptor-relative
+      // lookup, never followed; only links take the async walk that judges where they lead.
+      const entries: EntryStat[] = [];
+      const links: { name: string; stats: Stats; at: number }[] = [];
+      for (const name of names) {
+        const stats = this.walker.lstatInSync(dir, name, walk);
+        if (stats === null) continue;
+        if (describeLinks && stats.isSymbolicLink()) links.push({ name, stats, at: entries.length });
+        entries.push(toEntryStat(name, stats));
+      }
+      const described = await mapLimit(links, LISTING_CONCURRENCY, (link) => this.entryStat(dir, link.name, link.stats, walk, link.name));
+      links.forEach((link, index) => (entries[link.at] = described[index]));
+      return entries;
     } finally {
       await dir.close();
     }
   }
 
   async openFile(path: RootPath): Promise<ReadableFile> {
-    const { handle, stats } = await this.openRegularFile(path, 'file');
-    return new NodeReadableFile(handle, toEntryStat(baseName(path), stats), path);
+    const { handle, stats } = await this.openRegularFile(path, 'file', descriptorOpener);
+    return new NodeReadableFile(handle.fd, toEntryStat(baseName(path), stats), path, this.lineIndex);
   }
 
   writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
@@ -149,7 +180,7 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
-    const source = await this.openRegularFile(from, 'source file');
+    const source = await this.openRegularFile(from, 'source file', fileHandleOpener);
     try {
       return { size: await this.writer.copy(source.handle, source.stats, to, new Walk(to)) };
     } finally {
@@ -161,16 +192,20 @@ export class NodeFileSystem implements FileSystemPort {
     return this.owners.names(uid, gid);
   }
 
-  /** Opens a regular file (in-root links followed) and checks that what was opened is what was judged. */
-  private async openRegularFile(path: RootPath, missing: 'file' | 'source file'): Promise<{ handle: FileHandle; stats: Stats }> {
+  /**
+   * Opens a regular file (in-root links followed) and checks that what was opened is what was
+   * judged. Security: every check (regular file, kernel path inside the root) is made on the
+   * descriptor we then hand out, never on the path again.
+   */
+  private async openRegularFile<H extends HasFd>(path: RootPath, missing: 'file' | 'source file', opener: Opener<H>): Promise<{ handle: H; stats: Stats }> {
     const walk = new Walk(path);
     for (;;) {
       const found = await this.walker.locate(path, walk, { followFinal: true });
       try {
         assertRegularFile(found.stats, path, missing);
-        let handle: FileHandle;
+        let handle: H;
         try {
-          handle = await open(found.parent.entry(found.name), READ_FLAGS);
+          handle = await opener.open(found.parent.entry(found.name));
         } catch (error) {
           // A link was swapped in after the lstat: judge it afresh.
           if (errnoOf(error) === 'ELOOP') {
@@ -180,12 +215,12 @@ export class NodeFileSystem implements FileSystemPort {
           throw translate(error, path, missing);
         }
         try {
-          const stats = await handle.stat();
+          const stats = await opener.stat(handle);
           assertRegularFile(stats, path, missing);
-          await this.walker.verify(handle, path.root, walk);
+          this.walker.verifySync(handle, path.root, walk);
           return { handle, stats };
         } catch (error) {
-          await handle.close();
+          await opener.close(handle);
           throw translate(error, path, missing);
         }
       } finally {

@@ -33,8 +33,27 @@ export interface EntryStat {
 export interface ReadableFile {
   /** Metadata of the opened file itself (after following in-root links). */
   readonly stat: EntryStat;
-  read(position: number, length: number): Promise<Uint8Array>;
+  /**
+   * Up to `length` bytes from `position` (fewer only at the end of the file). With `into`, an
+   * adapter may fill that buffer and return a view of it, so a streaming caller can reuse one
+   * buffer; the view is valid until the next read into the same buffer.
+   */
+  read(position: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
   close(): Promise<void>;
+  /**
+   * Optional fast path for line windows: the start of line `line` (1-based) or of an earlier
+   * line near it, and the number of lines in the file (a last line without a newline counts).
+   * An adapter may answer from an index it keeps per file version; without it, callers scan.
+   */
+  seekLine?(line: number): Promise<LineSeek>;
+}
+
+export interface LineSeek {
+  /** A line number <= the one asked for (1-based)... */
+  readonly line: number;
+  /** ...and the byte offset where that line starts. */
+  readonly position: number;
+  readonly linesTotal: number;
 }
 
 export type WriteMode =

@@ -7,6 +7,9 @@ export const BINARY_SNIFF_BYTES = 8 * 1024;
 /** NFR-003: files are streamed in chunks no larger than this. */
 export const STREAM_CHUNK_BYTES = 32 * 1024;
 
+/** Hashing reads larger chunks through one reused buffer: per-chunk overhead, not the digest, dominated. */
+export const HASH_CHUNK_BYTES = 1024 * 1024;
+
 const NEWLINE = 0x0a;
 const UNITS = ['B', 'KB', 'MB', 'GB'] as const;
 
@@ -54,8 +57,11 @@ export async function* streamChunks(file: ReadableFile, position = 0): AsyncGene
 /** NFR-003: the digest of the whole file, streamed chunk by chunk, never held whole. */
 export async function digestFile(hasher: ContentHasher, algorithm: HashAlgorithm, file: ReadableFile): Promise<{ digest: string; size: number }> {
   const hash = hasher.create(algorithm);
+  const buffer = new Uint8Array(HASH_CHUNK_BYTES);
   let size = 0;
-  for await (const chunk of streamChunks(file)) {
+  for (;;) {
+    const chunk = await file.read(size, HASH_CHUNK_BYTES, buffer);
+    if (chunk.length === 0) break;
     hash.update(chunk);
     size += chunk.length;
   }
@@ -94,6 +100,10 @@ export async function readLineWindow(
   let sawBytes = false;
   let endsWithNewline = false;
 
+  // With a seek, scanning starts near `first` and stops after `last`: the adapter knows the total.
+  const seek = file.seekLine ? await file.seekLine(first) : undefined;
+  if (seek) line = seek.line;
+
   const wanted = () => !budgetExhausted && line >= first && line <= last;
   const holdPart = (part: Uint8Array) => {
     if (part.length === 0) return;
@@ -117,7 +127,7 @@ export async function readLineWindow(
     pendingBytes = 0;
   };
 
-  for await (const chunk of streamChunks(file)) {
+  scan: for await (const chunk of streamChunks(file, seek?.position ?? 0)) {
     sawBytes = true;
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
@@ -125,13 +135,17 @@ export async function readLineWindow(
       finishLine();
       line += 1;
       start = nl + 1;
+      if (seek && (line > last || budgetExhausted)) break scan;
     }
     if (wanted()) holdPart(chunk.subarray(start));
     endsWithNewline = start === chunk.length;
   }
+  if (seek && (line > last || budgetExhausted)) {
+    return { bytes: concatBytes(kept, keptBytes), linesReturned, linesTotal: seek.linesTotal, budgetExhausted };
+  }
   const unterminatedLastLine = sawBytes && !endsWithNewline;
   if (unterminatedLastLine) finishLine();
-  const linesTotal = unterminatedLastLine ? line : line - 1;
+  const linesTotal = seek ? seek.linesTotal : unterminatedLastLine ? line : line - 1;
   return { bytes: concatBytes(kept, keptBytes), linesReturned, linesTotal, budgetExhausted };
 }
 

@@ -85,12 +85,17 @@ export class ReadFile {
     return Math.max(this.settings.maxFullReadSize, this.settings.maxFileSize);
   }
 
+  /** One walk: openFile judges the path itself; only its answer for a directory gets the hint. */
   private async openRegularFile(target: RootPath): Promise<ReadableFile> {
     const shown = displayPath(target);
-    const entry = await this.fs.stat(target, { followSymlinks: true });
-    if (!entry) throw errors.notFound('file', target.root.name, shown);
-    if (entry.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; use list_folder');
-    return this.fs.openFile(target);
+    try {
+      return await this.fs.openFile(target);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.code === 'NOT_A_DIRECTORY') throw errors.notFound('file', target.root.name, shown);
+      if (error.code === 'IS_A_DIRECTORY') throw errors.isADirectory(target.root.name, shown, '; use list_folder');
+      throw error;
+    }
   }
 
   /** The binary test looks at the bytes read for the content: a whole read reads the file once. */

@@ -7,6 +7,7 @@ import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.
 import { DomainError } from '../../../src/domain/errors.js';
 import type { WriteOptions } from '../../../src/domain/ports/file-system.port.js';
 import type { RootPath } from '../../../src/domain/roots.js';
+import { readLineWindow } from '../../../src/domain/tools/file-text.js';
 import { makeRoot } from '../../support/roots.js';
 
 const RACE_MS = 3000;
@@ -103,6 +104,16 @@ describe('symlink swap race against NodeFileSystem', () => {
         await file.close();
       }
     };
+    // The fast paths on an opened file: a line window through the adapter's line index, a read into a reused buffer.
+    const readWindow = async (rel: string): Promise<string> => {
+      const file = await fs.openFile(at(rel));
+      try {
+        const window = await readLineWindow(file, 1, 5, 1024);
+        return new TextDecoder().decode(window.bytes) + new TextDecoder().decode(await file.read(0, 1024, new Uint8Array(64)));
+      } finally {
+        await file.close();
+      }
+    };
 
     const child = spawn(process.execPath, ['-e', ATTACKER, host, outside, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
     attacker = child;
@@ -134,6 +145,8 @@ describe('symlink swap race against NodeFileSystem', () => {
           attempt(async () => reads.push(await read('victim/secret.txt'))),
           attempt(async () => reads.push(await read('flip/secret.txt'))),
           attempt(async () => reads.push(await read('swap.txt'))),
+          attempt(async () => reads.push(await readWindow('flip/secret.txt'))),
+          attempt(async () => reads.push(await readWindow('swap.txt'))),
           attempt(async () => listed.push(...(await fs.readDirectory(at('flip'))).map((entry) => entry.name))),
           attempt(async () => listed.push(...(await fs.readDirectory(at('victim'))).map((entry) => entry.name))),
           attempt(() => write('victim/secret.txt', { mode: 'replace' })),

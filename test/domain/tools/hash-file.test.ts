@@ -1,5 +1,5 @@
 import { NodeContentHasher } from '../../../src/adapters/outbound/node-content-hasher.js';
-import { STREAM_CHUNK_BYTES } from '../../../src/domain/tools/file-text.js';
+import { HASH_CHUNK_BYTES } from '../../../src/domain/tools/file-text.js';
 import { HashFile } from '../../../src/domain/tools/hash-file.js';
 import { domainError, fileToolsWorld, recordingReads } from './file-tools-harness.js';
 
@@ -38,18 +38,18 @@ describe('HashFile', () => {
     });
   });
 
-  it('streams a large file in chunks of at most 32 KB (NFR-003)', async () => {
+  it('streams a large file in chunks of at most 1 MiB, never holding it whole (NFR-003)', async () => {
     const { fs, access } = fileToolsWorld();
-    const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256);
+    const bytes = Uint8Array.from({ length: 3_000_000 }, (_, i) => (i * 7) % 256);
     fs.seedFile('/ws/large.bin', bytes);
     const { port, readLengths } = recordingReads(fs);
     const whole = new NodeContentHasher().create('sha256');
     whole.update(bytes);
 
     const result = await new HashFile(access, port, new NodeContentHasher()).execute({ root: 'workspace', path: 'large.bin', algorithm: 'sha256' });
-    expect(result).toMatchObject({ hash: whole.digest(), size: 300_000 });
-    expect(readLengths.length).toBeGreaterThanOrEqual(Math.ceil(300_000 / STREAM_CHUNK_BYTES));
-    expect(Math.max(...readLengths)).toBeLessThanOrEqual(STREAM_CHUNK_BYTES);
+    expect(result).toMatchObject({ hash: whole.digest(), size: 3_000_000 });
+    expect(readLengths.length).toBeGreaterThanOrEqual(Math.ceil(3_000_000 / HASH_CHUNK_BYTES));
+    expect(Math.max(...readLengths)).toBeLessThanOrEqual(HASH_CHUNK_BYTES);
   });
 
   it.each(['md4', 'sha512'])('E2E-037 / E2E-075: rejects %s, listing the supported algorithms', async (algorithm) => {

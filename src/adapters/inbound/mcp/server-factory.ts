@@ -10,8 +10,17 @@ import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
 
-// src/ and dist/ sit at the same depth below the package root.
-const packageJson = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+// The nearest package.json above this module: src/ and dist/ under tsc, the one-file dist/main.js bundle.
+function readPackageJson(): { version: string } {
+  for (let url = new URL('./package.json', import.meta.url); ; url = new URL('../package.json', url)) {
+    try {
+      return JSON.parse(readFileSync(url, 'utf8')) as { version: string };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || url.pathname === '/package.json') throw error;
+    }
+  }
+}
+const packageJson = readPackageJson();
 
 export const SERVER_NAME = 'mcp-filesystem';
 const SERVER_VERSION = packageJson.version;
@@ -32,7 +41,8 @@ const INSTRUCTIONS =
 @injectable()
 export class McpServerFactory {
   private readonly tools: ReadonlyMap<string, PreparedTool>;
-  private readonly listing: ListToolsResult;
+  /** Built on the first tools/list: converting every schema to JSON Schema is start-up time a first call need not wait for. */
+  private listing?: ListToolsResult;
 
   constructor(
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
@@ -45,7 +55,6 @@ export class McpServerFactory {
       tools.set(definition.name, prepareTool(definition));
     }
     this.tools = tools;
-    this.listing = { tools: [...tools.values()].map((tool) => tool.listing) };
   }
 
   create(sessionId: string): Server {
@@ -54,7 +63,7 @@ export class McpServerFactory {
       { capabilities: { tools: {}, ...(this.resources ? { resources: {} } : {}) }, instructions: INSTRUCTIONS },
     );
     this.resources?.register(server, sessionId);
-    server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
+    server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);

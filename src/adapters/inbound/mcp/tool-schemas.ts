@@ -15,11 +15,14 @@ export interface PreparedTool {
 
 export function prepareTool(definition: ToolDefinition): PreparedTool {
   const input = z.strictObject(definition.inputSchema);
+  let listed: Tool | undefined;
   return {
     definition,
     input,
     output: definition.outputSchema && closed(z.object(definition.outputSchema)),
-    listing: listing(definition, input),
+    get listing() {
+      return (listed ??= listing(definition, input));
+    },
   };
 }
 

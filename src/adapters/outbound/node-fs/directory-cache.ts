@@ -1,5 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
-import { readlink } from 'node:fs/promises';
+import { closeSync, readlinkSync } from 'node:fs';
 import { hostPathOf } from '../../../domain/path-policy.js';
 import type { RootPath } from '../../../domain/roots.js';
 
@@ -11,13 +10,13 @@ const IDLE_MS = 1000;
 
 /** A cached directory lent to one walk; `release` once, when the walk is done with it. */
 export interface Lease {
-  readonly handle: FileHandle;
+  readonly fd: number;
   readonly path: RootPath;
-  readonly release: () => Promise<void>;
+  readonly release: () => void;
 }
 
 interface Entry {
-  readonly handle: FileHandle;
+  readonly fd: number;
   readonly path: RootPath;
   /** Where the kernel must say the directory is for it to be used again. */
   readonly hostPath: string;
@@ -42,16 +41,16 @@ export class DirectoryCache {
   private sweep: NodeJS.Timeout | undefined;
 
   /** The deepest cached directory at or above `target` that is still where it was, or null. */
-  async lease(target: RootPath): Promise<Lease | null> {
+  lease(target: RootPath): Lease | null {
     for (;;) {
       const entry = this.deepestAbove(target);
       if (entry === undefined) return null;
       entry.users += 1;
-      if ((await kernelPathOf(entry.handle)) === entry.hostPath) {
-        return { handle: entry.handle, path: { root: target.root, segments: entry.path.segments }, release: () => this.release(entry) };
+      if (kernelPathOf(entry.fd) === entry.hostPath) {
+        return { fd: entry.fd, path: { root: target.root, segments: entry.path.segments }, release: () => this.release(entry) };
       }
       this.evict(entry);
-      await this.release(entry);
+      this.release(entry);
     }
   }
 
@@ -59,7 +58,7 @@ export class DirectoryCache {
    * Takes over a directory a walk has just opened and verified and lends it back, or returns
    * null (the caller keeps the handle) when it is too shallow to be worth keeping.
    */
-  keep(handle: FileHandle, path: RootPath): Lease | null {
+  keep(fd: number, path: RootPath): Lease | null {
     if (path.segments.length < MIN_DEPTH) return null;
     for (const entry of this.entries) {
       if (sameRoot(entry.path, path) && entry.path.segments.length === path.segments.length && isPrefix(entry.path, path)) this.evict(entry);
@@ -67,10 +66,10 @@ export class DirectoryCache {
     if (this.entries.length >= MAX_ENTRIES) {
       this.evict(this.entries.reduce((oldest, entry) => (entry.lastUsed < oldest.lastUsed ? entry : oldest)));
     }
-    const entry: Entry = { handle, path, hostPath: hostPathOf(path), users: 1, lastUsed: Date.now(), evicted: false };
+    const entry: Entry = { fd, path, hostPath: hostPathOf(path), users: 1, lastUsed: Date.now(), evicted: false };
     this.entries.push(entry);
     this.scheduleSweep();
-    return { handle, path, release: () => this.release(entry) };
+    return { fd, path, release: () => this.release(entry) };
   }
 
   private deepestAbove(target: RootPath): Entry | undefined {
@@ -82,10 +81,10 @@ export class DirectoryCache {
     return best;
   }
 
-  private async release(entry: Entry): Promise<void> {
+  private release(entry: Entry): void {
     entry.users -= 1;
     entry.lastUsed = Date.now();
-    if (entry.evicted && entry.users === 0) await closeQuietly(entry.handle);
+    if (entry.evicted && entry.users === 0) closeQuietly(entry.fd);
   }
 
   /** Forgets an entry; its fd is closed now, or by the last walk still using it. */
@@ -93,7 +92,7 @@ export class DirectoryCache {
     if (entry.evicted) return;
     entry.evicted = true;
     this.entries = this.entries.filter((other) => other !== entry);
-    if (entry.users === 0) void closeQuietly(entry.handle);
+    if (entry.users === 0) closeQuietly(entry.fd);
   }
 
   private scheduleSweep(): void {
@@ -109,9 +108,9 @@ export class DirectoryCache {
   }
 }
 
-async function kernelPathOf(handle: FileHandle): Promise<string | null> {
+function kernelPathOf(fd: number): string | null {
   try {
-    return await readlink(`/proc/self/fd/${handle.fd}`);
+    return readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return null;
   }
@@ -126,9 +125,9 @@ function isPrefix(prefix: RootPath, path: RootPath): boolean {
   return prefix.segments.every((segment, index) => path.segments[index] === segment);
 }
 
-async function closeQuietly(handle: FileHandle): Promise<void> {
+function closeQuietly(fd: number): void {
   try {
-    await handle.close();
+    closeSync(fd);
   } catch {
     // Already closed or gone: nothing to give back.
   }

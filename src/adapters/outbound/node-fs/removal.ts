@@ -1,4 +1,5 @@
-import { open, readdir, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { openSync } from 'node:fs';
+import { readdir, rmdir, unlink } from 'node:fs/promises';
 import { childPath } from '../../../domain/roots.js';
 import { errnoOf, translate } from './node-errors.js';
 import { Dir, DIRECTORY_FLAGS, type Walk, type Walker } from './walker.js';
@@ -9,9 +10,9 @@ import { Dir, DIRECTORY_FLAGS, type Walk, type Walker } from './walker.js';
  * anything that is not a real directory (links included) is unlinked, never entered.
  */
 export async function removeTree(walker: Walker, parent: Dir, name: string, walk: Walk): Promise<void> {
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await open(parent.entry(name), DIRECTORY_FLAGS);
+    fd = openSync(parent.entry(name), DIRECTORY_FLAGS);
   } catch (error) {
     const code = errnoOf(error);
     // Security: it is a link (ELOOP) or became a non-directory since it was listed: remove the entry itself.
@@ -22,9 +23,9 @@ export async function removeTree(walker: Walker, parent: Dir, name: string, walk
     if (code === 'ENOENT') return;
     throw translate(error, walk.subject);
   }
-  const dir = new Dir(handle, childPath(parent.path, name), walker.procFd);
+  const dir = new Dir(fd, childPath(parent.path, name), walker.procFd);
   try {
-    await walker.verify(handle, parent.path.root, walk);
+    walker.verifySync(dir, parent.path.root, walk);
     for (const child of await readdir(dir.self)) await removeEntry(walker, dir, child, walk);
   } catch (error) {
     throw translate(error, walk.subject);

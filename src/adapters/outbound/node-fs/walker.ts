@@ -1,5 +1,4 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readlinkSync, type Stats } from 'node:fs';
 import { fitsHostPath, hostPathInside, hostPathOf, hostPathTooLong, MAX_SYMLINK_HOPS, resolveLinkTarget } from '../../../domain/path-policy.js';
 import { errors } from '../../../domain/errors.js';
 import { baseName, childPath, displayPath, parentPath, type Root, type RootPath } from '../../../domain/roots.js';
@@ -30,16 +29,27 @@ export class Walk {
   }
 }
 
-/** An open directory and its in-root path (links already substituted, so it is the physical path). */
+/** Anything holding an open descriptor: a raw fd of ours or a FileHandle. */
+export interface HasFd {
+  readonly fd: number;
+}
+
+/**
+ * An open directory and its in-root path (links already substituted, so it is the physical path).
+ *
+ * Fast path: directory descriptors are opened, checked and closed with synchronous syscalls.
+ * Each is a short metadata call on a dentry the kernel already has; a libuv thread-pool hop
+ * costs more than the call itself, and a read_file walk makes several.
+ */
 export class Dir {
   private closed = false;
 
   constructor(
-    readonly handle: FileHandle,
+    readonly fd: number,
     readonly path: RootPath,
     private readonly procFd: boolean,
     /** Set when the handle is lent by the DirectoryCache: closing gives it back instead. */
-    private readonly release?: () => Promise<void>,
+    private readonly release?: () => void,
   ) {}
 
   get leased(): boolean {
@@ -52,7 +62,7 @@ export class Dir {
    * directory (Node's stand-in for openat), whatever happened to its host path since.
    */
   get self(): string {
-    return this.procFd ? `/proc/self/fd/${this.handle.fd}` : hostPathOf(this.path);
+    return this.procFd ? `/proc/self/fd/${this.fd}` : hostPathOf(this.path);
   }
 
   entry(name: string): string {
@@ -62,7 +72,8 @@ export class Dir {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await (this.release ? this.release() : this.handle.close());
+    if (this.release) this.release();
+    else closeSync(this.fd);
   }
 }
 
@@ -118,7 +129,7 @@ export class Walker {
         pending = rest.segments.slice(dir.path.segments.length);
         created = false;
       }
-      await this.verify(dir.handle, target.root, walk);
+      this.verifySync(dir, target.root, walk);
       return { dir: this.keep(dir), created };
     } catch (error) {
       await dir.close();
@@ -135,7 +146,7 @@ export class Walker {
       if (target.segments.length === 0) {
         const dir = await this.openRoot(target.root, walk);
         try {
-          return { parent: dir, name: '.', stats: await this.lstatIn(dir, '.', walk), path: target };
+          return { parent: dir, name: '.', stats: this.lstatInSync(dir, '.', walk), path: target };
         } catch (error) {
           await dir.close();
           throw error;
@@ -145,9 +156,9 @@ export class Walker {
       const name = baseName(target);
       let next: RootPath | null;
       try {
-        const stats = await this.lstatIn(dir, name, walk);
+        const stats = this.lstatInSync(dir, name, walk);
         if (!options.followFinal || !stats?.isSymbolicLink()) return { parent: dir, name, stats, path: childPath(dir.path, name) };
-        const text = await this.readLinkIn(dir, name, walk);
+        const text = this.readLinkInSync(dir, name, walk);
         walk.hop();
         next = text === null ? childPath(dir.path, name) : resolveLinkTarget(dir.path, text);
         if (next === null) throw outsideRoot(walk.subject, text ?? undefined);
@@ -164,14 +175,18 @@ export class Walker {
    * Security: defense in depth. Whatever we opened, the kernel's own name for it must lie
    * inside the root; if not (say, a directory was moved out while we held it), refuse.
    */
-  async verify(handle: FileHandle, root: Root, walk: Walk): Promise<void> {
+  async verify(handle: HasFd, root: Root, walk: Walk): Promise<void> {
+    this.verifySync(handle, root, walk);
+  }
+
+  verifySync(handle: HasFd, root: Root, walk: Walk): void {
     if (!this.procFd) return;
     let actual: string;
     try {
-      actual = await readlink(`/proc/self/fd/${handle.fd}`);
+      actual = readlinkSync(`/proc/self/fd/${handle.fd}`);
     } catch (error) {
       if (errnoOf(error) !== 'ENAMETOOLONG') throw translate(error, walk.subject);
-      actual = await this.nearestNamedAncestor(handle, error, walk);
+      actual = this.nearestNamedAncestor(handle, error, walk);
     }
     if (hostPathInside(root.hostPath, actual) === null) throw outsideRoot(walk.subject, actual);
   }
@@ -182,35 +197,39 @@ export class Walker {
    * of the directory we hold, so the answer is about that very object: if the ancestor lies
    * inside the root, so does everything below it. The climb is bounded.
    */
-  private async nearestNamedAncestor(handle: FileHandle, tooLong: unknown, walk: Walk): Promise<string> {
-    let current = handle;
+  private nearestNamedAncestor(handle: HasFd, tooLong: unknown, walk: Walk): string {
+    let current = handle.fd;
     try {
       for (let hop = 0; hop < MAX_CLIMB; hop++) {
-        let parent: FileHandle;
+        let parent: number;
         try {
-          parent = await open(`/proc/self/fd/${current.fd}/..`, DIRECTORY_FLAGS);
+          parent = openSync(`/proc/self/fd/${current}/..`, DIRECTORY_FLAGS);
         } catch (error) {
           // Not a directory (a file's own path is too long): report the original failure.
           throw translate(errnoOf(error) === 'ENOTDIR' ? tooLong : error, walk.subject);
         }
-        if (current !== handle) await current.close();
+        if (current !== handle.fd) closeSync(current);
         current = parent;
         try {
-          return await readlink(`/proc/self/fd/${current.fd}`);
+          return readlinkSync(`/proc/self/fd/${current}`);
         } catch (error) {
           if (errnoOf(error) !== 'ENAMETOOLONG') throw translate(error, walk.subject);
         }
       }
       throw translate(tooLong, walk.subject);
     } finally {
-      if (current !== handle) await current.close();
+      if (current !== handle.fd) closeSync(current);
     }
   }
 
   /** lstat of one entry in `dir`; null when it does not exist. */
   async lstatIn(dir: Dir, name: string, walk: Walk): Promise<Stats | null> {
+    return this.lstatInSync(dir, name, walk);
+  }
+
+  lstatInSync(dir: Dir, name: string, walk: Walk): Stats | null {
     try {
-      return await lstat(dir.entry(name));
+      return lstatSync(dir.entry(name), { throwIfNoEntry: false }) ?? null;
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return null;
       throw translate(error, walk.subject);
@@ -219,8 +238,12 @@ export class Walker {
 
   /** The text of the link `name` in `dir`; null when it stopped being a link. */
   async readLinkIn(dir: Dir, name: string, walk: Walk): Promise<string | null> {
+    return this.readLinkInSync(dir, name, walk);
+  }
+
+  readLinkInSync(dir: Dir, name: string, walk: Walk): string | null {
     try {
-      return await readlink(dir.entry(name));
+      return readlinkSync(dir.entry(name));
     } catch (error) {
       const code = errnoOf(error);
       if (code === 'ENOENT' || code === 'EINVAL') return null;
@@ -230,21 +253,21 @@ export class Walker {
 
   /** Where a walk to `target` begins: the deepest still-valid cached directory above it, or the root. */
   private async start(target: RootPath, walk: Walk): Promise<Dir> {
-    const lease = this.procFd ? await this.cache.lease(target) : null;
-    if (lease) return new Dir(lease.handle, lease.path, true, lease.release);
+    const lease = this.procFd ? this.cache.lease(target) : null;
+    if (lease) return new Dir(lease.fd, lease.path, true, lease.release);
     return this.openRoot(target.root, walk);
   }
 
   /** Hands a freshly verified directory to the cache (when deep enough) and lends it back. */
   private keep(dir: Dir): Dir {
     if (!this.procFd || dir.leased) return dir;
-    const lease = this.cache.keep(dir.handle, dir.path);
-    return lease ? new Dir(lease.handle, lease.path, true, lease.release) : dir;
+    const lease = this.cache.keep(dir.fd, dir.path);
+    return lease ? new Dir(lease.fd, lease.path, true, lease.release) : dir;
   }
 
   async openRoot(root: Root, walk: Walk): Promise<Dir> {
     try {
-      return new Dir(await open(root.hostPath, DIRECTORY_FLAGS), { root, segments: [] }, this.procFd);
+      return new Dir(openSync(root.hostPath, DIRECTORY_FLAGS), { root, segments: [] }, this.procFd);
     } catch (error) {
       throw translate(error, walk.subject, 'directory');
     }
@@ -257,25 +280,25 @@ export class Walker {
     if (create) {
       // The physical path: a link on the way may have made it longer than the one asked for.
       if (!fitsHostPath(childPath(dir.path, name))) throw hostPathTooLong(walk.subject);
-      created = await makeDirectory(entry, walk);
+      created = makeDirectory(entry, walk);
     }
-    let handle: FileHandle;
+    let fd: number;
     try {
-      handle = await open(entry, DIRECTORY_FLAGS);
+      fd = openSync(entry, DIRECTORY_FLAGS);
     } catch (error) {
       const code = errnoOf(error);
       if (code !== 'ENOTDIR' && code !== 'ELOOP') throw translate(error, walk.subject);
-      const stats = await this.lstatIn(dir, name, walk);
+      const stats = this.lstatInSync(dir, name, walk);
       // The entry changed between the open and the lstat: walk this component again.
       if (stats === null || stats.isDirectory()) return { link: null };
-      if (stats.isSymbolicLink()) return { link: await this.readLinkIn(dir, name, walk) };
+      if (stats.isSymbolicLink()) return { link: this.readLinkInSync(dir, name, walk) };
       throw errors.notADirectory(walk.subject.root.name, displayPath(walk.subject));
     }
-    const child = new Dir(handle, childPath(dir.path, name), this.procFd);
+    const child = new Dir(fd, childPath(dir.path, name), this.procFd);
     if (created) {
       try {
         // Explicit, so the umask does not decide the mode of directories we create.
-        await handle.chmod(NEW_DIRECTORY_MODE);
+        fchmodSync(fd, NEW_DIRECTORY_MODE);
       } catch (error) {
         await child.close();
         throw translate(error, walk.subject);
@@ -285,9 +308,9 @@ export class Walker {
   }
 }
 
-async function makeDirectory(entry: string, walk: Walk): Promise<boolean> {
+function makeDirectory(entry: string, walk: Walk): boolean {
   try {
-    await mkdir(entry, NEW_DIRECTORY_MODE);
+    mkdirSync(entry, NEW_DIRECTORY_MODE);
     return true;
   } catch (error) {
     if (errnoOf(error) === 'EEXIST') return false;
