@@ -1,0 +1,477 @@
+// The workloads of issue 6's table. Each runs its variants interleaved (one of each per round, in
+// a rotating order) so that machine noise hits them alike, checks every answer, and returns a row.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, copyFileSync, createReadStream, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import RE2 from 're2';
+import { EXPECT } from './corpus.mjs';
+import { call, ourStdio, referenceStdio, rssMiB } from './servers.mjs';
+import { latency, throughput, timed } from './stats.mjs';
+
+const run = promisify(execFile);
+const ROOT = 'bench';
+
+/** Runs each variant `rounds` times, interleaved; returns { name: samples[] } and fails on a wrong answer. */
+async function interleaved(rounds, variants) {
+  const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  const names = Object.keys(variants);
+  for (let round = 0; round < rounds; round += 1) {
+    for (let i = 0; i < names.length; i += 1) {
+      const name = names[(round + i) % names.length];
+      const { ms } = await timed(variants[name]);
+      samples[name].push(ms);
+    }
+  }
+  return samples;
+}
+
+function expectEqual(what, actual, expected) {
+  if (actual !== expected) throw new Error(`${what}: got ${actual}, expected ${expected}`);
+}
+
+function ratio(a, b) {
+  return a !== undefined && b !== undefined ? a / b : undefined;
+}
+
+function ratioText(value, against) {
+  return value === undefined ? '—' : `${value.toFixed(2)}× ${against}`;
+}
+
+export async function which(tool) {
+  try {
+    await run('sh', ['-c', `command -v ${tool}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function startup(ctx) {
+  const rounds = ctx.quick ? 2 : 7;
+  const path = join(ctx.corpus, 'small-4k.txt');
+  const expected = readFileSync(path, 'utf8');
+  const samples = await interleaved(rounds, {
+    ours: async () => {
+      const s = await ourStdio(ctx.config);
+      expectEqual('startup read_file', (await call(s.client, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected);
+      await s.close();
+    },
+    reference: async () => {
+      const s = await referenceStdio(ctx.corpus);
+      await call(s.client, 'read_text_file', { path });
+      await s.close();
+    },
+    node: () => run(process.execPath, ['-e', '0']),
+  });
+  const ours = latency(samples.ours);
+  const ref = latency(samples.reference);
+  const node = latency(samples.node);
+  const toNode = ratio(ours.median, node.median);
+  const toRef = ratio(ours.median, ref.median);
+  return {
+    name: 'startup: spawn → initialize → first read_file (stdio)',
+    ours,
+    reference: ref,
+    floors: [['node -e 0', node]],
+    ratio: `${ratioText(toRef, 'ref')}, ${ratioText(toNode, 'node')}`,
+    bar: '≤ reference, ≤ 4× node -e 0',
+    met: toRef <= 1 && toNode <= 4,
+  };
+}
+
+export async function read4k(ctx) {
+  const rounds = ctx.quick ? 100 : 400;
+  const path = join(ctx.corpus, 'small-4k.txt');
+  const expected = readFileSync(path, 'utf8');
+  const samples = await interleaved(rounds, {
+    ours: async () => expectEqual('read_file stdio', (await call(ctx.ours, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected),
+    http: async () => expectEqual('read_file HTTP', (await call(ctx.oursHttp, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected),
+    reference: async () => expectEqual('read_text_file', (await call(ctx.reference, 'read_text_file', { path })).content, expected),
+    fs: async () => expectEqual('fs.readFile', await readFile(path, 'utf8'), expected),
+  });
+  const ours = latency(samples.ours);
+  const http = latency(samples.http);
+  const ref = latency(samples.reference);
+  const toRef = ratio(ours.median, ref.median);
+  const httpToStdio = ratio(http.median, ours.median);
+  return {
+    name: 'read_file 4 KB',
+    ours,
+    oursHttp: http,
+    reference: ref,
+    floors: [['fs.readFile', latency(samples.fs)]],
+    ratio: `stdio ${ratioText(toRef, 'ref')}; HTTP ${ratioText(httpToStdio, 'stdio')}`,
+    bar: 'stdio ≤ reference; HTTP ≤ 2× stdio',
+    met: toRef <= 1 && httpToStdio <= 2,
+  };
+}
+
+function newlineScanWindow(path, first, count) {
+  const data = readFileSync(path);
+  let line = 1;
+  let start = 0;
+  let index = 0;
+  while (line < first) {
+    index = data.indexOf(10, index) + 1;
+    line += 1;
+  }
+  start = index;
+  for (let i = 0; i < count; i += 1) index = data.indexOf(10, index) + 1;
+  let total = line + count - 1;
+  for (let at = data.indexOf(10, index); at !== -1; at = data.indexOf(10, at + 1)) total += 1;
+  return { text: data.subarray(start, index).toString('utf8'), total };
+}
+
+export async function lineWindow(ctx) {
+  const rounds = ctx.quick ? 10 : 40;
+  const path = join(ctx.corpus, 'lines-200k.txt');
+  const expected = newlineScanWindow(path, 100_000, 50);
+  expectEqual('newline scan total', expected.total, EXPECT.lines);
+  const samples = await interleaved(rounds, {
+    ours: async () => {
+      const r = await call(ctx.ours, 'read_file', { root: ROOT, path: 'lines-200k.txt', offset_lines: 100_000, limit_lines: 50 });
+      expectEqual('line window', r.content, expected.text);
+      expectEqual('lines_total', r.lines_total, EXPECT.lines);
+    },
+    scan: async () => expectEqual('newline scan', newlineScanWindow(path, 100_000, 50).text, expected.text),
+  });
+  const ours = latency(samples.ours);
+  const scan = latency(samples.scan);
+  const value = ratio(ours.median, scan.median);
+  return {
+    name: 'lines 100000–100049 of a 200k-line file, repeated',
+    ours,
+    reference: undefined,
+    floors: [['newline scan', scan]],
+    ratio: ratioText(value, 'scan'),
+    bar: '≤ 2× newline scan',
+    met: value <= 2,
+  };
+}
+
+export async function listFolder(ctx) {
+  const rounds = ctx.quick ? 3 : 10;
+  const dir = join(ctx.corpus, 'dir-10k');
+  const samples = await interleaved(rounds, {
+    ours: async () => expectEqual('list_folder entries', (await call(ctx.ours, 'list_folder', { root: ROOT, path: 'dir-10k' })).entries.length, EXPECT.dirEntries),
+    reference: async () => {
+      const text = (await call(ctx.reference, 'list_directory', { path: dir })).content;
+      expectEqual('list_directory entries', text.split('\n').filter(Boolean).length, EXPECT.dirEntries);
+    },
+    floor: async () => {
+      const names = readdirSync(dir);
+      for (const name of names) lstatSync(join(dir, name));
+      expectEqual('readdir entries', names.length, EXPECT.dirEntries);
+    },
+  });
+  const ours = latency(samples.ours);
+  const floor = latency(samples.floor);
+  const value = ratio(ours.median, floor.median);
+  return {
+    name: 'list_folder, 10,000 entries',
+    ours,
+    reference: latency(samples.reference),
+    floors: [['readdir+lstat', floor]],
+    ratio: ratioText(value, 'readdir+lstat'),
+    bar: '≤ 1.5× readdir+lstat',
+    met: value <= 1.5,
+  };
+}
+
+function countLines(text) {
+  return text.split('\n').filter(Boolean).length;
+}
+
+export async function glob(ctx) {
+  const rounds = ctx.quick ? 1 : 3;
+  const dir = join(ctx.corpus, 'tree-100k');
+  const variants = {
+    ours: async () => {
+      const r = await call(ctx.ours, 'glob', { root: ROOT, path: 'tree-100k', pattern: '**/*.ts', max_results: 100_000 });
+      expectEqual('glob total_matches', r.total_matches, EXPECT.treeTs);
+      expectEqual('glob truncated', r.truncated, false);
+      expectEqual('glob results', r.matches.length, EXPECT.treeTs);
+    },
+    find: async () => expectEqual('find', countLines((await run('find', [dir, '-name', '*.ts'], { maxBuffer: 1 << 28 })).stdout), EXPECT.treeTs),
+  };
+  if (!ctx.quick) {
+    variants.reference = async () =>
+      expectEqual('search_files', countLines((await call(ctx.reference, 'search_files', { path: dir, pattern: '**/*.ts' })).content), EXPECT.treeTs);
+  }
+  if (ctx.tools.rg) {
+    variants.rg = async () =>
+      expectEqual('rg --files', countLines((await run('rg', ['--files', '-g', '*.ts', dir], { maxBuffer: 1 << 28 })).stdout), EXPECT.treeTs);
+  }
+  const samples = await interleaved(rounds, variants);
+  const ours = latency(samples.ours);
+  const rg = samples.rg ? latency(samples.rg) : 'n/a';
+  const value = samples.rg ? ratio(ours.median, rg.median) : undefined;
+  return {
+    name: 'glob **/*.ts, 100k files, all 25,105 results',
+    ours,
+    reference: samples.reference ? latency(samples.reference) : undefined,
+    floors: [['rg --files', rg], ['find', latency(samples.find)]],
+    ratio: samples.rg ? ratioText(value, 'rg') : 'rg n/a',
+    bar: '≤ 3× rg --files',
+    met: samples.rg ? value <= 3 : undefined,
+  };
+}
+
+/** grep in-process: readSync into one reused buffer, RE2 over the Buffer, no string conversion. */
+function grepInProcess(dir) {
+  const regex = new RE2('needle_[0-9]{4}', 'g');
+  const buffer = Buffer.alloc(1 << 20);
+  let matches = 0;
+  for (const sub of readdirSync(dir)) {
+    for (const name of readdirSync(join(dir, sub))) {
+      const fd = openSync(join(dir, sub, name), 'r');
+      const length = readSync(fd, buffer, 0, buffer.length, 0);
+      closeSync(fd);
+      const view = buffer.subarray(0, length);
+      regex.lastIndex = 0;
+      while (regex.exec(view)) matches += 1;
+    }
+  }
+  return matches;
+}
+
+export async function grep(ctx) {
+  const rounds = ctx.quick ? 1 : 3;
+  const dir = join(ctx.corpus, 'text-200m');
+  const variants = {
+    ours: async () => {
+      const r = await call(ctx.ours, 'grep', { root: ROOT, path: 'text-200m', pattern: 'needle_[0-9]{4}', max_results: 1000 });
+      expectEqual('grep total_matches', r.total_matches, EXPECT.needles);
+      expectEqual('grep truncated', r.truncated, false);
+      expectEqual('grep timed_out', r.timed_out, false);
+    },
+    inProcess: async () => expectEqual('in-process grep', grepInProcess(dir), EXPECT.needles),
+  };
+  if (ctx.tools.rg) {
+    variants.rg = async () => {
+      const out = (await run('rg', ['-c', 'needle_[0-9]{4}', dir], { maxBuffer: 1 << 24 })).stdout;
+      expectEqual('rg -c', out.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.split(':').pop()), 0), EXPECT.needles);
+    };
+  }
+  const samples = await interleaved(rounds, variants);
+  const ours = latency(samples.ours);
+  const value = samples.rg ? ratio(ours.median, latency(samples.rg).median) : undefined;
+  return {
+    name: 'grep needle_[0-9]{4}, 200 MB in 20k files',
+    ours,
+    reference: undefined,
+    floors: [['rg -c', samples.rg ? latency(samples.rg) : 'n/a'], ['readSync+RE2', latency(samples.inProcess)]],
+    ratio: samples.rg ? ratioText(value, 'rg') : 'rg n/a',
+    bar: '≤ 4× rg -c',
+    met: samples.rg ? value <= 4 : undefined,
+  };
+}
+
+function cryptoStream(path) {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path, { highWaterMark: 1 << 20 })
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}
+
+export async function hash(ctx) {
+  const rounds = ctx.quick ? 2 : 3;
+  const name = ctx.quick ? 'five-mb.txt' : 'big-1g.bin';
+  const path = join(ctx.corpus, name);
+  const expected = await cryptoStream(path);
+  const variants = {
+    ours: async () => expectEqual('hash_file', (await call(ctx.ours, 'hash_file', { root: ROOT, path: name, algorithm: 'sha256' })).hash, expected),
+    crypto: async () => expectEqual('node:crypto', await cryptoStream(path), expected),
+  };
+  if (ctx.tools.sha256sum) variants.sha256sum = async () => expectEqual('sha256sum', (await run('sha256sum', [path])).stdout.split(' ')[0], expected);
+  if (ctx.tools.openssl) variants.openssl = async () => expectEqual('openssl', (await run('openssl', ['dgst', '-sha256', '-r', path])).stdout.split(' ')[0], expected);
+  const samples = await interleaved(rounds, variants);
+  const ours = latency(samples.ours);
+  const crypto = latency(samples.crypto);
+  const value = ratio(ours.median, crypto.median);
+  return {
+    name: `hash_file sha256, ${ctx.quick ? '5 MB (quick)' : '1 GiB'}`,
+    ours,
+    reference: undefined,
+    floors: [
+      ['node:crypto stream', crypto],
+      ['sha256sum', samples.sha256sum ? latency(samples.sha256sum) : 'n/a'],
+      ['openssl', samples.openssl ? latency(samples.openssl) : 'n/a'],
+    ],
+    ratio: ratioText(value, 'node:crypto'),
+    bar: '≤ 1.15× node:crypto',
+    met: value <= 1.15,
+  };
+}
+
+export async function edit(ctx) {
+  const rounds = ctx.quick ? 10 : 40;
+  const source = join(ctx.corpus, 'edit-2000.txt');
+  const work = join(ctx.corpus, 'work');
+  for (const name of ['ours.txt', 'reference.txt', 'floor.txt']) copyFileSync(source, join(work, name));
+  const lines = readFileSync(source, 'utf8').split('\n');
+  const counters = { ours: 0, reference: 0, floor: 0 };
+  const nextLine = (who) => lines[(counters[who] += 1) * 37 % 2000];
+  const samples = await interleaved(rounds, {
+    ours: async () => {
+      const line = nextLine('ours');
+      await call(ctx.ours, 'view', { path: '/bench/work/ours.txt' });
+      await call(ctx.ours, 'str_replace', { path: '/bench/work/ours.txt', old_str: line, new_str: line.toUpperCase() });
+    },
+    reference: async () => {
+      const line = nextLine('reference');
+      await call(ctx.reference, 'edit_file', { path: join(work, 'reference.txt'), edits: [{ oldText: line, newText: line.toUpperCase() }] });
+    },
+    floor: async () => {
+      const line = nextLine('floor');
+      const path = join(work, 'floor.txt');
+      const text = readFileSync(path, 'utf8');
+      writeFileSync(`${path}.tmp`, text.replace(line, line.toUpperCase()));
+      renameSync(`${path}.tmp`, path);
+    },
+  });
+  expectEqual('edits applied alike', readFileSync(join(work, 'ours.txt'), 'utf8'), readFileSync(join(work, 'floor.txt'), 'utf8'));
+  expectEqual('reference edits applied alike', readFileSync(join(work, 'reference.txt'), 'utf8'), readFileSync(join(work, 'floor.txt'), 'utf8'));
+  const ours = latency(samples.ours);
+  const ref = latency(samples.reference);
+  const value = ratio(ours.median, ref.median);
+  return {
+    name: 'view + str_replace, 2,000-line file',
+    ours,
+    reference: ref,
+    floors: [['read+replace+rename', latency(samples.floor)]],
+    ratio: ratioText(value, 'ref'),
+    bar: '≤ reference',
+    met: value <= 1,
+  };
+}
+
+/** `sessions` clients, each making `calls` sequential calls; returns calls/s and the per-call p99. */
+async function sessionLoad(clients, calls, makeCall) {
+  const latencies = [];
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let i = 0; i < calls; i += 1) {
+        const t0 = performance.now();
+        await makeCall(client);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { rate: latencies.length / seconds, p99: latency(latencies).p99 };
+}
+
+export async function httpSessions(ctx) {
+  const sessions = 50;
+  const calls = 40;
+  const rounds = ctx.quick ? 1 : 3;
+  const path = join(ctx.corpus, 'small-4k.txt');
+  const expected = readFileSync(path, 'utf8');
+  const ourClients = await Promise.all(Array.from({ length: sessions }, () => ctx.oursHttpServer.connect()));
+  const floorClients = await Promise.all(Array.from({ length: sessions }, () => ctx.floorServer.connect()));
+  const results = { ours: [], floor: [] };
+  try {
+    for (let round = 0; round < rounds; round += 1) {
+      results.ours.push(
+        await sessionLoad(ourClients, calls, async (c) =>
+          expectEqual('read_file', (await call(c, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected),
+        ),
+      );
+      results.floor.push(
+        await sessionLoad(floorClients, calls, async (c) => expectEqual('floor read', (await call(c, 'read_file', { path })).text, expected)),
+      );
+    }
+  } finally {
+    await Promise.all([...ourClients, ...floorClients].map((c) => c.close()));
+  }
+  const best = (list) => list.sort((a, b) => a.rate - b.rate)[Math.floor(list.length / 2)];
+  const ours = best(results.ours);
+  const floor = best(results.floor);
+  return {
+    name: '50 HTTP sessions × 40 small reads',
+    oursHttp: throughput(ours.rate, ours.p99),
+    floors: [['SDK transport floor', throughput(floor.rate, floor.p99)]],
+    ratio: `${(ours.rate / floor.rate).toFixed(2)}× floor`,
+    bar: '≥ 1,500 calls/s, p99 ≤ 80 ms',
+    met: ours.rate >= 1500 && ours.p99 <= 80,
+  };
+}
+
+export async function stdioInFlight(ctx) {
+  const inFlight = 50;
+  const total = ctx.quick ? 1000 : 4000;
+  const rounds = ctx.quick ? 1 : 3;
+  const path = join(ctx.corpus, 'small-4k.txt');
+  const expected = readFileSync(path, 'utf8');
+  const measure = async (makeCall) => {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < total) {
+          next += 1;
+          await makeCall();
+        }
+      }),
+    );
+    return total / ((performance.now() - started) / 1000);
+  };
+  const rates = { ours: [], reference: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    rates.ours.push(await measure(async () => expectEqual('read_file', (await call(ctx.ours, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected)));
+    rates.reference.push(await measure(async () => expectEqual('read_text_file', (await call(ctx.reference, 'read_text_file', { path })).content, expected)));
+  }
+  const median = (list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const ours = median(rates.ours);
+  const ref = median(rates.reference);
+  return {
+    name: 'one stdio session, 50 requests in flight',
+    ours: throughput(ours),
+    reference: throughput(ref),
+    ratio: `${(ours / ref).toFixed(2)}× ref`,
+    bar: '≥ reference',
+    met: ours >= ref,
+  };
+}
+
+export async function latencyDuringGrep(ctx) {
+  const rounds = ctx.quick ? 1 : 2;
+  const [grepClient, readClient] = await Promise.all([ctx.oursHttpServer.connect(), ctx.oursHttpServer.connect()]);
+  const expected = readFileSync(join(ctx.corpus, 'small-4k.txt'), 'utf8');
+  const samples = [];
+  try {
+    for (let round = 0; round < rounds; round += 1) {
+      let done = false;
+      const search = call(grepClient, 'grep', { root: ROOT, path: 'text-200m', pattern: 'needle_[0-9]{4}', max_results: 1000 }).finally(() => {
+        done = true;
+      });
+      while (!done) {
+        const { ms, result } = await timed(() => call(readClient, 'read_file', { root: ROOT, path: 'small-4k.txt' }));
+        expectEqual('read_file during grep', result.content, expected);
+        samples.push(ms);
+      }
+      expectEqual('grep during reads', (await search).total_matches, EXPECT.needles);
+    }
+  } finally {
+    await Promise.all([grepClient.close(), readClient.close()]);
+  }
+  const cell = latency(samples);
+  return {
+    name: 'read_file latency while a 200 MB grep runs (HTTP; cell = p99)',
+    oursHttp: { median: cell.p99, n: 1, unit: 'ms' },
+    ratio: `p99 of ${samples.length} reads (median ${cell.median.toFixed(2)} ms)`,
+    bar: 'p99 ≤ 10 ms',
+    met: cell.p99 <= 10,
+  };
+}
+
+export { rssMiB };
