@@ -20,7 +20,24 @@ export class Re2RegexEngine implements RegexEngine {
     } catch (error) {
       throw errors.invalidArgument(reasonOf(error));
     }
-    return { test: (line) => compiled.test(line) };
+    const block = blockMatcher(pattern, flags);
+    return block ? { test: (line) => compiled.test(line), mayMatchSomeLine: (text) => block.test(text) } : { test: (line) => compiled.test(line) };
+  }
+}
+
+/**
+ * The same pattern over a block of lines, with ^ and $ at every line boundary ('m'), so that a line
+ * that matches alone also matches inside the block: a block without a match has no matching line,
+ * and grep skips splitting it. Where that promise cannot be kept the block matcher is left out:
+ * \A and \z anchor to the whole text, not a line, and an inline flag group that turns a flag off
+ * ("(?-m)", "(?i-s:") could turn multi-line off. Either way the answer is only ever "look closer".
+ */
+function blockMatcher(pattern: string, flags: string): RE2 | undefined {
+  if (/\\[Az]|\(\?[a-zA-Z]*-/.test(pattern)) return undefined;
+  try {
+    return new RE2(pattern, `${flags}m`);
+  } catch {
+    return undefined;
   }
 }
 

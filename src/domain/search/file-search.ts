@@ -2,7 +2,7 @@ import type { FileSystemPort, ReadableFile } from '../ports/file-system.port.js'
 import type { LineMatcher } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import { BINARY_SNIFF_BYTES, looksBinary } from '../tools/file-text.js';
-import { readLines } from './line-reader.js';
+import { MAX_LINE_CHARS, readLines } from './line-reader.js';
 import { escapedLength } from '../result-budget.js';
 import { returnedLine } from './match-text.js';
 
@@ -65,10 +65,43 @@ export async function searchFile(
   try {
     const head = await file.read(0, BINARY_SNIFF_BYTES);
     if (looksBinary(head)) return undefined;
-    return await scan(readLines(file, head), displayPath(path), options, limits);
+    const whole = await wholeSmallFile(file, head, options.matcher);
+    if (whole && !mayMatchSomeLine(whole, options.matcher)) return noMatches();
+    return await scan(readLines(file, whole ?? head), displayPath(path), options, limits);
   } finally {
     await file.close();
   }
+}
+
+/**
+ * A file no longer than a line may be (so no line of it is cut short), read whole, when the matcher
+ * can look at many lines at once: most files of a tree have no match, and one look at each saves
+ * splitting it into lines.
+ */
+async function wholeSmallFile(file: ReadableFile, head: Uint8Array, matcher: LineMatcher): Promise<Uint8Array | undefined> {
+  const size = file.stat.size;
+  if (!matcher.mayMatchSomeLine || size > MAX_LINE_CHARS) return undefined;
+  if (head.length >= size) return head;
+  const whole = new Uint8Array(size);
+  whole.set(head);
+  let filled = head.length;
+  while (filled < size) {
+    const bytes = await file.read(filled, size - filled, whole.subarray(filled));
+    if (bytes.length === 0) break;
+    if (bytes.buffer !== whole.buffer || bytes.byteOffset !== filled) whole.set(bytes, filled);
+    filled += bytes.length;
+  }
+  return whole.subarray(0, filled);
+}
+
+function mayMatchSomeLine(bytes: Uint8Array, matcher: LineMatcher): boolean {
+  const text = new TextDecoder('utf-8').decode(bytes);
+  // readLines drops a '\r' before each '\n', which the block matcher's $ would not see past.
+  return text.includes('\r') || (matcher.mayMatchSomeLine?.(text) ?? true);
+}
+
+function noMatches(): FileMatches {
+  return { matches: [], textBytes: 0, moreMatches: false, overBudget: false, timedOut: false };
 }
 
 async function scan(

@@ -57,4 +57,24 @@ describe('Re2RegexEngine', () => {
     // A backtracking engine would not finish this in our lifetime; RE2 takes milliseconds.
     expect(elapsedMs).toBeLessThan(1000);
   });
+
+  describe('mayMatchSomeLine (the look at many lines at once)', () => {
+    const block = (pattern: string, caseInsensitive = false) => engine.compile(pattern, { caseInsensitive }).mayMatchSomeLine;
+
+    it('anchors ^ and $ at every line of the block, as test() does at each line alone', () => {
+      expect(block('^beta$')?.('alpha\nbeta\ngamma')).toBe(true);
+      expect(block('^eta')?.('alpha\nbeta\ngamma')).toBe(false);
+      expect(block('alpha$')?.('alpha\nbeta')).toBe(true);
+      expect(block('needle_[0-9]{4}')?.('a\nb needle_12\nc')).toBe(false);
+      expect(block('error', true)?.('fine\nERROR here')).toBe(true);
+    });
+
+    it('is absent where a block could hide a matching line: \\A, \\z and inline flags turned off', () => {
+      expect(block('\\Abeta')).toBeUndefined();
+      expect(block('beta\\z')).toBeUndefined();
+      expect(block('(?-m)^beta')).toBeUndefined();
+      expect(block('(?i-s:beta)')).toBeUndefined();
+      expect(engine.compile('\\Abeta', { caseInsensitive: false }).test('beta')).toBe(true);
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
 import type { Clock } from '../../../src/domain/ports/clock.port.js';
+import type { RegexEngine } from '../../../src/domain/ports/regex-engine.port.js';
 import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import type { RootPath } from '../../../src/domain/roots.js';
 import { MAX_LINE_CHARS } from '../../../src/domain/search/line-reader.js';
@@ -474,5 +475,41 @@ describe('Grep', () => {
       await expect(grep({ pattern: 'hit' }, files.grepper())).rejects.toBe(failing);
       expect([...files.closed].sort()).toEqual([...files.opened].sort());
     });
+  });
+});
+
+describe('Grep: a whole small file is looked at once before it is split into lines', () => {
+  const engine = new Re2RegexEngine();
+  /** The engine, counting the line-by-line tests; `block: false` hides the look at many lines. */
+  function countingEngine(block: boolean) {
+    const counts = { lineTests: 0 };
+    const regex: RegexEngine = {
+      compile(pattern, options) {
+        const compiled = engine.compile(pattern, options);
+        const test = (line: string) => ((counts.lineTests += 1), compiled.test(line));
+        return block && compiled.mayMatchSomeLine ? { test, mayMatchSomeLine: compiled.mayMatchSomeLine } : { test };
+      },
+    };
+    return { counts, grepper: new Grep(fs, new SteppingClock(0), regex, settings, rootAccess(makeRoot('workspace', '/ws', ['*']))) };
+  }
+
+  it('does not split a file without a match into lines', async () => {
+    fs.seedFile('/ws/a.txt', numbered(500).join('\n'));
+    const { counts, grepper } = countingEngine(true);
+
+    expect((await grep({ pattern: 'needle_[0-9]{4}' }, grepper)).total_matches).toBe(0);
+    expect(counts.lineTests).toBe(0);
+  });
+
+  it('finds exactly what a line-by-line scan finds, anchors, CRLF files and inline flags included', async () => {
+    fs.seedFile('/ws/lf.txt', 'alpha\nbeta\n  beta  \nBETA\nend');
+    fs.seedFile('/ws/crlf.txt', 'alpha\r\nbeta\r\ngamma\r\n');
+    fs.seedFile('/ws/long.txt', `${'x'.repeat(MAX_LINE_CHARS + 10)}\nbeta\n`);
+    const patterns = ['^beta$', 'beta$', '^\\s+beta', '\\Abeta', 'beta\\z', '(?-m)^beta$', '(?i)^beta$', 'a\\nb', '[^x]eta$', '^$', 'x$'];
+    for (const pattern of patterns) {
+      const blockwise = await grep({ pattern, max_results: 1000 }, countingEngine(true).grepper);
+      const linewise = await grep({ pattern, max_results: 1000 }, countingEngine(false).grepper);
+      expect({ pattern, matches: blockwise.matches }).toEqual({ pattern, matches: linewise.matches });
+    }
   });
 });
