@@ -12,6 +12,17 @@ export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 * 1024;
 /** Largest allowed setting: two copies plus the envelope stay under the SDK stdio client's 10 MiB. */
 export const MAX_MAX_RESULT_BYTES = 4.5 * 1024 * 1024;
 
+/**
+ * The most escaped UTF-8 bytes one unit of content can cost: a control byte (or a UTF-16 unit of
+ * one) becomes \u00XX. Content no longer than budget / 6 fits whatever it holds, uncounted.
+ */
+export const MAX_ESCAPED_BYTES_PER_UNIT = 6;
+
+/** True when `units` bytes or UTF-16 units of any content fit `budget` escaped bytes. */
+export function fitsWhatever(units: number, budget: number): boolean {
+  return units * MAX_ESCAPED_BYTES_PER_UNIT <= budget;
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const SHORT_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
@@ -54,6 +65,7 @@ export function escapedLength(text: string): number {
  * boundary (never inside a multi-byte sequence).
  */
 export function utf8PrefixWithin(bytes: Uint8Array, budget: number): number {
+  if (fitsWhatever(bytes.length, budget)) return bytes.length;
   let used = 0;
   let end = 0;
   while (end < bytes.length) {

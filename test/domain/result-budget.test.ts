@@ -3,6 +3,8 @@ import {
   base64Length,
   escapedLength,
   escapedLengthOfBytes,
+  fitsWhatever,
+  MAX_ESCAPED_BYTES_PER_UNIT,
   linesWithin,
   utf8PrefixWithin,
 } from '../../src/domain/result-budget.js';
@@ -48,5 +50,24 @@ describe('prefixes within a budget', () => {
     expect(linesWithin(bytes, 10)).toEqual({ lines: 1, bytes: 3 });
     expect(linesWithin(bytes, 11)).toEqual({ lines: 2, bytes: 7 });
     expect(linesWithin(bytes, 12)).toEqual({ lines: 3, bytes: 8 });
+  });
+});
+
+describe('content short enough to fit uncounted', () => {
+  it('is bounded by the costliest escape: no content of n units takes more than 6n escaped bytes', () => {
+    for (const unit of ['\u0001', '"', '\\', '\n', 'é', '\u2028', '😀', '\uD800', 'a']) {
+      const text = unit.repeat(100);
+      expect(Buffer.byteLength(JSON.stringify(text)) - 2).toBeLessThanOrEqual(text.length * MAX_ESCAPED_BYTES_PER_UNIT);
+      expect(escapedLength(text)).toBeLessThanOrEqual(text.length * MAX_ESCAPED_BYTES_PER_UNIT);
+    }
+  });
+
+  it('keeps the exact count where the bound cannot decide: worst-case bytes fill the budget exactly', () => {
+    const controls = new Uint8Array(100).fill(1);
+    expect(utf8PrefixWithin(controls, 600)).toBe(100);
+    expect(utf8PrefixWithin(controls, 599)).toBe(99);
+    expect(utf8PrefixWithin(new Uint8Array(100).fill(0x61), 120)).toBe(100);
+    expect(fitsWhatever(100, 600)).toBe(true);
+    expect(fitsWhatever(100, 599)).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { fileTooLarge, humanSize, readToEnd, sha256, withOpenFile } from './edit
 import { BINARY_SNIFF_BYTES, looksBinary } from './file-text.js';
 import { listTwoLevels } from './view-directory.js';
 import { readLineWindow } from './view-lines.js';
-import { base64Length, escapedLength } from '../result-budget.js';
+import { base64Length, escapedLength, fitsWhatever } from '../result-budget.js';
 
 export const TOOL = 'view';
 
@@ -177,6 +177,7 @@ const NOTE_RESERVE = 256;
 
 /** The leading lines whose text, joined by newlines and JSON-escaped, fits in `budget`. */
 function withinBudget(lines: string[], budget: number): string[] {
+  if (fitsWhatever(lines.reduce((units, line) => units + line.length + 1, 0), budget)) return lines;
   let used = 0;
   for (let i = 0; i < lines.length; i += 1) {
     used += escapedLength(lines[i]) + 2;
