@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { McpHttpEndpoint } from '../adapters/inbound/mcp/http-transport.js';
+import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-principal.js';
 import { McpServerFactory } from '../adapters/inbound/mcp/server-factory.js';
 import { SessionRegistry } from '../adapters/inbound/mcp/session-registry.js';
 import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
@@ -43,7 +44,9 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
 
   container.bind(TOKENS.Config).toConstantValue(config);
   container.bind(TOKENS.Settings).toConstantValue(config.settings);
-  container.bind(TOKENS.PathPolicy).toConstantValue(new PathPolicy(rootsOf(config)));
+  const principals = new AsyncLocalPrincipalContext();
+  container.bind(TOKENS.PrincipalContext).toConstantValue(principals);
+  container.bind(TOKENS.PathPolicy).toConstantValue(new PathPolicy(rootsOf(config), principals));
   container.bind(TOKENS.ToolPolicy).toConstantValue(new ToolPolicy());
   container
     .bind(RootAccess)

@@ -48,7 +48,8 @@ export async function invokeTool(
       // Our bug, not the caller's: a result that breaks the declared schema is never sent.
       errorCode = 'INTERNAL_ERROR';
       result = errorResult(INTERNAL_ERROR_TEXT);
-      logger.error('tool result does not match its outputSchema', { tool: definition.name, session: context.sessionId, issues: mismatch });
+      logger.error('tool result does not match its outputSchema', { tool: definition.name, session: context.sessionId,
+    principal: context.principal, issues: mismatch });
     }
   } catch (error) {
     if (error instanceof DomainError) {
@@ -61,6 +62,7 @@ export async function invokeTool(
       logger.error('unexpected error in tool call', {
         tool: definition.name,
         session: context.sessionId,
+    principal: context.principal,
         error: describe(error),
         stack: error instanceof Error ? error.stack : undefined,
       });
@@ -96,6 +98,7 @@ function logCall(
     duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     response_bytes: Buffer.byteLength(JSON.stringify(result)),
     session: context.sessionId,
+    principal: context.principal,
   });
 }
 
@@ -116,6 +119,7 @@ function logDenial(logger: Logger, tool: string, fields: ToolLogFields, error: D
     error_code: error.code,
     reason: error.message,
     session: context.sessionId,
+    principal: context.principal,
   });
 }
 

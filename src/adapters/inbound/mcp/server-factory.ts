@@ -5,6 +5,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
+import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
@@ -36,6 +38,7 @@ export class McpServerFactory {
   constructor(
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of definitions ?? []) {
@@ -46,7 +49,11 @@ export class McpServerFactory {
     this.listing = { tools: [...tools.values()].map((tool) => tool.listing) };
   }
 
-  create(sessionId: string): Server {
+  /**
+   * Security: the session's principal is fixed here, when the session opens; every tool call
+   * of the session runs with its grant (roots, read-only), whatever a later request carries.
+   */
+  create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): Server {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -55,8 +62,10 @@ export class McpServerFactory {
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
-      const context = { sessionId };
-      return tool ? invokeTool(tool, args ?? {}, context, this.logger) : rejectUnknownTool(name, context, this.logger);
+      const context = { sessionId, principal: principal.name };
+      return this.principals.run(principal, () =>
+        tool ? invokeTool(tool, args ?? {}, context, this.logger) : rejectUnknownTool(name, context, this.logger),
+      );
     });
     return server;
   }
