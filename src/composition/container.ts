@@ -5,6 +5,7 @@ import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-princip
 import { McpServerFactory } from '../adapters/inbound/mcp/server-factory.js';
 import { SessionRegistry } from '../adapters/inbound/mcp/session-registry.js';
 import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
+import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentication.js';
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
@@ -65,6 +66,7 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();
   container.bind(McpHttpEndpoint).toSelf();
+  container.bind(HttpAuthentication).toSelf();
   container.bind(HttpServer).toSelf();
   container.bind(StdioServer).toSelf();
   return container;

@@ -1,6 +1,7 @@
 import convict from 'convict';
 import YAML from 'yaml';
 import type { Settings } from '../domain/settings.js';
+import { authFormats, authSchema, type RawAuthConfig } from './auth-schema.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
@@ -27,6 +28,7 @@ export interface RawConfig {
   allowed_hosts: string[];
   log_level: string;
   roots: RawRoot[];
+  auth: RawAuthConfig;
 }
 
 // Root names appear as the first segment of /<root>/... paths in the editor tools, so
@@ -74,6 +76,7 @@ function flagCoerce(value: string): boolean | string {
 }
 
 convict.addFormats({
+  ...authFormats,
   'positive-int': {
     validate: positiveIntFormat,
     coerce: (value: string) => (value.trim() === '' ? Number.NaN : Number(value)),
@@ -180,4 +183,5 @@ export const configSchema: convict.Schema<RawConfig> = {
   },
   log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
   roots: { doc: 'Named root directories with their tool allowlists', format: 'roots', default: [], sensitive: true },
+  auth: authSchema,
 };
