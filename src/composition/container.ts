@@ -9,6 +9,7 @@ import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentic
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
+import { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
@@ -59,6 +60,7 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
   container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
+  container.bind(TOKENS.Metrics).toConstantValue(new PrometheusMetrics(config.roots.map((root) => root.name)));
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
 
   container.load(...toolFamilyModules);

@@ -41,4 +41,6 @@ export interface AppConfig {
   readonly roots: readonly RootConfig[];
   /** Absent means mode none on loopback (test servers); loadConfig always sets it. */
   readonly auth?: AuthConfig;
+  /** GET /metrics; absent means enabled. */
+  readonly metrics?: { readonly enabled: boolean };
 }

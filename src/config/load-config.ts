@@ -74,6 +74,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     port: raw.port,
     allowedHosts,
     auth: resolveAuth(raw.auth, raw.host, roots, !commandLine.stdio),
+    metrics: { enabled: raw.metrics.enabled },
     logLevel: raw.log_level,
     configFile,
     settings: {

@@ -29,6 +29,7 @@ export interface RawConfig {
   log_level: string;
   roots: RawRoot[];
   auth: RawAuthConfig;
+  metrics: { enabled: boolean };
 }
 
 // Root names appear as the first segment of /<root>/... paths in the editor tools, so
@@ -184,4 +185,7 @@ export const configSchema: convict.Schema<RawConfig> = {
   log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
   roots: { doc: 'Named root directories with their tool allowlists', format: 'roots', default: [], sensitive: true },
   auth: authSchema,
+  metrics: {
+    enabled: { doc: 'Serve GET /metrics (Prometheus text format)', format: 'flag', default: true, env: 'MCP_FS_METRICS_ENABLED' },
+  },
 };

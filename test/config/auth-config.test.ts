@@ -109,6 +109,11 @@ describe('auth config', () => {
     expect(await errorOf(yaml)).toBe(expected);
   });
 
+  it('reads metrics.enabled from YAML and MCP_FS_METRICS_ENABLED', async () => {
+    expect((await load('metrics: { enabled: false }')).metrics).toEqual({ enabled: false });
+    expect((await load('', { MCP_FS_METRICS_ENABLED: 'false' })).metrics).toEqual({ enabled: false });
+  });
+
   it('never repeats a pasted token in the error', async () => {
     expect(await errorOf('auth: { mode: tokens, tokens: [{ name: a, sha256: "my-real-secret" }] }')).not.toContain('my-real-secret');
   });

@@ -63,6 +63,7 @@ describe('loadConfig: a valid file', () => {
       },
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
       auth: { mode: 'none', allowUnauthenticated: false },
+      metrics: { enabled: true },
     });
   });
 

@@ -26,6 +26,8 @@ export interface TestServerOptions {
   readonly configure?: (container: Container) => void;
   /** HTTP authentication; default none (loopback). */
   readonly auth?: AuthConfig;
+  /** GET /metrics; default enabled. */
+  readonly metrics?: { readonly enabled: boolean };
 }
 
 export interface TestServer {
@@ -62,6 +64,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     settings: { ...defaultSettings(roots[0].name), ...options.settings },
     roots,
     auth: options.auth,
+    metrics: options.metrics,
   };
   const logger = new RecordingLogger();
   const container = buildContainer(config, { logger, ...options.overrides });

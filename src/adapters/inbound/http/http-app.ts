@@ -10,6 +10,8 @@ import { McpHttpEndpoint, MCP_PATH } from '../mcp/http-transport.js';
 import { SessionRegistry } from '../mcp/session-registry.js';
 import { HttpAuthentication } from './auth/http-authentication.js';
 import { healthRouter } from './health-route.js';
+import { metricsRouter } from './metrics-route.js';
+import type { PrometheusMetrics } from '../../outbound/prometheus-metrics.js';
 import { hostGuard } from './host-guard.js';
 
 export interface ListeningAddress {
@@ -30,7 +32,10 @@ export class HttpServer {
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(HttpAuthentication) private readonly auth: HttpAuthentication,
-  ) {}
+    @inject(TOKENS.Metrics) private readonly metrics: PrometheusMetrics,
+  ) {
+    metrics.trackOpenSessions(() => sessions.size);
+  }
 
   app(): Koa {
     const app = new Koa();
@@ -53,6 +58,9 @@ export class HttpServer {
     app.use(hostGuard(this.config.allowedHosts));
     const metadata = this.auth.metadataRouter();
     app.use(metadata.routes());
+    if (this.config.metrics?.enabled ?? true) {
+      app.use(metricsRouter(this.metrics, (ctx) => this.auth.allowsMetrics(ctx)).routes());
+    }
     // Security: everything after this point (the MCP endpoint) needs a valid bearer token when auth is on.
     const guard = this.auth.guard();
     if (guard) app.use(guard);

@@ -7,6 +7,7 @@ import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
+import type { ToolCallObserver } from './tool-call-observer.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
@@ -39,6 +40,7 @@ export class McpServerFactory {
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
+    @inject(TOKENS.Metrics) @optional() private readonly observer?: ToolCallObserver,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of definitions ?? []) {
@@ -64,7 +66,9 @@ export class McpServerFactory {
       const tool = this.tools.get(name);
       const context = { sessionId, principal: principal.name };
       return this.principals.run(principal, () =>
-        tool ? invokeTool(tool, args ?? {}, context, this.logger) : rejectUnknownTool(name, context, this.logger),
+        tool
+          ? invokeTool(tool, args ?? {}, context, this.logger, this.observer)
+          : rejectUnknownTool(name, context, this.logger, this.observer),
       );
     });
     return server;

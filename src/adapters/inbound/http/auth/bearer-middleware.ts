@@ -23,18 +23,29 @@ export function principalOf(ctx: Koa.Context): Principal | undefined {
  * before the session lookup, so an unauthenticated request learns nothing about sessions.
  * Security: neither the token nor the Authorization header is ever logged or echoed.
  */
-export function bearerAuth(authenticator: BearerAuthenticator, challenge: BearerChallenge, logger: Logger): Koa.Middleware {
+export function bearerAuth(
+  authenticator: BearerAuthenticator,
+  challenge: BearerChallenge,
+  logger: Logger,
+  onFailure: (reason: AuthFailureReason) => void = () => undefined,
+): Koa.Middleware {
   return async (ctx, next) => {
     const token = bearerTokenOf(ctx.get('authorization'));
-    if (token === undefined) return refuse(ctx, challenge, logger, 'missing_token', 'a bearer token is required');
+    if (token === undefined) {
+      onFailure('missing_token');
+      return refuse(ctx, challenge, logger, 'missing_token', 'a bearer token is required');
+    }
     const outcome = await authenticator.authenticate(token);
-    if (!outcome.ok) return refuse(ctx, challenge, logger, outcome.reason, outcome.description);
+    if (!outcome.ok) {
+      onFailure(outcome.reason);
+      return refuse(ctx, challenge, logger, outcome.reason, outcome.description);
+    }
     (ctx.state as { principal?: Principal }).principal = outcome.principal;
     await next();
   };
 }
 
-function bearerTokenOf(header: string): string | undefined {
+export function bearerTokenOf(header: string): string | undefined {
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
   return match ? match[1] : undefined;
 }

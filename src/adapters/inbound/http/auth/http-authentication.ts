@@ -1,11 +1,13 @@
 import 'reflect-metadata';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { TOKENS } from '../../../../composition/tokens.js';
 import type { AppConfig, OAuthConfig } from '../../../../config/app-config.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
-import { bearerAuth } from './bearer-middleware.js';
+import type { PrometheusMetrics } from '../../../outbound/prometheus-metrics.js';
+import type { BearerAuthenticator } from './authenticator.js';
+import { bearerAuth, bearerTokenOf } from './bearer-middleware.js';
 import { JwtAuthenticator } from './jwt-authenticator.js';
 import { StaticTokenAuthenticator } from './static-token-authenticator.js';
 
@@ -19,21 +21,36 @@ export function resourceMetadataUrl(oauth: OAuthConfig): string {
 /** auth.* as HTTP: the guard for /mcp and, in oauth mode, the protected-resource metadata route. */
 @injectable()
 export class HttpAuthentication {
+  private readonly authenticator?: BearerAuthenticator;
+
   constructor(
     @inject(TOKENS.Config) private readonly config: AppConfig,
     @inject(TOKENS.Logger) private readonly logger: Logger,
-  ) {}
+    @inject(TOKENS.Metrics) @optional() private readonly metrics?: PrometheusMetrics,
+  ) {
+    const auth = config.auth;
+    if (auth?.mode === 'tokens') this.authenticator = new StaticTokenAuthenticator(auth.tokens);
+    if (auth?.mode === 'oauth') this.authenticator = new JwtAuthenticator(auth.oauth);
+  }
 
   /** Koa middleware for /mcp; undefined in mode none. */
   guard(): Koa.Middleware | undefined {
     const auth = this.config.auth;
-    if (auth === undefined || auth.mode === 'none') return undefined;
-    if (auth.mode === 'tokens') return bearerAuth(new StaticTokenAuthenticator(auth.tokens), { scopes: [] }, this.logger);
-    return bearerAuth(
-      new JwtAuthenticator(auth.oauth),
-      { scopes: auth.oauth.requiredScopes, resourceMetadataUrl: resourceMetadataUrl(auth.oauth) },
-      this.logger,
-    );
+    if (this.authenticator === undefined || auth === undefined || auth.mode === 'none') return undefined;
+    const challenge =
+      auth.mode === 'oauth' ? { scopes: auth.oauth.requiredScopes, resourceMetadataUrl: resourceMetadataUrl(auth.oauth) } : { scopes: [] };
+    return bearerAuth(this.authenticator, challenge, this.logger, (reason) => this.metrics?.authFailed(reason));
+  }
+
+  /**
+   * /metrics when auth is on: from loopback (a local Prometheus or sidecar) or with a valid token.
+   * Security: the socket's address decides, never a forwarded-for header a client can write.
+   */
+  async allowsMetrics(ctx: Koa.Context): Promise<boolean> {
+    if (this.authenticator === undefined) return true;
+    if (isLoopbackAddress(ctx.req.socket.remoteAddress)) return true;
+    const token = bearerTokenOf(ctx.get('authorization'));
+    return token !== undefined && (await this.authenticator.authenticate(token)).ok;
   }
 
   /** RFC 9728 metadata at the root and the path-suffixed well-known URL; an empty router unless oauth. */
@@ -69,4 +86,9 @@ export class HttpAuthentication {
       });
     }
   }
+}
+
+function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return address === '::1' || /^(::ffff:)?127\./.test(address);
 }
