@@ -106,5 +106,14 @@ describe('auth.mode tokens (static bearer tokens, only their SHA-256 configured)
     expect(hijack.status).toBe(404);
     const noToken = await postMcp(server.url, { sessionId, body: PING });
     expect(noToken.status).toBe(401);
+    const foreignDelete = await fetch(server.url, { method: 'DELETE', headers: { authorization: `Bearer ${READER_TOKEN}`, 'mcp-session-id': sessionId } });
+    expect(foreignDelete.status).toBe(404);
+    const foreignStream = await fetch(server.url, {
+      headers: { authorization: `Bearer ${READER_TOKEN}`, 'mcp-session-id': sessionId, accept: 'text/event-stream' },
+    });
+    expect(foreignStream.status).toBe(404);
+    const owner = await postMcp(server.url, { bearer: CI_TOKEN, sessionId, body: PING });
+    expect(owner.status).toBe(200);
+    await owner.body?.cancel();
   });
 });
