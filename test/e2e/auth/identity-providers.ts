@@ -88,8 +88,12 @@ export interface SelfSignedIssuer {
   readonly publicJwk: JWK;
   /** A JWT signed with the published key, with these claims (iss defaults to the issuer). */
   sign(payload: JWTPayload, options?: { key?: CryptoKey; kid?: string; expiresIn?: string | number }): Promise<string>;
-  /** A second RSA key pair, never published. */
+  /** A second RSA key pair, never published (until `rotate`). */
   readonly strangerKey: CryptoKey;
+  /** Key rotation: from now on the JWKS also publishes the stranger key, as kid 'rotated'. */
+  rotate(): Promise<void>;
+  /** How many times the JWKS was fetched. */
+  readonly jwksFetches: number;
   stop(): Promise<void>;
 }
 
@@ -102,10 +106,15 @@ export async function startSelfSignedIssuer(): Promise<SelfSignedIssuer> {
   const published = await generateKeyPair('RS256', { extractable: true });
   const stranger = await generateKeyPair('RS256', { extractable: true });
   const publicJwk = { ...(await exportJWK(published.publicKey)), kid: 'published', alg: 'RS256', use: 'sig' };
+  const keys: JWK[] = [publicJwk];
+  let jwksFetches = 0;
   handle((req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.url === '/.well-known/openid-configuration') res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` }));
-    else if (req.url === '/jwks') res.end(JSON.stringify({ keys: [publicJwk] }));
+    else if (req.url === '/jwks') {
+      jwksFetches += 1;
+      res.end(JSON.stringify({ keys }));
+    }
     else {
       res.statusCode = 404;
       res.end('{}');
@@ -115,6 +124,12 @@ export async function startSelfSignedIssuer(): Promise<SelfSignedIssuer> {
     issuer: url,
     publicJwk,
     strangerKey: stranger.privateKey,
+    async rotate() {
+      keys.push({ ...(await exportJWK(stranger.publicKey)), kid: 'rotated', alg: 'RS256', use: 'sig' });
+    },
+    get jwksFetches() {
+      return jwksFetches;
+    },
     async sign(payload, options = {}) {
       const jwt = new SignJWT({ iss: url, ...payload })
         .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? 'published' })

@@ -19,7 +19,11 @@ const CLOCK_TOLERANCE_SECONDS = 30;
 export class JwtAuthenticator implements BearerAuthenticator {
   private keys?: Promise<JWTVerifyGetKey>;
 
-  constructor(private readonly config: OAuthConfig) {}
+  constructor(
+    private readonly config: OAuthConfig,
+    /** Least time between two JWKS fetches caused by unknown kids (jose's default, 30 s). */
+    private readonly jwksCooldownMs = 30_000,
+  ) {}
 
   async authenticate(token: string): Promise<AuthOutcome> {
     let keys: JWTVerifyGetKey;
@@ -62,7 +66,7 @@ export class JwtAuthenticator implements BearerAuthenticator {
   }
 
   private keySet(): Promise<JWTVerifyGetKey> {
-    this.keys ??= discoverJwksUri(this.config.issuer).then((uri) => createRemoteJWKSet(new URL(uri)));
+    this.keys ??= discoverJwksUri(this.config.issuer).then((uri) => createRemoteJWKSet(new URL(uri), { cooldownDuration: this.jwksCooldownMs }));
     return this.keys;
   }
 }
