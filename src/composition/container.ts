@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { McpHttpEndpoint } from '../adapters/inbound/mcp/http-transport.js';
+import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-principal.js';
 import { McpServerFactory } from '../adapters/inbound/mcp/server-factory.js';
 import { SessionRegistry } from '../adapters/inbound/mcp/session-registry.js';
 import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
+import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentication.js';
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
+import { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
@@ -43,7 +46,9 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
 
   container.bind(TOKENS.Config).toConstantValue(config);
   container.bind(TOKENS.Settings).toConstantValue(config.settings);
-  container.bind(TOKENS.PathPolicy).toConstantValue(new PathPolicy(rootsOf(config)));
+  const principals = new AsyncLocalPrincipalContext();
+  container.bind(TOKENS.PrincipalContext).toConstantValue(principals);
+  container.bind(TOKENS.PathPolicy).toConstantValue(new PathPolicy(rootsOf(config), principals));
   container.bind(TOKENS.ToolPolicy).toConstantValue(new ToolPolicy());
   container
     .bind(RootAccess)
@@ -55,6 +60,7 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
   container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
+  container.bind(TOKENS.Metrics).toConstantValue(new PrometheusMetrics(config.roots.map((root) => root.name)));
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
 
   container.load(...toolFamilyModules);
@@ -62,6 +68,7 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();
   container.bind(McpHttpEndpoint).toSelf();
+  container.bind(HttpAuthentication).toSelf();
   container.bind(HttpServer).toSelf();
   container.bind(StdioServer).toSelf();
   return container;

@@ -10,6 +10,8 @@ import type { PathPolicy } from '../domain/path-policy.js';
 import type { ToolPolicy } from '../domain/tool-policy.js';
 import type { Settings } from '../domain/settings.js';
 import type { ToolDefinition } from '../adapters/inbound/mcp/tool-definition.js';
+import type { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
+import type { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-principal.js';
 
 export interface SessionEndListener {
   sessionEnded(sessionId: string): void;
@@ -26,10 +28,14 @@ export const TOKENS = {
   ContentHasher: Symbol.for('ContentHasher') as ServiceIdentifier<ContentHasher>,
   PathPolicy: Symbol.for('PathPolicy') as ServiceIdentifier<PathPolicy>,
   ToolPolicy: Symbol.for('ToolPolicy') as ServiceIdentifier<ToolPolicy>,
+  /** The principal of the tool call being served; PathPolicy narrows the roots to its grant. */
+  PrincipalContext: Symbol.for('PrincipalContext') as ServiceIdentifier<AsyncLocalPrincipalContext>,
   /** Per-session editor state (cwd, views); bound by the editor tools module, so swapping the store is one binding. */
   SessionState: Symbol.for('SessionState') as ServiceIdentifier<SessionStatePort>,
   /** Multi-bound: told when an MCP session ends (DELETE, transport close, stdio exit) so per-session state is dropped. */
   SessionEndListener: Symbol.for('SessionEndListener') as ServiceIdentifier<SessionEndListener>,
+  /** The Prometheus registry and its counters (also the tool-call observer). */
+  Metrics: Symbol.for('Metrics') as ServiceIdentifier<PrometheusMetrics>,
   /** Multi-bound: every tool family module binds its definitions here. */
   ToolDefinition: Symbol.for('ToolDefinition') as ServiceIdentifier<ToolDefinition>,
 } as const;

@@ -7,6 +7,28 @@ export interface RootConfig {
   readonly allowedTools: readonly string[];
 }
 
+export interface StaticTokenConfig {
+  readonly name: string;
+  /** Lower-case hex SHA-256 of the token; the token itself is never stored. */
+  readonly sha256: string;
+  /** undefined: every root. */
+  readonly roots?: readonly string[];
+  readonly readOnly: boolean;
+}
+
+export interface OAuthConfig {
+  readonly issuer: string;
+  readonly audience: string;
+  readonly requiredScopes: readonly string[];
+  readonly rootsClaim?: string;
+}
+
+/** HTTP authentication (stdio is a local process and needs none). */
+export type AuthConfig =
+  | { readonly mode: 'none'; readonly allowUnauthenticated: boolean }
+  | { readonly mode: 'tokens'; readonly tokens: readonly StaticTokenConfig[] }
+  | { readonly mode: 'oauth'; readonly oauth: OAuthConfig };
+
 /** The validated configuration the composition root is built from. */
 export interface AppConfig {
   readonly host: string;
@@ -17,4 +39,8 @@ export interface AppConfig {
   readonly configFile?: string;
   readonly settings: Settings;
   readonly roots: readonly RootConfig[];
+  /** Absent means mode none on loopback (test servers); loadConfig always sets it. */
+  readonly auth?: AuthConfig;
+  /** GET /metrics; absent means enabled. */
+  readonly metrics?: { readonly enabled: boolean };
 }

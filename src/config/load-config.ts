@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import convict from 'convict';
 import type { AppConfig, RootConfig } from './app-config.js';
+import { resolveAuth } from './auth-config.js';
 import { configSchema, type RawConfig, type RawRoot } from './schema.js';
 
 /** A bad configuration: the process prints `message` as its one line on stderr and exits. */
@@ -67,10 +68,13 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
   const raw = config.getProperties();
 
   const roots = raw.roots.map((root, index) => resolveRoot(root, index, dirname(configFile)));
+  const allowedHosts = resolveAllowedHosts(raw.host, raw.allowed_hosts);
   return {
     host: raw.host,
     port: raw.port,
-    allowedHosts: resolveAllowedHosts(raw.host, raw.allowed_hosts),
+    allowedHosts,
+    auth: resolveAuth(raw.auth, raw.host, roots, !commandLine.stdio),
+    metrics: { enabled: raw.metrics.enabled },
     logLevel: raw.log_level,
     configFile,
     settings: {

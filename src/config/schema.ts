@@ -2,6 +2,7 @@ import convict from 'convict';
 import YAML from 'yaml';
 import type { Settings } from '../domain/settings.js';
 import { DEFAULT_MAX_RESULT_BYTES, MAX_MAX_RESULT_BYTES } from '../domain/result-budget.js';
+import { authFormats, authSchema, type RawAuthConfig } from './auth-schema.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
@@ -29,6 +30,8 @@ export interface RawConfig {
   allowed_hosts: string[];
   log_level: string;
   roots: RawRoot[];
+  auth: RawAuthConfig;
+  metrics: { enabled: boolean };
 }
 
 // Root names appear as the first segment of /<root>/... paths in the editor tools, so
@@ -76,6 +79,7 @@ function flagCoerce(value: string): boolean | string {
 }
 
 convict.addFormats({
+  ...authFormats,
   'positive-int': {
     validate: positiveIntFormat,
     coerce: (value: string) => (value.trim() === '' ? Number.NaN : Number(value)),
@@ -198,4 +202,8 @@ export const configSchema: convict.Schema<RawConfig> = {
   },
   log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
   roots: { doc: 'Named root directories with their tool allowlists', format: 'roots', default: [], sensitive: true },
+  auth: authSchema,
+  metrics: {
+    enabled: { doc: 'Serve GET /metrics (Prometheus text format)', format: 'flag', default: true, env: 'MCP_FS_METRICS_ENABLED' },
+  },
 };

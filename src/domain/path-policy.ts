@@ -1,4 +1,5 @@
 import { type DomainError, errors } from './errors.js';
+import { type Principal, type PrincipalContext, UNRESTRICTED_PRINCIPAL, rootsVisibleTo } from './principal.js';
 import { displayPath, type Root, type RootPath } from './roots.js';
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
@@ -17,16 +18,35 @@ const utf8 = new TextEncoder();
  * without races live in the file system adapter.
  */
 export class PathPolicy {
-  private readonly rootsByName: ReadonlyMap<string, Root>;
+  /** Cache: one narrowed view per Principal object (a session keeps its principal), dropped with it. */
+  private readonly views = new WeakMap<Principal, RootView>();
 
-  constructor(readonly roots: readonly Root[]) {
-    this.rootsByName = new Map(roots.map((root) => [root.name, root]));
+  constructor(
+    private readonly configuredRoots: readonly Root[],
+    private readonly principals: PrincipalContext = { current: () => UNRESTRICTED_PRINCIPAL },
+  ) {}
+
+  /** The roots the current principal may use, with its narrowed allowlists. */
+  get roots(): readonly Root[] {
+    return this.view().roots;
   }
 
+  /** Security: a root outside the principal's grant is UNKNOWN_ROOT, exactly like one never configured. */
   root(name: string): Root {
-    const root = this.rootsByName.get(name);
+    const root = this.view().byName.get(name);
     if (!root) throw errors.unknownRoot(name);
     return root;
+  }
+
+  private view(): RootView {
+    const principal = this.principals.current();
+    let view = this.views.get(principal);
+    if (!view) {
+      const roots = rootsVisibleTo(principal, this.configuredRoots);
+      view = { roots, byName: new Map(roots.map((root) => [root.name, root])) };
+      this.views.set(principal, view);
+    }
+    return view;
   }
 
   /**
@@ -69,6 +89,11 @@ export class PathPolicy {
   resolveLinkTarget(linkDirectory: RootPath, linkText: string): RootPath | null {
     return resolveLinkTarget(linkDirectory, linkText);
   }
+}
+
+interface RootView {
+  readonly roots: readonly Root[];
+  readonly byName: ReadonlyMap<string, Root>;
 }
 
 /** See PathPolicy.resolveLinkTarget; exported for the file system adapters that walk links. */

@@ -26,3 +26,21 @@ export const NAMESPACE_TOOLS = ['view', 'str_replace', 'create_file', 'file_read
 export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>([...ROOT_SCOPED_TOOLS, ...NAMESPACE_TOOLS]);
 
 export const ALL_TOOLS_WILDCARD = '*';
+
+/**
+ * Tools that change a root (create, write, remove, move, chmod); a read-only principal may
+ * use none of them. copy writes its destination, so it is here too.
+ */
+export const WRITING_TOOLS: ReadonlySet<string> = new Set<string>([
+  'write_file',
+  'remove_file',
+  'patch_file',
+  'create_folder',
+  'remove_folder',
+  'permissions_file',
+  'copy',
+  'move',
+  'str_replace',
+  'create_file',
+  'file_write',
+]);

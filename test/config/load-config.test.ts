@@ -63,6 +63,8 @@ describe('loadConfig: a valid file', () => {
         search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000 },
       },
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
+      auth: { mode: 'none', allowUnauthenticated: false },
+      metrics: { enabled: true },
     });
   });
 
@@ -108,12 +110,12 @@ roots:
   });
 
   it('adds a specific listen address to the default allowed hosts', async () => {
-    const file = await writeConfig(`host: 10.1.2.3\n${VALID}`);
+    const file = await writeConfig(`host: 10.1.2.3\nauth: { allow_unauthenticated: true }\n${VALID}`);
     expect(loadConfig(['--config', file], {}).allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', '10.1.2.3']);
   });
 
   it('accepts "*" in allowed_hosts when listening on every interface', async () => {
-    const file = await writeConfig(`host: 0.0.0.0\nallowed_hosts: ["*"]\n${VALID}`);
+    const file = await writeConfig(`host: 0.0.0.0\nallowed_hosts: ["*"]\nauth: { allow_unauthenticated: true }\n${VALID}`);
     expect(loadConfig(['--config', file], {}).allowedHosts).toEqual(['*']);
   });
 });
@@ -145,6 +147,7 @@ describe('loadConfig: precedence CLI > env > YAML > defaults', () => {
       MCP_FS_SEARCH_MAX_RESULTS: '14',
       MCP_FS_ALLOWED_HOSTS: 'mcp.example.com, localhost',
       MCP_FS_LOG_LEVEL: 'warn',
+      MCP_FS_AUTH_ALLOW_UNAUTHENTICATED: 'true',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Container } from 'inversify';
 import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
 import { buildContainer, type ContainerOverrides } from '../../src/composition/container.js';
-import type { AppConfig } from '../../src/config/app-config.js';
+import type { AppConfig, AuthConfig } from '../../src/config/app-config.js';
 import { defaultSettings } from '../../src/config/schema.js';
 import type { Settings } from '../../src/domain/settings.js';
 import { RecordingLogger } from './recording-logger.js';
@@ -24,6 +24,10 @@ export interface TestServerOptions {
   readonly overrides?: ContainerOverrides;
   /** Runs on the built container before the server starts: bind an extra listener, keep a service to inspect. */
   readonly configure?: (container: Container) => void;
+  /** HTTP authentication; default none (loopback). */
+  readonly auth?: AuthConfig;
+  /** GET /metrics; default enabled. */
+  readonly metrics?: { readonly enabled: boolean };
 }
 
 export interface TestServer {
@@ -36,8 +40,8 @@ export interface TestServer {
   readonly logger: RecordingLogger;
   /** The host directory of a root, for seeding fixtures with node:fs. */
   rootPath(name: string): string;
-  /** An SDK Client connected over Streamable HTTP; closed by stop(). */
-  connect(): Promise<Client>;
+  /** An SDK Client connected over Streamable HTTP (with `Authorization: Bearer token` when given); closed by stop(). */
+  connect(options?: { bearer?: string }): Promise<Client>;
   /** Closes clients and sessions, stops the HTTP server, deletes the temp dirs. */
   stop(): Promise<void>;
 }
@@ -59,6 +63,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logLevel: 'error',
     settings: { ...defaultSettings(roots[0].name), ...options.settings },
     roots,
+    auth: options.auth,
+    metrics: options.metrics,
   };
   const logger = new RecordingLogger();
   const container = buildContainer(config, { logger, ...options.overrides });
@@ -77,9 +83,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (!root) throw new Error(`no test root named ${name}`);
       return root.path;
     },
-    async connect() {
+    async connect(connectOptions = {}) {
       const client = new Client({ name: 'mcp-filesystem-tests', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`)));
+      const requestInit = connectOptions.bearer === undefined ? undefined : { headers: { Authorization: `Bearer ${connectOptions.bearer}` } };
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit }));
       clients.push(client);
       return client;
     },

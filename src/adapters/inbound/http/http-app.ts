@@ -8,7 +8,10 @@ import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { McpHttpEndpoint, MCP_PATH } from '../mcp/http-transport.js';
 import { SessionRegistry } from '../mcp/session-registry.js';
+import { HttpAuthentication } from './auth/http-authentication.js';
 import { healthRouter } from './health-route.js';
+import { metricsRouter } from './metrics-route.js';
+import type { PrometheusMetrics } from '../../outbound/prometheus-metrics.js';
 import { hostGuard } from './host-guard.js';
 
 export interface ListeningAddress {
@@ -28,7 +31,11 @@ export class HttpServer {
     @inject(McpHttpEndpoint) private readonly endpoint: McpHttpEndpoint,
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
     @inject(TOKENS.Logger) private readonly logger: Logger,
-  ) {}
+    @inject(HttpAuthentication) private readonly auth: HttpAuthentication,
+    @inject(TOKENS.Metrics) private readonly metrics: PrometheusMetrics,
+  ) {
+    metrics.trackOpenSessions(() => sessions.size);
+  }
 
   app(): Koa {
     const app = new Koa();
@@ -49,6 +56,14 @@ export class HttpServer {
     app.use(health.routes());
     app.use(health.allowedMethods());
     app.use(hostGuard(this.config.allowedHosts));
+    const metadata = this.auth.metadataRouter();
+    app.use(metadata.routes());
+    if (this.config.metrics?.enabled ?? true) {
+      app.use(metricsRouter(this.metrics, (ctx) => this.auth.allowsMetrics(ctx)).routes());
+    }
+    // Security: everything after this point (the MCP endpoint) needs a valid bearer token when auth is on.
+    const guard = this.auth.guard();
+    if (guard) app.use(guard);
     const mcp = this.endpoint.router();
     app.use(mcp.routes());
     app.use(mcp.allowedMethods());
@@ -57,6 +72,7 @@ export class HttpServer {
 
   async start(): Promise<ListeningAddress> {
     if (this.server) throw new Error('the HTTP server is already started');
+    this.auth.warnIfUnauthenticated();
     const server = createServer(this.app().callback());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -76,6 +92,7 @@ export class HttpServer {
       roots: this.config.roots.map((root) => root.name),
       config_file: this.config.configFile,
       allowed_hosts: this.config.allowedHosts,
+      auth: this.config.auth?.mode ?? 'none',
     });
     return address;
   }

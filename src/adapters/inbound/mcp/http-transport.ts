@@ -8,6 +8,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
+import { principalOf } from '../http/auth/bearer-middleware.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -88,34 +90,37 @@ export class McpHttpEndpoint {
     }
     const sessionId = sessionIdOf(ctx);
     if (sessionId !== undefined) {
-      const transport = this.transportOf(sessionId);
+      const transport = this.transportOf(sessionId, ctx);
       if (!transport) return rpcError(ctx, 404, -32001, 'Session not found');
       return this.handle(ctx, transport, body);
     }
     if (!isInitializeRequest(body)) return rpcError(ctx, 400, -32000, 'Bad Request: No valid session ID provided');
-    return this.handle(ctx, await this.open(), body);
+    return this.handle(ctx, await this.open(principalOf(ctx) ?? UNRESTRICTED_PRINCIPAL), body);
   }
 
   private async forward(ctx: Koa.Context): Promise<void> {
     const sessionId = sessionIdOf(ctx);
     if (sessionId === undefined) return rpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    const transport = this.transportOf(sessionId);
+    const transport = this.transportOf(sessionId, ctx);
     if (!transport) return rpcError(ctx, 404, -32001, 'Session not found');
     return this.handle(ctx, transport);
   }
 
-  private transportOf(sessionId: string): StreamableHTTPServerTransport | undefined {
-    const transport = this.sessions.get(sessionId)?.transport;
-    return transport instanceof StreamableHTTPServerTransport ? transport : undefined;
+  /** Security: another principal's session is "not found" (404), exactly like one that never existed. */
+  private transportOf(sessionId: string, ctx: Koa.Context): StreamableHTTPServerTransport | undefined {
+    const session = this.sessions.get(sessionId);
+    const caller = principalOf(ctx) ?? UNRESTRICTED_PRINCIPAL;
+    if (session === undefined || (session.principal ?? UNRESTRICTED_PRINCIPAL).name !== caller.name) return undefined;
+    return session.transport instanceof StreamableHTTPServerTransport ? session.transport : undefined;
   }
 
-  private async open(): Promise<StreamableHTTPServerTransport> {
+  private async open(principal: Principal): Promise<StreamableHTTPServerTransport> {
     const id = randomUUID();
-    const server = this.servers.create(id);
+    const server = this.servers.create(id, principal);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       // Registered only once initialize succeeded, so a failed handshake leaves nothing behind.
-      onsessioninitialized: () => this.sessions.add({ id, server, transport }),
+      onsessioninitialized: () => this.sessions.add({ id, server, transport, principal }),
     });
     await server.connect(transport);
     return transport;

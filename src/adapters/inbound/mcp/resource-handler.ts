@@ -42,7 +42,11 @@ export class McpResourceHandler {
     @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
-  register(server: Server, sessionId: string): void {
+  /**
+   * Security: `asPrincipal` runs a handler with the session's principal, as tools/call is run, so
+   * a principal limited to some roots neither lists nor reads the others through resources.
+   */
+  register(server: Server, sessionId: string, asPrincipal: <T>(action: () => T) => T = (action) => action()): void {
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: [
         {
@@ -53,7 +57,7 @@ export class McpResourceHandler {
         },
       ],
     }));
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    server.setRequestHandler(ListResourcesRequestSchema, () => asPrincipal(() => ({
       resources: this.resources.roots().map((name) => ({
         uri: `${RESOURCE_SCHEME}://${name}/`,
         name,
@@ -61,8 +65,8 @@ export class McpResourceHandler {
         description: `The top directory of root ${name}.`,
         mimeType: 'text/plain',
       })),
-    }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => this.read(request.params.uri, sessionId));
+    })));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => asPrincipal(() => this.read(request.params.uri, sessionId)));
   }
 
   private async read(uri: string, sessionId: string): Promise<ReadResourceResult> {

@@ -4,6 +4,7 @@ import { DomainError, errors } from '../../../domain/errors.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { describeIssues, parseArguments } from './argument-parser.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
+import type { ToolCallObserver, ToolCallRecord } from './tool-call-observer.js';
 import type { PreparedTool } from './tool-schemas.js';
 
 export const INTERNAL_ERROR_TEXT = 'INTERNAL_ERROR: unexpected error; see the server log';
@@ -52,12 +53,14 @@ export async function invokeTool(
   rawArgs: Record<string, unknown>,
   context: ToolCallContext,
   logger: Logger,
+  observer?: ToolCallObserver,
 ): Promise<CallToolResult> {
   const { definition } = tool;
   const started = performance.now();
   let fields = logFieldsOf(definition, rawArgs);
   let result: CallToolResult;
   let errorCode: string | undefined;
+  let denial: string | undefined;
   try {
     const args = parseArguments(definition.name, tool.input, rawArgs);
     fields = logFieldsOf(definition, args);
@@ -69,19 +72,24 @@ export async function invokeTool(
       // Our bug, not the caller's: a result that breaks the declared schema is never sent.
       errorCode = 'INTERNAL_ERROR';
       result = errorResult(INTERNAL_ERROR_TEXT);
-      logger.error('tool result does not match its outputSchema', { tool: definition.name, session: context.sessionId, issues: mismatch });
+      logger.error('tool result does not match its outputSchema', { tool: definition.name, session: context.sessionId,
+    principal: context.principal, issues: mismatch });
     }
   } catch (error) {
     if (error instanceof DomainError) {
       errorCode = error.code;
       result = errorResult(error.toClientText());
-      if (error.isSecurityDenial) logDenial(logger, definition.name, fields, error, context);
+      if (error.isSecurityDenial) {
+        denial = error.code;
+        logDenial(logger, definition.name, fields, error, context);
+      }
     } else {
       errorCode = 'INTERNAL_ERROR';
       result = errorResult(INTERNAL_ERROR_TEXT);
       logger.error('unexpected error in tool call', {
         tool: definition.name,
         session: context.sessionId,
+    principal: context.principal,
         error: describe(error),
         stack: error instanceof Error ? error.stack : undefined,
       });
@@ -95,16 +103,25 @@ export async function invokeTool(
     );
     responseBytes = Buffer.byteLength(JSON.stringify(result));
   }
-  logCall(logger, { tool: definition.name, ...fields }, errorCode, started, responseBytes, context);
+  const record = logCall(logger, { tool: definition.name, ...fields }, errorCode, started, responseBytes, context);
+  observer?.toolCallFinished({ ...record, writtenBytes: definition.annotations.readOnlyHint ? 0 : contentBytesOf(rawArgs), denial });
   return result;
 }
 
+/** Bytes a writing call asks to store: its `content` (write_file, file_write, create_file) or replacement text. */
+function contentBytesOf(args: Record<string, unknown>): number {
+  const text = typeof args.content === 'string' ? args.content : typeof args.new_str === 'string' ? args.new_str : undefined;
+  return text === undefined ? 0 : Buffer.byteLength(text);
+}
+
 /** A call naming no listed tool: an error result like any other, and logged like any other. */
-export function rejectUnknownTool(name: string, context: ToolCallContext, logger: Logger): CallToolResult {
+export function rejectUnknownTool(name: string, context: ToolCallContext, logger: Logger, observer?: ToolCallObserver): CallToolResult {
   const started = performance.now();
   const error = errors.invalidArgument(`unknown tool: ${name}`);
   const result = errorResult(error.toClientText());
-  logCall(logger, { tool: name }, error.code, started, Buffer.byteLength(JSON.stringify(result)), context);
+  const record = logCall(logger, { tool: name }, error.code, started, Buffer.byteLength(JSON.stringify(result)), context);
+  // Security: a client-chosen name must not become a metric label (unbounded series).
+  observer?.toolCallFinished({ ...record, tool: 'unknown', writtenBytes: 0 });
   return result;
 }
 
@@ -115,17 +132,21 @@ function logCall(
   started: number,
   responseBytes: number,
   context: ToolCallContext,
-): void {
+): Omit<ToolCallRecord, 'writtenBytes'> {
+  const elapsedMs = performance.now() - started;
+  const outcome = errorCode === undefined ? 'success' : 'error';
   logger.info('tool call', {
     tool: call.tool,
     root: call.root,
     path: call.path,
-    outcome: errorCode === undefined ? 'success' : 'error',
+    outcome,
     error_code: errorCode,
-    duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    duration_ms: Math.round(elapsedMs * 1000) / 1000,
     response_bytes: responseBytes,
     session: context.sessionId,
+    principal: context.principal,
   });
+  return { tool: call.tool, root: call.root, outcome, errorCode, durationSeconds: elapsedMs / 1000, responseBytes };
 }
 
 function outputMismatch(tool: PreparedTool, output: ToolOutput): string | undefined {
@@ -145,6 +166,7 @@ function logDenial(logger: Logger, tool: string, fields: ToolLogFields, error: D
     error_code: error.code,
     reason: error.message,
     session: context.sessionId,
+    principal: context.principal,
   });
 }
 

@@ -5,7 +5,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
+import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { McpResourceHandler } from './resource-handler.js';
+import type { ToolCallObserver } from './tool-call-observer.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
@@ -47,6 +50,8 @@ export class McpServerFactory {
   constructor(
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
+    @inject(TOKENS.Metrics) @optional() private readonly observer?: ToolCallObserver,
     @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
   ) {
     const tools = new Map<string, PreparedTool>();
@@ -57,18 +62,26 @@ export class McpServerFactory {
     this.tools = tools;
   }
 
-  create(sessionId: string): Server {
+  /**
+   * Security: the session's principal is fixed here, when the session opens; every tool call
+   * of the session runs with its grant (roots, read-only), whatever a later request carries.
+   */
+  create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): Server {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       { capabilities: { tools: {}, ...(this.resources ? { resources: {} } : {}) }, instructions: INSTRUCTIONS },
     );
-    this.resources?.register(server, sessionId);
+    this.resources?.register(server, sessionId, (action) => this.principals.run(principal, action));
     server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
-      const context = { sessionId };
-      return tool ? invokeTool(tool, args ?? {}, context, this.logger) : rejectUnknownTool(name, context, this.logger);
+      const context = { sessionId, principal: principal.name };
+      return this.principals.run(principal, () =>
+        tool
+          ? invokeTool(tool, args ?? {}, context, this.logger, this.observer)
+          : rejectUnknownTool(name, context, this.logger, this.observer),
+      );
     });
     return server;
   }

@@ -4,11 +4,14 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOKENS, type SessionEndListener } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import type { Principal } from '../../../domain/principal.js';
 
 export interface McpSession {
   readonly id: string;
   readonly server: Server;
   readonly transport: Transport;
+  /** Who opened the session; only that principal may use it (HTTP with auth). */
+  readonly principal?: Principal;
 }
 
 /**
@@ -32,7 +35,7 @@ export class SessionRegistry {
   add(session: McpSession): void {
     this.sessions.set(session.id, session);
     session.server.onclose = () => this.end(session.id);
-    this.logger.info('session started', { session: session.id });
+    this.logger.info('session started', { session: session.id, principal: session.principal?.name });
   }
 
   get(id: string): McpSession | undefined {

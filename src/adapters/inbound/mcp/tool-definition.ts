@@ -4,6 +4,8 @@ import type { ZodRawShape, z } from 'zod';
 export interface ToolCallContext {
   /** The Mcp-Session-Id, or 'stdio' for the stdio connection. */
   readonly sessionId: string;
+  /** Who the session belongs to (token name or JWT sub), for the call log; never a credential. */
+  readonly principal: string;
 }
 
 /** What a handler returns; the MCP adapter turns it into a CallToolResult. */

@@ -22,7 +22,7 @@ function definitionThat(handle: () => Promise<ToolOutput>) {
 }
 
 const ARGS = { root: 'workspace', path: 'notes/a.txt' };
-const CONTEXT = { sessionId: 'session-1' };
+const CONTEXT = { sessionId: 'session-1', principal: 'ci-agent' };
 
 describe('toCallToolResult', () => {
   it('renders structured output as compact JSON text and structuredContent', () => {
@@ -86,6 +86,7 @@ describe('invokeTool', () => {
       outcome: 'success',
       error_code: undefined,
       session: 'session-1',
+      principal: 'ci-agent',
       response_bytes: Buffer.byteLength(JSON.stringify(result)),
     });
     expect(entry.fields.duration_ms).toEqual(expect.any(Number));
@@ -129,6 +130,7 @@ describe('invokeTool', () => {
       resolved_path: '/etc/secret',
       error_code: 'ACCESS_DENIED',
       session: 'session-1',
+      principal: 'ci-agent',
     });
   });
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { AsyncLocalPrincipalContext } from '../../../../src/adapters/inbound/mcp/call-principal.js';
+import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../src/domain/principal.js';
 import { INTERNAL_ERROR_TEXT } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
 import { McpServerFactory, SERVER_NAME } from '../../../../src/adapters/inbound/mcp/server-factory.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
@@ -37,9 +39,13 @@ const richTool = defineTool({
   handle: async () => ({ structured: { entries: [], count: 0 } }),
 });
 
-async function connect(definitions: ToolDefinition[]): Promise<{ client: Client; logger: RecordingLogger }> {
+async function connect(
+  definitions: ToolDefinition[],
+  principals = new AsyncLocalPrincipalContext(),
+  principal: Principal = UNRESTRICTED_PRINCIPAL,
+): Promise<{ client: Client; logger: RecordingLogger }> {
   const logger = new RecordingLogger();
-  const server = new McpServerFactory(definitions, logger).create('session-7');
+  const server = new McpServerFactory(definitions, logger, principals).create('session-7', principal);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: 'factory-test', version: '1' });
@@ -138,7 +144,27 @@ describe('McpServerFactory', () => {
   });
 
   it('refuses two definitions with the same name', () => {
-    expect(() => new McpServerFactory([readTool({}), readTool({})], new RecordingLogger())).toThrow('two tool definitions are named read_file');
+    expect(() => new McpServerFactory([readTool({}), readTool({})], new RecordingLogger(), new AsyncLocalPrincipalContext())).toThrow('two tool definitions are named read_file');
+  });
+
+  it("runs every call of a session as the session's principal, and logs its name", async () => {
+    const principals = new AsyncLocalPrincipalContext();
+    const principal: Principal = { name: 'ci-agent', roots: ['docs'], readOnly: true };
+    const seen: Principal[] = [];
+    const probe = defineTool({
+      ...readTool({}),
+      outputSchema: undefined,
+      handle: async () => {
+        await Promise.resolve();
+        seen.push(principals.current());
+        return { text: 'ok' };
+      },
+    });
+    const { client, logger } = await connect([probe], principals, principal);
+    await callTool(client, 'read_file', { root: 'docs', path: 'a.txt' });
+    expect(seen).toEqual([principal]);
+    expect(principals.current()).toBe(UNRESTRICTED_PRINCIPAL);
+    expect(logger.withMessage('tool call')[0].fields).toMatchObject({ principal: 'ci-agent', session: 'session-7' });
   });
 
   it('serves an empty tool list when no family is bound', async () => {

@@ -7,7 +7,7 @@ export function byName(tools: ToolDefinition[]): Map<string, ToolDefinition> {
 
 /** What the MCP adapter checks: structuredContent must satisfy outputSchema; strict() also catches undeclared fields. */
 export async function callChecked(tool: ToolDefinition, args: Record<string, unknown>): Promise<ToolOutput> {
-  const output = await tool.handle(z.object(tool.inputSchema).strict().parse(args), { sessionId: 'test' });
+  const output = await tool.handle(z.object(tool.inputSchema).strict().parse(args), { sessionId: 'test', principal: 'local' });
   z.object(tool.outputSchema ?? {}).strict().parse(output.structured);
   return output;
 }

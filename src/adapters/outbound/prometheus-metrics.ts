@@ -1,0 +1,82 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ToolCallObserver, ToolCallRecord } from '../inbound/mcp/tool-call-observer.js';
+
+/**
+ * The Prometheus registry of one server (prom-client). Labels take only bounded values: tool
+ * names from the registered definitions, configured root names ('other' for anything a client
+ * made up), error codes and fixed reasons; never a path, a principal or a token.
+ */
+export class PrometheusMetrics implements ToolCallObserver {
+  readonly registry = new Registry();
+  private readonly roots: ReadonlySet<string>;
+  private readonly toolCalls: Counter<'tool' | 'root' | 'outcome'>;
+  private readonly toolLatency: Histogram<'tool'>;
+  private readonly bytes: Counter<'direction'>;
+  private readonly denials: Counter<'reason'>;
+  private readonly authFailures: Counter<'reason'>;
+
+  constructor(rootNames: readonly string[]) {
+    this.roots = new Set(rootNames);
+    collectDefaultMetrics({ register: this.registry, prefix: 'mcp_fs_' });
+    const registers = [this.registry];
+    this.toolCalls = new Counter({
+      name: 'mcp_fs_tool_calls_total',
+      help: 'Tool calls by tool, root and outcome',
+      labelNames: ['tool', 'root', 'outcome'],
+      registers,
+    });
+    this.toolLatency = new Histogram({
+      name: 'mcp_fs_tool_call_duration_seconds',
+      help: 'Tool call latency by tool',
+      labelNames: ['tool'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 300],
+      registers,
+    });
+    this.bytes = new Counter({
+      name: 'mcp_fs_bytes_total',
+      help: 'Bytes read by clients (tool responses) and written (content of writing calls)',
+      labelNames: ['direction'],
+      registers,
+    });
+    this.denials = new Counter({ name: 'mcp_fs_security_denials_total', help: 'Security denials by reason', labelNames: ['reason'], registers });
+    this.authFailures = new Counter({
+      name: 'mcp_fs_auth_failures_total',
+      help: 'Refused HTTP authentications by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+  }
+
+  /** The open-sessions gauge reads the session count when scraped. */
+  trackOpenSessions(count: () => number): void {
+    new Gauge({
+      name: 'mcp_fs_open_sessions',
+      help: 'Open MCP sessions',
+      registers: [this.registry],
+      collect() {
+        this.set(count());
+      },
+    });
+  }
+
+  toolCallFinished(call: ToolCallRecord): void {
+    const root = call.root === undefined ? 'none' : this.roots.has(call.root) ? call.root : 'other';
+    this.toolCalls.inc({ tool: call.tool, root, outcome: call.outcome });
+    this.toolLatency.observe({ tool: call.tool }, call.durationSeconds);
+    this.bytes.inc({ direction: 'read' }, call.responseBytes);
+    if (call.writtenBytes > 0) this.bytes.inc({ direction: 'written' }, call.writtenBytes);
+    if (call.denial !== undefined) this.denials.inc({ reason: call.denial });
+  }
+
+  authFailed(reason: string): void {
+    this.authFailures.inc({ reason });
+  }
+
+  contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

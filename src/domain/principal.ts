@@ -1,0 +1,39 @@
+import type { Root } from './roots.js';
+import { ALLOWLISTABLE_TOOLS, WRITING_TOOLS } from './tool-names.js';
+
+/**
+ * Who is calling, as the domain sees it: a name for the audit log and the scopes the
+ * inbound adapter granted (static token entry or JWT claims). No HTTP detail reaches here.
+ */
+export interface Principal {
+  /** Token name or JWT `sub`; never the token itself. */
+  readonly name: string;
+  /** The roots this principal may use; undefined means every configured root. */
+  readonly roots?: readonly string[];
+  /** True: only tools that do not write. */
+  readonly readOnly: boolean;
+}
+
+/** stdio and `auth.mode: none`: a local operator with every configured root. */
+export const UNRESTRICTED_PRINCIPAL: Principal = Object.freeze({ name: 'local', readOnly: false });
+
+/** Port: the principal of the tool call being served (set by the inbound adapter per call). */
+export interface PrincipalContext {
+  current(): Principal;
+}
+
+/**
+ * The roots a principal sees: those it may use, each with its allowlist narrowed (a
+ * read-only principal loses every writing tool). Security: the narrowed Root replaces the
+ * configured one everywhere a lookup happens, so ToolPolicy, list_roots and the editor
+ * namespace all judge against the principal's view, never the full configuration.
+ */
+export function rootsVisibleTo(principal: Principal, roots: readonly Root[]): Root[] {
+  const granted = principal.roots === undefined ? roots : roots.filter((root) => principal.roots?.includes(root.name));
+  if (!principal.readOnly) return [...granted];
+  return granted.map((root) => {
+    const allowedTools = new Set([...root.allowedTools].filter((tool) => !WRITING_TOOLS.has(tool)));
+    const configuredTools = [...ALLOWLISTABLE_TOOLS].filter((tool) => allowedTools.has(tool));
+    return { ...root, allowedTools, configuredTools };
+  });
+}
