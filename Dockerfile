@@ -7,6 +7,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# npm ci runs `prepare` (npm run build): tsc, then scripts/build.mjs bundles dist/main.js with esbuild.
+COPY scripts/build.mjs ./scripts/build.mjs
 RUN npm ci --no-audit --no-fund \
  && npm prune --omit=dev --no-audit --no-fund
 
