@@ -5,6 +5,7 @@ import { DomainError, errors, inRoot } from '../../domain/errors.js';
 import { fitsHostPath, hostPathTooLong } from '../../domain/path-policy.js';
 import type {
   EntryStat,
+  FileLock,
   FileSystemPort,
   LinkInfo,
   ReadableFile,
@@ -13,20 +14,26 @@ import type {
 } from '../../domain/ports/file-system.port.js';
 import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
 import { describeLink, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
+import { FileLocks } from './node-fs/file-locks.js';
+import { InFlightWrites } from './node-fs/in-flight.js';
 import { errnoOf, translate } from './node-fs/node-errors.js';
 import { OwnerDirectory } from './node-fs/owners.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
 import { Walk, Walker, type Dir, type Located } from './node-fs/walker.js';
-import { Writer } from './node-fs/writes.js';
+import { versionOf, Writer } from './node-fs/writes.js';
 
 // Security: O_NONBLOCK so a FIFO planted in a root cannot hang the server on open.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const LISTING_CONCURRENCY = 64;
+/** Our own temp and lock files (`.mcp-fs-<hex>.tmp|lock`): never shown by a listing or search. */
+const OWN_WORK_FILE = /^\.mcp-fs-[0-9a-f]{16}\.(tmp|lock)$/;
 
 export interface NodeFileSystemOptions {
   /** Use /proc/self/fd for race-free walks; defaults to whether it exists (Linux). */
   readonly procFd?: boolean;
+  /** Where in-flight temp files are recorded (default: a private directory under the OS temp dir). */
+  readonly stateDir?: string;
 }
 
 /**
@@ -38,10 +45,14 @@ export class NodeFileSystem implements FileSystemPort {
   private readonly walker: Walker;
   private readonly writer: Writer;
   private readonly owners = new OwnerDirectory();
+  private readonly locks = new FileLocks();
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
-    this.writer = new Writer(this.walker);
+    const inFlight = new InFlightWrites(options.stateDir);
+    // Temp files of writes a crashed process left behind go before this process serves anything.
+    inFlight.recover();
+    this.writer = new Writer(this.walker, inFlight);
   }
 
   async stat(path: RootPath, options: { followSymlinks?: boolean } = {}): Promise<EntryStat | null> {
@@ -72,6 +83,8 @@ export class NodeFileSystem implements FileSystemPort {
       } catch (error) {
         throw translate(error, path, 'directory');
       }
+      // A temp file of a write in progress (or a lock) is an implementation detail, not an entry.
+      names = names.filter((name) => !OWN_WORK_FILE.test(name));
       const entries = await mapLimit(names, LISTING_CONCURRENCY, async (name) => {
         const stats = await this.walker.lstatIn(dir, name, walk);
         if (stats === null) return null;
@@ -85,7 +98,35 @@ export class NodeFileSystem implements FileSystemPort {
 
   async openFile(path: RootPath): Promise<ReadableFile> {
     const { handle, stats } = await this.openRegularFile(path, 'file');
-    return new NodeReadableFile(handle, toEntryStat(baseName(path), stats), path);
+    return Object.assign(new NodeReadableFile(handle, toEntryStat(baseName(path), stats), path), { version: versionOf(stats) });
+  }
+
+  async lockFile(path: RootPath): Promise<FileLock> {
+    let found: Located;
+    try {
+      found = await this.walker.locate(path, new Walk(path), { followFinal: true });
+    } catch (error) {
+      // A final link that leaves the root or loops is replaced, not written through, by copy and move: lock the link's own name.
+      if (!(error instanceof DomainError && error.code === 'ACCESS_DENIED')) throw error;
+      found = await this.walker.locate(path, new Walk(path), { followFinal: false });
+    }
+    let lock: FileLock;
+    try {
+      lock = await this.locks.acquire(found.parent, await found.parent.handle.stat(), found.name, path);
+    } catch (error) {
+      await found.parent.close();
+      throw error;
+    }
+    // The directory stays open while the lock is held: the lock file is named through it.
+    return {
+      release: async () => {
+        try {
+          await lock.release();
+        } finally {
+          await found.parent.close();
+        }
+      },
+    };
   }
 
   writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {

@@ -33,8 +33,21 @@ export interface EntryStat {
 export interface ReadableFile {
   /** Metadata of the opened file itself (after following in-root links). */
   readonly stat: EntryStat;
+  /**
+   * Opaque identity of the version that was opened (on disk: device, inode, size, mtime and ctime).
+   * Pass it back as WriteOptions.expected to refuse a write over a file that changed since.
+   */
+  readonly version?: FileVersion;
   read(position: number, length: number): Promise<Uint8Array>;
   close(): Promise<void>;
+}
+
+/** Opaque identity of one version of a file; equal strings mean the same unchanged file. */
+export type FileVersion = string;
+
+/** A held per-file write lock (see FileSystemPort.lockFile). */
+export interface FileLock {
+  release(): Promise<void>;
 }
 
 export type WriteMode =
@@ -51,6 +64,11 @@ export interface WriteOptions {
   readonly createParents: boolean;
   /** Permissions for a newly created file; default 0o644. */
   readonly newFilePermissions?: number;
+  /**
+   * Mode 'replace' only: the version the caller read. Right before the rename the adapter checks
+   * that the file is still that version and throws CONFLICT otherwise (no lost update).
+   */
+  readonly expected?: FileVersion;
 }
 
 export interface WriteResult {
@@ -102,6 +120,13 @@ export interface FileSystemPort {
 
   /** Copy one regular file (source links followed in-root) to `to`, atomically, keeping permissions. */
   copyFile(from: RootPath, to: RootPath): Promise<{ size: number }>;
+
+  /**
+   * Lock one file for a read-modify-write: waits while another edit of the same file (same
+   * directory object and name, however the path was spelt) holds it, in this process and, on
+   * disk, in any other process that uses this lock. CONFLICT when it cannot be had in time.
+   */
+  lockFile(path: RootPath): Promise<FileLock>;
 
   /** Owner and group names for ids; falls back to the numeric id as a string. */
   ownerNames(uid: number, gid: number): Promise<{ owner: string; group: string }>;
