@@ -42,6 +42,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     // A final link that leaves the root or loops is replaced, not written through, by copy and move: lock the link's own name.
     if (result.status === 'outside' || result.status === 'loop') result = this.tree.walk(path, false);
     if (result.status === 'outside' || result.status === 'loop') throw walkFailure(result, path, 'path');
+    if (result.status === 'missing' || result.status === 'not-a-directory') throw walkFailure(result, path, 'directory');
     const key = `${result.path.root.name}\0${result.path.segments.join('/')}`;
     const previous = this.lockTails.get(key) ?? Promise.resolve();
     let unlock!: () => void;
