@@ -45,7 +45,7 @@ export class NodeFileSystem implements FileSystemPort {
   private readonly walker: Walker;
   private readonly writer: Writer;
   private readonly owners = new OwnerDirectory();
-  private readonly locks = new FileLocks();
+  private readonly locks: FileLocks;
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
@@ -53,6 +53,7 @@ export class NodeFileSystem implements FileSystemPort {
     // Temp files of writes a crashed process left behind go before this process serves anything.
     inFlight.recover();
     this.writer = new Writer(this.walker, inFlight);
+    this.locks = new FileLocks(inFlight);
   }
 
   async stat(path: RootPath, options: { followSymlinks?: boolean } = {}): Promise<EntryStat | null> {

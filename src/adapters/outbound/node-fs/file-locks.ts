@@ -4,7 +4,9 @@ import { lstat, open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { errors } from '../../../domain/errors.js';
 import type { FileLock } from '../../../domain/ports/file-system.port.js';
+import { hostPathOf } from '../../../domain/path-policy.js';
 import { displayPath, type RootPath } from '../../../domain/roots.js';
+import type { InFlightWrites } from './in-flight.js';
 import { errnoOf, translate } from './node-errors.js';
 import type { Dir } from './walker.js';
 
@@ -34,6 +36,9 @@ export class FileLocks {
   /** Locks `name` in `dir`; `dir` must stay open until the lock is released. */
   private readonly tails = new Map<string, Promise<void>>();
 
+  /** Lock files are recorded like temp files, so a restart after a crash removes them. */
+  constructor(private readonly inFlight: InFlightWrites) {}
+
   async acquire(dir: Dir, dirStats: Stats, name: string, subject: RootPath): Promise<FileLock> {
     const key = `${dirStats.dev}:${dirStats.ino}/${name}`;
     const previous = this.tails.get(key) ?? Promise.resolve();
@@ -47,9 +52,11 @@ export class FileLocks {
     };
     await previous;
     let onDisk: string;
+    const forget = await this.inFlight.begin(hostPathOf(dir.path), lockFileName(name));
     try {
       onDisk = await lockOnDisk(dir, name, subject);
     } catch (error) {
+      await forget();
       dropLocal();
       throw error;
     }
@@ -60,6 +67,7 @@ export class FileLocks {
         released = true;
         try {
           await unlinkQuietly(onDisk);
+          await forget();
         } finally {
           dropLocal();
         }

@@ -4,8 +4,8 @@ import { unlink, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, join } from 'node:path';
 
-/** The only names a record may point at: our own temp files. */
-export const TEMP_NAME = /^\.mcp-fs-[0-9a-f]{16}\.tmp$/;
+/** The only names a record may point at: our own temp and lock files. */
+export const TEMP_NAME = /^\.mcp-fs-[0-9a-f]{16}\.(tmp|lock)$/;
 
 /**
  * Records of temp files being written, one small file each in a private state directory
@@ -48,7 +48,7 @@ export class InFlightWrites {
         const temp = readFileSync(record, 'utf8');
         // Security: act only on one of our own temp names, and only on a regular file (never
         // through a link), so a forged record cannot make the server delete anything else.
-        if (TEMP_NAME.test(basename(temp)) && lstatSync(temp).isFile()) {
+        if (TEMP_NAME.test(basename(temp)) && lstatSync(temp).isFile() && ownedBy(temp, pid)) {
           unlinkSync(temp);
           removed += 1;
         }
@@ -63,6 +63,16 @@ export class InFlightWrites {
     }
     return removed;
   }
+}
+
+/**
+ * A lock file names its owner: remove only the dead process's own (another may have taken the
+ * name since). An empty one was created by a process killed before it wrote its name.
+ */
+function ownedBy(entry: string, pid: number): boolean {
+  if (!entry.endsWith('.lock')) return true;
+  const text = readFileSync(entry, 'utf8');
+  return text === '' || text.split('\n')[1] === String(pid);
 }
 
 function defaultStateDir(): string {
