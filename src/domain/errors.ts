@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'PERMISSION_DENIED'
   | 'FILE_NOT_VIEWED'
   | 'FILE_CHANGED_SINCE_VIEW'
+  | 'CONFLICT'
   | 'IO_ERROR'
   | 'INTERNAL_ERROR';
 
@@ -71,6 +72,9 @@ export const errors = {
     new DomainError('NOT_FOUND', `${what} not found: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
   alreadyExists: (root: string, path: string, hint = '') =>
     new DomainError('ALREADY_EXISTS', `file already exists: ${path}${hint}${inRoot(root)}`, { root, attemptedPath: path }),
+  /** Retryable: another writer changed the file between this call's read and its write. */
+  conflict: (root: string, path: string, reason = 'file changed while patching') =>
+    new DomainError('CONFLICT', `${reason}: ${path}${inRoot(root)}; read it again and retry`, { root, attemptedPath: path }),
   notADirectory: (root: string, path: string) =>
     new DomainError('NOT_A_DIRECTORY', `not a directory: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
   isADirectory: (root: string, path: string, hint = '') =>

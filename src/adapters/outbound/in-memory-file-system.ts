@@ -3,7 +3,9 @@ import { fitsHostPath, hostPathInside, hostPathOf, hostPathTooLong, normalizeAbs
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type {
   EntryStat,
+  FileLock,
   FileSystemPort,
+  FileVersion,
   ReadableFile,
   WriteOptions,
   WriteResult,
@@ -25,8 +27,46 @@ const USER_NAMES: ReadonlyMap<number, string> = new Map([
  * InMemorySeeding and take host-style absolute paths.
  */
 export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPort {
+  /** Per file node, a token that changes with every write through this port (the inode + ctime stand-in). */
+  private readonly revisions = new WeakMap<TreeNode, number>();
+  private nextRevision = 1;
+  private readonly lockTails = new Map<string, Promise<void>>();
+
   constructor(options: { clock?: Clock } = {}) {
     super(options.clock);
+  }
+
+  /** One process's lock: a promise chain per resolved path (no inodes here; the resolved path names the file). */
+  async lockFile(path: RootPath): Promise<FileLock> {
+    let result = this.tree.walk(path, true);
+    // A final link that leaves the root or loops is replaced, not written through, by copy and move: lock the link's own name.
+    if (result.status === 'outside' || result.status === 'loop') result = this.tree.walk(path, false);
+    if (result.status === 'outside' || result.status === 'loop') throw walkFailure(result, path, 'path');
+    if (result.status === 'missing' || result.status === 'not-a-directory') throw walkFailure(result, path, 'directory');
+    const key = `${result.path.root.name}\0${result.path.segments.join('/')}`;
+    const previous = this.lockTails.get(key) ?? Promise.resolve();
+    let unlock!: () => void;
+    const chained = previous.then(() => new Promise<void>((resolve) => (unlock = resolve)));
+    this.lockTails.set(key, chained);
+    await previous;
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        unlock();
+        if (this.lockTails.get(key) === chained) this.lockTails.delete(key);
+      },
+    };
+  }
+
+  private versionOf(node: TreeNode & { data: Uint8Array; modifiedAt: Date }): FileVersion {
+    let revision = this.revisions.get(node);
+    if (revision === undefined) {
+      revision = this.nextRevision++;
+      this.revisions.set(node, revision);
+    }
+    return `${revision}:${node.data.length}:${node.modifiedAt.getTime()}`;
   }
 
   async stat(path: RootPath, options: { followSymlinks?: boolean } = {}): Promise<EntryStat | null> {
@@ -52,7 +92,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (node.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
     if (node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
     const stat = this.tree.statOf(baseName(path), node, parentPath(result.path));
-    return openSnapshot(stat, node.data.slice(), path);
+    return { ...openSnapshot(stat, node.data.slice(), path), version: this.versionOf(node) };
   }
 
   async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
@@ -75,11 +115,16 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
       if (target.node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
       this.checkInjectedFailure(target.path, path);
       const file = target.node;
+      if (options.mode === 'replace' && options.expected !== undefined && this.versionOf(file) !== options.expected) {
+        throw errors.conflict(path.root.name, displayPath(path));
+      }
+      this.revisions.set(file, this.nextRevision++);
       file.data = options.mode === 'append' ? concat(file.data, data) : data.slice();
       file.modifiedAt = this.now();
       return { created: false, size: file.data.length };
     }
     if (target.status !== 'absent') throw walkFailure(target, path, 'path');
+    if (options.mode === 'replace' && options.expected !== undefined) throw errors.conflict(path.root.name, displayPath(path));
     this.checkInjectedFailure(target.path, path);
     const file = newFile(this.now(), data.slice(), options.newFilePermissions ?? 0o644);
     this.attach(target.parent, baseName(target.path), file);

@@ -5,6 +5,7 @@ import { DomainError, errors, inRoot } from '../../domain/errors.js';
 import { fitsHostPath, hostPathTooLong } from '../../domain/path-policy.js';
 import type {
   EntryStat,
+  FileLock,
   FileSystemPort,
   LinkInfo,
   ReadableFile,
@@ -13,17 +14,21 @@ import type {
 } from '../../domain/ports/file-system.port.js';
 import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
 import { describeLink, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
+import { FileLocks } from './node-fs/file-locks.js';
+import { InFlightWrites } from './node-fs/in-flight.js';
 import { errnoOf, translate } from './node-fs/node-errors.js';
 import { LineIndexCache } from './node-fs/line-index.js';
 import { OwnerDirectory } from './node-fs/owners.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
 import { Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
-import { Writer } from './node-fs/writes.js';
+import { versionOf, Writer } from './node-fs/writes.js';
 
 // Security: O_NONBLOCK so a FIFO planted in a root cannot hang the server on open.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const LISTING_CONCURRENCY = 64;
+/** Our own temp and lock files (`.mcp-fs-<hex>.tmp|lock`): never shown by a listing or search. */
+const OWN_WORK_FILE = /^\.mcp-fs-[0-9a-f]{16}\.(tmp|lock)$/;
 
 interface Opener<H extends HasFd> {
   open(entry: string): H | Promise<H>;
@@ -49,6 +54,8 @@ const fileHandleOpener: Opener<FileHandle> = {
 export interface NodeFileSystemOptions {
   /** Use /proc/self/fd for race-free walks; defaults to whether it exists (Linux). */
   readonly procFd?: boolean;
+  /** Where in-flight temp files are recorded (default: a private directory under the OS temp dir). */
+  readonly stateDir?: string;
 }
 
 /**
@@ -61,10 +68,15 @@ export class NodeFileSystem implements FileSystemPort {
   private readonly writer: Writer;
   private readonly owners = new OwnerDirectory();
   private readonly lineIndex = new LineIndexCache();
+  private readonly locks: FileLocks;
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
-    this.writer = new Writer(this.walker);
+    const inFlight = new InFlightWrites(options.stateDir);
+    // Temp files of writes a crashed process left behind go before this process serves anything.
+    inFlight.recover();
+    this.writer = new Writer(this.walker, inFlight);
+    this.locks = new FileLocks(inFlight);
   }
 
   async stat(path: RootPath, options: { followSymlinks?: boolean } = {}): Promise<EntryStat | null> {
@@ -95,6 +107,8 @@ export class NodeFileSystem implements FileSystemPort {
       } catch (error) {
         throw translate(error, path, 'directory');
       }
+      // A temp file of a write in progress (or a lock) is an implementation detail, not an entry.
+      names = names.filter((name) => !OWN_WORK_FILE.test(name));
       // Fast path: each entry is one lstat relative to the directory fd we verified, done
       // synchronously (cheaper than a thread-pool hop each). Security: same descriptor-relative
       // lookup, never followed; only links take the async walk that judges where they lead.
@@ -116,7 +130,35 @@ export class NodeFileSystem implements FileSystemPort {
 
   async openFile(path: RootPath): Promise<ReadableFile> {
     const { handle, stats } = await this.openRegularFile(path, 'file', descriptorOpener);
-    return new NodeReadableFile(handle.fd, toEntryStat(baseName(path), stats), path, this.lineIndex);
+    return Object.assign(new NodeReadableFile(handle.fd, toEntryStat(baseName(path), stats), path, this.lineIndex), { version: versionOf(stats) });
+  }
+
+  async lockFile(path: RootPath): Promise<FileLock> {
+    let found: Located;
+    try {
+      found = await this.walker.locate(path, new Walk(path), { followFinal: true });
+    } catch (error) {
+      // A final link that leaves the root or loops is replaced, not written through, by copy and move: lock the link's own name.
+      if (!(error instanceof DomainError && error.code === 'ACCESS_DENIED')) throw error;
+      found = await this.walker.locate(path, new Walk(path), { followFinal: false });
+    }
+    let lock: FileLock;
+    try {
+      lock = await this.locks.acquire(found.parent, fstatSync(found.parent.fd), found.name, path);
+    } catch (error) {
+      await found.parent.close();
+      throw error;
+    }
+    // The directory stays open while the lock is held: the lock file is named through it.
+    return {
+      release: async () => {
+        try {
+          await lock.release();
+        } finally {
+          await found.parent.close();
+        }
+      },
+    };
   }
 
   writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {

@@ -34,6 +34,11 @@ export interface ReadableFile {
   /** Metadata of the opened file itself (after following in-root links). */
   readonly stat: EntryStat;
   /**
+   * Opaque identity of the version that was opened (on disk: device, inode, size, mtime and ctime).
+   * Pass it back as WriteOptions.expected to refuse a write over a file that changed since.
+   */
+  readonly version?: FileVersion;
+  /**
    * Up to `length` bytes from `position` (fewer only at the end of the file). With `into`, an
    * adapter may fill that buffer and return a view of it, so a streaming caller can reuse one
    * buffer; the view is valid until the next read into the same buffer.
@@ -56,6 +61,14 @@ export interface LineSeek {
   readonly linesTotal: number;
 }
 
+/** Opaque identity of one version of a file; equal strings mean the same unchanged file. */
+export type FileVersion = string;
+
+/** A held per-file write lock (see FileSystemPort.lockFile). */
+export interface FileLock {
+  release(): Promise<void>;
+}
+
 export type WriteMode =
   /** Atomically replace (temp file + rename in the same directory); keeps an existing file's permissions. */
   | 'replace'
@@ -70,6 +83,11 @@ export interface WriteOptions {
   readonly createParents: boolean;
   /** Permissions for a newly created file; default 0o644. */
   readonly newFilePermissions?: number;
+  /**
+   * Mode 'replace' only: the version the caller read. Right before the rename the adapter checks
+   * that the file is still that version and throws CONFLICT otherwise (no lost update).
+   */
+  readonly expected?: FileVersion;
 }
 
 export interface WriteResult {
@@ -121,6 +139,13 @@ export interface FileSystemPort {
 
   /** Copy one regular file (source links followed in-root) to `to`, atomically, keeping permissions. */
   copyFile(from: RootPath, to: RootPath): Promise<{ size: number }>;
+
+  /**
+   * Lock one file for a read-modify-write: waits while another edit of the same file (same
+   * directory object and name, however the path was spelt) holds it, in this process and, on
+   * disk, in any other process that uses this lock. CONFLICT when it cannot be had in time.
+   */
+  lockFile(path: RootPath): Promise<FileLock>;
 
   /** Owner and group names for ids; falls back to the numeric id as a string. */
   ownerNames(uid: number, gid: number): Promise<{ owner: string; group: string }>;

@@ -1,4 +1,5 @@
 import { errors } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
 import {
@@ -67,7 +68,8 @@ export class Copy {
     if (sourceStat.kind !== 'file') throw errors.notAFile(source.root.name, displayPath(source));
     if (existing?.kind === 'directory') throw errors.isADirectory(target.root.name, displayPath(target));
     await ensureParent(this.fs, target);
-    const { size } = await this.fs.copyFile(source, target);
+    // Replacing a file another tool is editing waits for that edit instead of racing it.
+    const { size } = await withFileLock(this.fs, target, () => this.fs.copyFile(source, target));
     return {
       source: displayPath(source),
       destination: displayPath(target),

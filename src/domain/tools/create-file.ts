@@ -1,5 +1,6 @@
 import type { EditSession, EditSessions } from '../edit-session.js';
 import { DomainError } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, WriteMode } from '../ports/file-system.port.js';
@@ -49,14 +50,14 @@ export class CreateFile {
     const bytes = contentBytes(input.content, display, this.settings.maxFileSize);
 
     const key = await session.fileKey(path);
-    const created = await session.exclusive(key, async () => {
+    const created = await session.exclusive(key, () => withFileLock(this.files, path, async () => {
       const existing = await this.statTarget(path, display);
       const isNew = existing === null
         ? await this.createNew(session, path, display, key, bytes)
         : await this.overwrite(session, path, display, key, bytes, existing);
       await recordOwnWrite(session, this.files, this.hasher, { path, display, key }, bytes);
       return isNew;
-    });
+    }));
     return {
       result: { path: display, size: bytes.length, created },
       text: `${created ? 'Created' : 'Overwrote'} ${display} (${humanSize(bytes.length)}${bytes.length >= 1024 ? `, ${bytes.length} bytes` : ''})`,

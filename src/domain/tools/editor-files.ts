@@ -1,7 +1,7 @@
 import type { EditSession } from '../edit-session.js';
 import { DomainError } from '../errors.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
-import type { EntryStat, FileSystemPort, ReadableFile, WriteMode, WriteResult } from '../ports/file-system.port.js';
+import type { EntryStat, FileSystemPort, FileVersion, ReadableFile, WriteMode, WriteResult } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
 import { encodeUtf8, readRange } from './file-text.js';
@@ -88,8 +88,15 @@ export function contentBytes(content: string, display: string, maxFileSize: numb
 }
 
 /** create_file's and file_write's write: missing parents 0755, a new file 0644, an existing one replaced atomically. */
-export function writeWholeFile(files: FileSystemPort, path: RootPath, display: string, bytes: Uint8Array, mode: WriteMode): Promise<WriteResult> {
-  return atNamespacePath(display, () => files.writeFile(path, bytes, { mode, createParents: true, newFilePermissions: 0o644 }));
+export function writeWholeFile(
+  files: FileSystemPort,
+  path: RootPath,
+  display: string,
+  bytes: Uint8Array,
+  mode: WriteMode,
+  expected?: FileVersion,
+): Promise<WriteResult> {
+  return atNamespacePath(display, () => files.writeFile(path, bytes, { mode, createParents: true, newFilePermissions: 0o644, expected }));
 }
 
 /** The session's own write is the version it has now seen: what is on disk, with the hash of the bytes written. */

@@ -1,4 +1,5 @@
 import type { EditSessions } from '../edit-session.js';
+import { withFileLock } from '../file-lock.js';
 import type { Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
@@ -39,8 +40,13 @@ export class FileWrite {
     const session = this.sessions.for(input.sessionId);
     const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
     const bytes = contentBytes(input.content, display, this.settings.maxFileSize);
-    const { created } = await writeWholeFile(this.files, path, display, bytes, 'replace');
-    await recordOwnWrite(session, this.files, this.hasher, { path, display, key: await session.fileKey(path) }, bytes);
+    const key = await session.fileKey(path);
+    // Under the file's lock, so the write and the version it records are one step against other edits.
+    const { created } = await withFileLock(this.files, path, async () => {
+      const written = await writeWholeFile(this.files, path, display, bytes, 'replace');
+      await recordOwnWrite(session, this.files, this.hasher, { path, display, key }, bytes);
+      return written;
+    });
     return { path: display, size: bytes.length, created };
   }
 }

@@ -1,4 +1,5 @@
 import { DomainError, errors, inRoot } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, isRootItself, type RootPath } from '../roots.js';
 import { assertNotIntoItself, copySnapshot, directoryOverFile, ensureParent, placeSource, snapshotTree } from '../tree-copier.js';
@@ -50,9 +51,10 @@ export class Move {
     if (existing !== null && sourceStat.kind === 'directory') throw directoryOverFile('move', target);
 
     await ensureParent(this.fs, target);
-    if ((await this.fs.rename(source, target)) === 'cross-device') {
-      await this.copyThenRemove(source, sourceStat, target);
-    }
+    // Replacing a file another tool is editing waits for that edit instead of racing it.
+    await withFileLock(this.fs, target, async () => {
+      if ((await this.fs.rename(source, target)) === 'cross-device') await this.copyThenRemove(source, sourceStat, target);
+    });
     return {
       source: displayPath(source),
       destination: displayPath(target),

@@ -1,6 +1,7 @@
 import { DomainError, errors, inRoot } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import { applyPatch, parseUnifiedDiff } from '../patch-engine.js';
-import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { FileSystemPort, FileVersion } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { decodeUtf8, encodeUtf8, formatSize, looksBinary, readRange } from './file-text.js';
@@ -25,21 +26,40 @@ export class PatchFile {
     const target = this.access.path('patch_file', input.root, input.path);
     const shown = displayPath(target);
     const patch = parseUnifiedDiff(input.patch, target);
-    const existing = await this.fs.stat(target, { followSymlinks: true });
-    if (existing?.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; patch_file patches files');
-    const original = existing ? await this.readText(target) : '';
-    // Everything is computed before the first write, so a failing hunk leaves the file untouched.
-    const result = applyPatch(original, patch, target);
-    await this.fs.writeFile(target, encodeUtf8(result.content), { mode: 'replace', createParents: true });
-    return { path: shown, hunks_applied: result.hunksApplied, created: existing === null };
+    return withFileLock(this.fs, target, async () => {
+      const existing = await this.fs.stat(target, { followSymlinks: true });
+      if (existing?.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; patch_file patches files');
+      const original = existing ? await this.readText(target) : { text: '', version: undefined };
+      // Everything is computed before the first write, so a failing hunk leaves the file untouched.
+      const result = applyPatch(original.text, patch, target);
+      await this.write(target, encodeUtf8(result.content), existing !== null, original.version);
+      return { path: shown, hunks_applied: result.hunksApplied, created: existing === null };
+    });
+  }
+
+  /**
+   * No lost update: an existing file is replaced only if it is still the version the patch was
+   * applied to; a new one is created only if nothing appeared meanwhile. Otherwise CONFLICT.
+   */
+  private async write(target: RootPath, bytes: Uint8Array, existed: boolean, version: FileVersion | undefined): Promise<void> {
+    try {
+      if (existed) await this.fs.writeFile(target, bytes, { mode: 'replace', createParents: true, expected: version });
+      else await this.fs.writeFile(target, bytes, { mode: 'create_exclusive', createParents: true });
+    } catch (error) {
+      if (!existed && error instanceof DomainError && error.code === 'ALREADY_EXISTS') {
+        throw errors.conflict(target.root.name, displayPath(target));
+      }
+      throw error;
+    }
   }
 
   /** The whole file as text; patching needs it in memory, so max_file_size bounds it. */
-  private async readText(target: RootPath): Promise<string> {
+  private async readText(target: RootPath): Promise<{ text: string; version?: FileVersion }> {
     const shown = displayPath(target);
     const rootName = target.root.name;
     const file = await this.fs.openFile(target);
     let bytes: Uint8Array;
+    const version = file.version;
     try {
       const limit = this.settings.maxFileSize;
       if (file.stat.size > limit) {
@@ -56,6 +76,6 @@ export class PatchFile {
     if (looksBinary(bytes)) throw errors.invalidArgument(`cannot patch a binary file: ${shown}${inRoot(rootName)}`);
     const text = decodeUtf8(bytes);
     if (text === null) throw errors.invalidArgument(`cannot patch a file that is not valid UTF-8: ${shown}${inRoot(rootName)}`);
-    return text;
+    return { text, version };
   }
 }

@@ -1,5 +1,6 @@
 import type { EditSession, EditSessions } from '../edit-session.js';
 import { DomainError } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
@@ -55,7 +56,7 @@ export class StrReplace {
     const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
     await statRegularFile(this.files, path, display);
     const key = await session.fileKey(path);
-    const edit = await session.exclusive(key, () => this.edit(session, path, display, key, input));
+    const edit = await session.exclusive(key, () => withFileLock(this.files, path, () => this.edit(session, path, display, key, input)));
     const counted = edit.replacements === 1 ? '1 occurrence' : `${edit.replacements} occurrences`;
     return {
       result: { path: display, replacements: edit.replacements, size: edit.size },
@@ -67,9 +68,9 @@ export class StrReplace {
     // The gate runs before the file's content is read or anything is written.
     const seen = await session.seenVersion(key, display);
     const limit = this.settings.maxFileSize;
-    const { before, opened } = await withOpenFile(this.files, path, display, async (file) => {
+    const { before, opened, version } = await withOpenFile(this.files, path, display, async (file) => {
       if (file.stat.size > limit) throw fileTooLarge(display, file.stat.size, limit);
-      return { before: await readToEnd(file), opened: file.stat };
+      return { before: await readToEnd(file), opened: file.stat, version: file.version };
     });
     await session.assertUnchanged(seen, display, opened, async () => sha256(this.hasher, before));
     const content = decodeUtf8(before);
@@ -80,7 +81,7 @@ export class StrReplace {
     const edit = replaceLiterally(content, input.old_str, input.new_str ?? '', input.replace_all ?? false, display);
     const after = encodeUtf8(edit.content);
     if (after.length > limit) throw fileTooLarge(display, after.length, limit, 'edited file');
-    await atNamespacePath(display, () => this.files.writeFile(path, after, { mode: 'replace', createParents: false }));
+    await atNamespacePath(display, () => this.files.writeFile(path, after, { mode: 'replace', createParents: false, expected: version }));
     await recordOwnWrite(session, this.files, this.hasher, { path, display, key }, after);
     return { ...edit, size: after.length };
   }

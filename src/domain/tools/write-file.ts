@@ -1,4 +1,5 @@
 import { errors, inRoot } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import type { FileSystemPort, WriteMode } from '../ports/file-system.port.js';
 import { displayPath, isRootItself } from '../roots.js';
 import type { RootAccess } from './root-access.js';
@@ -46,7 +47,9 @@ export class WriteFile {
     }
     if (mode === 'create_only' && existing) throw errors.alreadyExists(rootName, shown, '; use overwrite mode to replace');
     const data = new TextEncoder().encode(input.content);
-    await this.fs.writeFile(target, data, { mode: WRITE_MODES[mode], createParents: true });
+    const write = () => this.fs.writeFile(target, data, { mode: WRITE_MODES[mode], createParents: true });
+    // An append is one O_APPEND write and loses nothing; a replace waits for any edit of the file in progress.
+    await (mode === 'append' ? write() : withFileLock(this.fs, target, write));
     return { path: shown, size: data.length, mode };
   }
 }

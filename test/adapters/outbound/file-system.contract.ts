@@ -5,6 +5,7 @@ import { describeReadContract } from './file-system-contract/read.contract.js';
 import { describeWriteContract } from './file-system-contract/write.contract.js';
 import { describeTreeContract } from './file-system-contract/tree.contract.js';
 import { describeHostPathContract } from './file-system-contract/host-path.contract.js';
+import { describeLockContract } from './file-system-contract/lock.contract.js';
 
 /**
  * One adapter set up for a test: a root named 'workspace', a directory outside it, and
@@ -94,5 +95,6 @@ export function describeFileSystemContract(adapterName: string, makeFixture: () 
     describeWriteContract(context);
     describeTreeContract(context);
     describeHostPathContract(context);
+    describeLockContract(context);
   });
 }

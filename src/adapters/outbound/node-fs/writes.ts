@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { errors } from '../../../domain/errors.js';
-import { fitsHostPath, hostPathTooLong, resolveLinkTarget } from '../../../domain/path-policy.js';
-import type { WriteOptions, WriteResult } from '../../../domain/ports/file-system.port.js';
+import { fitsHostPath, hostPathOf, hostPathTooLong, resolveLinkTarget } from '../../../domain/path-policy.js';
+import type { FileVersion, WriteOptions, WriteResult } from '../../../domain/ports/file-system.port.js';
 import { displayPath, type RootPath } from '../../../domain/roots.js';
+import type { InFlightWrites } from './in-flight.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
 import type { Dir, Located, Walk, Walker } from './walker.js';
 
@@ -18,9 +19,17 @@ const COPY_CHUNK = 128 * 1024;
 
 type Fill = (handle: FileHandle) => Promise<number>;
 
+/** The identity of one version of a file: a rename-replace changes the inode, an in-place write the ctime. */
+export function versionOf(stats: Stats): FileVersion {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
 /** Writes that land only in directories the walker opened and verified, never at a re-resolved path. */
 export class Writer {
-  constructor(private readonly walker: Walker) {}
+  constructor(
+    private readonly walker: Walker,
+    private readonly inFlight: InFlightWrites,
+  ) {}
 
   async write(path: RootPath, data: Uint8Array, options: WriteOptions, walk: Walk): Promise<WriteResult> {
     const permissions = options.newFilePermissions ?? DEFAULT_FILE_MODE;
@@ -33,7 +42,8 @@ export class Writer {
         return { created: true, size: data.byteLength };
       }
       assertWritableFile(target, walk);
-      await replace(target, (handle) => writeAll(handle, data), target.stats ? target.stats.mode & 0o7777 : permissions, walk);
+      const mode = target.stats ? target.stats.mode & 0o7777 : permissions;
+      await this.replace(target, (handle) => writeAll(handle, data), mode, walk, options.expected);
       return { created: target.stats === null, size: data.byteLength };
     } finally {
       await target.parent.close();
@@ -45,7 +55,7 @@ export class Writer {
     const target = await this.walker.locate(to, walk, { followFinal: false });
     try {
       assertWritableFile(target, walk, true);
-      return await replace(target, (handle) => copyAll(source, handle), sourceStats.mode & 0o7777, walk);
+      return await this.replace(target, (handle) => copyAll(source, handle), sourceStats.mode & 0o7777, walk);
     } finally {
       await target.parent.close();
     }
@@ -58,7 +68,7 @@ export class Writer {
       if (text !== null && resolveLinkTarget(target.parent.path, text) === null) throw outsideRoot(walk.subject, text);
     }
     if (target.stats !== null) throw errors.alreadyExists(walk.subject.root.name, displayPath(walk.subject));
-    const temp = await writeTemp(target.parent, fill, permissions, walk);
+    const { name: temp, done } = await this.writeTemp(target.parent, fill, permissions, walk);
     try {
       // link(2) fails with EEXIST if anything (a link included) appeared meanwhile: atomic create-only.
       await link(target.parent.entry(temp), target.parent.entry(target.name));
@@ -66,6 +76,7 @@ export class Writer {
       throw translate(error, walk.subject);
     } finally {
       await unlinkQuietly(target.parent.entry(temp));
+      await done();
     }
   }
 
@@ -102,6 +113,74 @@ export class Writer {
       }
     }
   }
+
+  /**
+   * NFR-014: fill a temp file in the target's own directory, then rename it over the target.
+   * With `expected`, the target must still be that version right before the rename (CONFLICT
+   * otherwise); callers hold the file's lock (FileSystemPort.lockFile) across read and write.
+   */
+  private async replace(target: Located, fill: Fill, permissions: number, walk: Walk, expected?: FileVersion): Promise<number> {
+    let size = 0;
+    const { name: temp, done } = await this.writeTemp(target.parent, async (handle) => (size = await fill(handle)), permissions, walk);
+    try {
+      if (expected !== undefined) {
+        const now = await this.walker.lstatIn(target.parent, target.name, walk);
+        if (now === null || versionOf(now) !== expected) {
+          throw errors.conflict(walk.subject.root.name, displayPath(walk.subject));
+        }
+      }
+      await rename(target.parent.entry(temp), target.parent.entry(target.name));
+    } catch (error) {
+      await unlinkQuietly(target.parent.entry(temp));
+      throw translate(error, walk.subject);
+    } finally {
+      await done();
+    }
+    return size;
+  }
+
+  /**
+   * Creates, fills, chmods (explicitly, so the umask has no say) and fsyncs a temp file; returns
+   * its name and what to call once it is renamed or removed. The temp is recorded as in flight
+   * first, so a restart after a crash removes it (InFlightWrites.recover).
+   */
+  private async writeTemp(dir: Dir, fill: Fill, permissions: number, walk: Walk): Promise<{ name: string; done: () => Promise<void> }> {
+    const name = tempName();
+    const done = await this.inFlight.begin(hostPathOf(dir.path), name);
+    let handle: FileHandle;
+    try {
+      handle = await createTemp(dir, name, walk);
+    } catch (error) {
+      await done();
+      throw error;
+    }
+    let open = true;
+    try {
+      await fill(handle);
+      await handle.chmod(permissions);
+      await handle.sync();
+      open = false;
+      await handle.close();
+      return { name, done };
+    } catch (error) {
+      if (open) await handle.close();
+      await unlinkQuietly(dir.entry(name));
+      await done();
+      throw translate(error, walk.subject);
+    }
+  }
+}
+
+function tempName(): string {
+  return `.mcp-fs-${randomBytes(8).toString('hex')}.tmp`;
+}
+
+async function createTemp(dir: Dir, name: string, walk: Walk): Promise<FileHandle> {
+  try {
+    return await open(dir.entry(name), CREATE_FLAGS, TEMP_MODE);
+  } catch (error) {
+    throw translate(error, walk.subject);
+  }
 }
 
 function assertWritableFile(target: Located, walk: Walk, linkReplaced = false): void {
@@ -110,48 +189,6 @@ function assertWritableFile(target: Located, walk: Walk, linkReplaced = false): 
   const stats = target.stats;
   if (stats?.isDirectory()) throw errors.isADirectory(root, displayPath(walk.subject));
   if (stats && !stats.isFile() && !(linkReplaced && stats.isSymbolicLink())) throw errors.notAFile(root, displayPath(walk.subject));
-}
-
-/** NFR-014: fill a temp file in the target's own directory, then rename it over the target. */
-async function replace(target: Located, fill: Fill, permissions: number, walk: Walk): Promise<number> {
-  let size = 0;
-  const temp = await writeTemp(target.parent, async (handle) => (size = await fill(handle)), permissions, walk);
-  try {
-    await rename(target.parent.entry(temp), target.parent.entry(target.name));
-  } catch (error) {
-    await unlinkQuietly(target.parent.entry(temp));
-    throw translate(error, walk.subject);
-  }
-  return size;
-}
-
-/** Creates, fills, chmods (explicitly, so the umask has no say) and fsyncs a temp file; returns its name. */
-async function writeTemp(dir: Dir, fill: Fill, permissions: number, walk: Walk): Promise<string> {
-  const { name, handle } = await createTemp(dir, walk);
-  let open = true;
-  try {
-    await fill(handle);
-    await handle.chmod(permissions);
-    await handle.sync();
-    open = false;
-    await handle.close();
-    return name;
-  } catch (error) {
-    if (open) await handle.close();
-    await unlinkQuietly(dir.entry(name));
-    throw translate(error, walk.subject);
-  }
-}
-
-async function createTemp(dir: Dir, walk: Walk): Promise<{ name: string; handle: FileHandle }> {
-  for (let attempt = 0; ; attempt++) {
-    const name = `.mcp-fs-${randomBytes(8).toString('hex')}.tmp`;
-    try {
-      return { name, handle: await open(dir.entry(name), CREATE_FLAGS, TEMP_MODE) };
-    } catch (error) {
-      if (errnoOf(error) !== 'EEXIST' || attempt >= 3) throw translate(error, walk.subject);
-    }
-  }
 }
 
 async function writeAll(handle: FileHandle, data: Uint8Array): Promise<number> {

@@ -1,0 +1,103 @@
+import { type ContractContext, decode, encode, REPLACE } from '../file-system.contract.js';
+
+/** lockFile and WriteOptions.expected: the two halves of "no lost update" (issue 9). */
+export function describeLockContract({ fixture, at, expectError }: ContractContext): void {
+  const versionOf = async (rel: string) => {
+    const file = await fixture().fs.openFile(at(rel));
+    try {
+      return file.version;
+    } finally {
+      await file.close();
+    }
+  };
+  const read = async (rel: string) => {
+    const file = await fixture().fs.openFile(at(rel));
+    try {
+      return decode(await file.read(0, file.stat.size));
+    } finally {
+      await file.close();
+    }
+  };
+
+  describe('versions and expected', () => {
+    it('a file opened twice without a change has one version; a write gives it another', async () => {
+      fixture().seed.file('a.txt', 'one');
+      const first = await versionOf('a.txt');
+      expect(first).toEqual(expect.any(String));
+      expect(await versionOf('a.txt')).toBe(first);
+      await fixture().fs.writeFile(at('a.txt'), encode('two'), REPLACE);
+      expect(await versionOf('a.txt')).not.toBe(first);
+    });
+
+    it('a replace with the version that is on disk succeeds', async () => {
+      fixture().seed.file('a.txt', 'one');
+      const version = await versionOf('a.txt');
+      await fixture().fs.writeFile(at('a.txt'), encode('two'), { ...REPLACE, expected: version });
+      expect(fixture().inspect.text('a.txt')).toBe('two');
+    });
+
+    it('a replace over a file that changed since it was read is CONFLICT and changes nothing', async () => {
+      fixture().seed.file('a.txt', 'one');
+      const version = await versionOf('a.txt');
+      await fixture().fs.writeFile(at('a.txt'), encode('someone else'), REPLACE);
+      const error = await expectError(fixture().fs.writeFile(at('a.txt'), encode('mine'), { ...REPLACE, expected: version }), 'CONFLICT');
+      expect(error.message).toBe('file changed while patching: a.txt (root: workspace); read it again and retry');
+      expect(fixture().inspect.text('a.txt')).toBe('someone else');
+      expect(fixture().inspect.exists('a.txt')).toBe(true);
+    });
+
+    it('a replace expecting a file that was removed meanwhile is CONFLICT and creates nothing', async () => {
+      fixture().seed.file('a.txt', 'one');
+      const version = await versionOf('a.txt');
+      await fixture().fs.removeFile(at('a.txt'));
+      await expectError(fixture().fs.writeFile(at('a.txt'), encode('mine'), { ...REPLACE, expected: version }), 'CONFLICT');
+      expect(fixture().inspect.exists('a.txt')).toBe(false);
+    });
+  });
+
+  describe('lockFile', () => {
+    it('serialises read-modify-writes of one file: 20 concurrent increments all count', async () => {
+      fixture().seed.file('n.txt', '0');
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const lock = await fixture().fs.lockFile(at('n.txt'));
+          try {
+            const file = await fixture().fs.openFile(at('n.txt'));
+            const version = file.version;
+            const value = Number(decode(await file.read(0, file.stat.size)));
+            await file.close();
+            await fixture().fs.writeFile(at('n.txt'), encode(String(value + 1)), { ...REPLACE, expected: version });
+          } finally {
+            await lock.release();
+          }
+        }),
+      );
+      expect(await read('n.txt')).toBe('20');
+    });
+
+    it('two spellings of one file (through a linked directory) share one lock', async () => {
+      fixture().seed.file('dir/f.txt', 'x');
+      fixture().seed.symlink('alias', 'dir');
+      const first = await fixture().fs.lockFile(at('dir/f.txt'));
+      let second = false;
+      const waiting = fixture().fs.lockFile(at('alias/f.txt')).then((lock) => {
+        second = true;
+        return lock;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(second).toBe(false);
+      await first.release();
+      await (await waiting).release();
+      expect(second).toBe(true);
+    });
+
+    it('leaves no entry in the directory once released, and a missing parent is NOT_FOUND', async () => {
+      fixture().seed.file('dir/f.txt', 'x');
+      const lock = await fixture().fs.lockFile(at('dir/f.txt'));
+      expect((await fixture().fs.readDirectory(at('dir'))).map((entry) => entry.name)).toEqual(['f.txt']);
+      await lock.release();
+      expect((await fixture().fs.readDirectory(at('dir'))).map((entry) => entry.name)).toEqual(['f.txt']);
+      await expectError(fixture().fs.lockFile(at('nowhere/f.txt')), 'NOT_FOUND');
+    });
+  });
+}

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeFileSystem } from '../../../../src/adapters/outbound/node-file-system.js';
+import { makeRoot } from '../../../support/roots.js';
+
+// Issue 7: temp and lock files of a process that died mid-write are removed at start-up.
+let base: string;
+let stateDir: string;
+let root: string;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-in-flight-')));
+  stateDir = join(base, 'state');
+  root = join(base, 'root');
+  mkdirSync(stateDir);
+  mkdirSync(root);
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** The pid of a process that has exited (and been reaped). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+describe('InFlightWrites recovery at start-up', () => {
+  it('removes the temp and lock files a dead process recorded, and their records', () => {
+    const dead = deadPid();
+    writeFileSync(join(root, '.mcp-fs-0123456789abcdef.tmp'), 'half a write');
+    writeFileSync(join(root, '.mcp-fs-00000000000000aa.lock'), `host\n${dead}\nx\n`);
+    writeFileSync(join(stateDir, `${dead}-000000000001`), join(root, '.mcp-fs-0123456789abcdef.tmp'));
+    writeFileSync(join(stateDir, `${dead}-000000000002`), join(root, '.mcp-fs-00000000000000aa.lock'));
+    new NodeFileSystem({ stateDir });
+    expect(readdirSync(root)).toEqual([]);
+    expect(readdirSync(stateDir)).toEqual([]);
+  });
+
+  it('keeps what a live process is writing, a lock another process took since, and anything not ours', () => {
+    const dead = deadPid();
+    const live = process.ppid;
+    writeFileSync(join(root, '.mcp-fs-1111111111111111.tmp'), 'in flight');
+    writeFileSync(join(stateDir, `${live}-000000000001`), join(root, '.mcp-fs-1111111111111111.tmp'));
+    writeFileSync(join(root, '.mcp-fs-22222222222222bb.lock'), `host\n${live}\nx\n`);
+    writeFileSync(join(stateDir, `${dead}-000000000002`), join(root, '.mcp-fs-22222222222222bb.lock'));
+    // Security: a forged record naming some other file is never acted on.
+    writeFileSync(join(root, 'important.txt'), 'keep me');
+    writeFileSync(join(stateDir, `${dead}-000000000003`), join(root, 'important.txt'));
+    new NodeFileSystem({ stateDir });
+    expect(readdirSync(root).sort()).toEqual(['.mcp-fs-1111111111111111.tmp', '.mcp-fs-22222222222222bb.lock', 'important.txt']);
+    expect(readdirSync(stateDir)).toEqual([`${live}-000000000001`]);
+    expect(existsSync(join(root, 'important.txt'))).toBe(true);
+  });
+
+  it('a finished write leaves no record behind', async () => {
+    const fs = new NodeFileSystem({ stateDir });
+    const at = { root: makeRoot('workspace', root), segments: ['a.txt'] };
+    await fs.writeFile(at, new TextEncoder().encode('done'), { mode: 'replace', createParents: false });
+    const lock = await fs.lockFile(at);
+    await lock.release();
+    expect(readdirSync(stateDir)).toEqual([]);
+    expect(readdirSync(root)).toEqual(['a.txt']);
+  });
+});
