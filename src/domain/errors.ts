@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'FILE_NOT_VIEWED'
   | 'FILE_CHANGED_SINCE_VIEW'
   | 'IO_ERROR'
+  | 'CANCELLED'
   | 'INTERNAL_ERROR';
 
 /** Facts kept for the server log only; never shown to a client (they may hold host paths). */

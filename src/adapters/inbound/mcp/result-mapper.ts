@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError, errors } from '../../../domain/errors.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { cancelled } from '../../../domain/work-context.js';
 import { describeIssues, parseArguments } from './argument-parser.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
 import type { PreparedTool } from './tool-schemas.js';
@@ -72,7 +73,11 @@ export async function invokeTool(
       logger.error('tool result does not match its outputSchema', { tool: definition.name, session: context.sessionId, issues: mismatch });
     }
   } catch (error) {
-    if (error instanceof DomainError) {
+    if (context.work?.signal?.aborted && !(error instanceof DomainError && error.code !== 'CANCELLED')) {
+      // The client cancelled: whatever the aborted work threw, the call ended as cancelled (and the SDK sends no answer).
+      errorCode = 'CANCELLED';
+      result = errorResult(cancelled().toClientText());
+    } else if (error instanceof DomainError) {
       errorCode = error.code;
       result = errorResult(error.toClientText());
       if (error.isSecurityDenial) logDenial(logger, definition.name, fields, error, context);
@@ -120,7 +125,7 @@ function logCall(
     tool: call.tool,
     root: call.root,
     path: call.path,
-    outcome: errorCode === undefined ? 'success' : 'error',
+    outcome: errorCode === undefined ? 'success' : errorCode === 'CANCELLED' ? 'cancelled' : 'error',
     error_code: errorCode,
     duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     response_bytes: responseBytes,

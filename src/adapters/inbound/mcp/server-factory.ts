@@ -5,6 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { startCallWork } from './call-work.js';
 import { McpResourceHandler } from './resource-handler.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -64,11 +65,20 @@ export class McpServerFactory {
     );
     this.resources?.register(server, sessionId);
     server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
-      const context = { sessionId };
-      return tool ? invokeTool(tool, args ?? {}, context, this.logger) : rejectUnknownTool(name, context, this.logger);
+      if (!tool) return rejectUnknownTool(name, { sessionId }, this.logger);
+      const call = startCallWork({
+        signal: extra.signal,
+        progressToken: request.params._meta?.progressToken,
+        sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+      });
+      try {
+        return await invokeTool(tool, args ?? {}, { sessionId, work: call.work }, this.logger);
+      } finally {
+        call.stop();
+      }
     });
     return server;
   }
