@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'FILE_CHANGED_SINCE_VIEW'
   | 'CONFLICT'
   | 'IO_ERROR'
+  | 'CANCELLED'
   | 'INTERNAL_ERROR';
 
 /** Facts kept for the server log only; never shown to a client (they may hold host paths). */

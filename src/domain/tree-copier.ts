@@ -3,6 +3,7 @@ import { fitsHostPath, hostPathTooLong } from './path-policy.js';
 import type { EntryStat, FileSystemPort } from './ports/file-system.port.js';
 import { baseName, childPath, displayPath, parentPath, type RootPath } from './roots.js';
 import { walkTree, type WalkEntry } from './tree-walker.js';
+import { throwIfCancelled, type WorkContext } from './work-context.js';
 
 export interface SkippedEntry {
   readonly path: string;
@@ -105,9 +106,9 @@ export async function ensureParent(fs: FileSystemPort, target: RootPath): Promis
  * Lists the whole source tree before anything is written, so a destination reached
  * through a link into the source cannot make the copy feed on itself.
  */
-export async function snapshotTree(fs: FileSystemPort, source: RootPath): Promise<WalkEntry[]> {
+export async function snapshotTree(fs: FileSystemPort, source: RootPath, work?: WorkContext): Promise<WalkEntry[]> {
   const entries: WalkEntry[] = [];
-  for await (const entry of walkTree(fs, source)) entries.push(entry);
+  for await (const entry of walkTree(fs, source, { work })) entries.push(entry);
   return entries;
 }
 
@@ -122,6 +123,7 @@ export async function copySnapshot(
   source: RootPath,
   entries: readonly WalkEntry[],
   target: RootPath,
+  work?: WorkContext,
 ): Promise<TreeCopyOutcome> {
   let size = 0;
   let filesCopied = 0;
@@ -134,7 +136,10 @@ export async function copySnapshot(
   const tooDeep = entries.find((entry) => isCopied(entry) && !fitsHostPath(destinationOf(entry)));
   if (tooDeep !== undefined) throw hostPathTooLong(destinationOf(tooDeep));
   await fs.createDirectory(target);
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
+    // A cancelled copy stops between entries; what was copied so far stays (move removes it).
+    throwIfCancelled(work);
+    work?.progress?.(index, entries.length, 'entries copied');
     const to = destinationOf(entry);
     switch (entry.stat.kind) {
       case 'directory':

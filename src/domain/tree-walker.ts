@@ -1,6 +1,7 @@
 import { compareCodePoints } from './code-point-order.js';
 import type { EntryStat, FileSystemPort } from './ports/file-system.port.js';
 import { childPath, type RootPath } from './roots.js';
+import { throwIfCancelled, type WorkContext } from './work-context.js';
 
 export interface WalkEntry {
   /** In-root path, usable with every port method and as a tool argument. */
@@ -16,6 +17,8 @@ export interface WalkEntry {
 export interface WalkOptions {
   /** Deepest level yielded; directories at this level are yielded but not entered. */
   readonly maxDepth?: number;
+  /** Cancellation: the walk throws CANCELLED at the next entry once the signal is aborted. */
+  readonly work?: WorkContext;
 }
 
 interface Frame {
@@ -35,6 +38,7 @@ interface Frame {
  * into a cycle. Only `start` itself may be reached through an in-root link.
  */
 export async function* walkTree(fs: FileSystemPort, start: RootPath, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+  throwIfCancelled(options.work);
   const first = await listDirectory(fs, start);
   if (first === null) return;
   const stack: Frame[] = [{ directory: start, relativePath: '', entries: first, next: 0 }];
@@ -44,6 +48,7 @@ export async function* walkTree(fs: FileSystemPort, start: RootPath, options: Wa
       stack.pop();
       continue;
     }
+    throwIfCancelled(options.work);
     const stat = frame.entries[frame.next++];
     const depth = stack.length;
     const entry: WalkEntry = {

@@ -14,6 +14,7 @@ import { baseName, displayPath, parentPath, type RootPath } from '../../domain/r
 import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
 import { InMemorySeeding } from './in-memory/seeding.js';
 import { type DirectoryNode, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
+import { throwIfCancelled, type WorkContext } from '../../domain/work-context.js';
 
 /** uid/gid 1000 is the account every seeded entry belongs to. */
 const USER_NAMES: ReadonlyMap<number, string> = new Map([
@@ -142,7 +143,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     this.detach(result.parent, baseName(result.path));
   }
 
-  async removeDirectory(path: RootPath): Promise<void> {
+  async removeDirectory(path: RootPath, work?: WorkContext): Promise<void> {
+    throwIfCancelled(work);
     if (path.segments.length === 0) throw rootItself('cannot remove root directory', path);
     const result = this.tree.walk(path, false);
     if (result.status !== 'found') throw walkFailure(result, path, 'directory');

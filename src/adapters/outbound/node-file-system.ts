@@ -13,6 +13,7 @@ import type {
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
 import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
+import type { WorkContext } from '../../domain/work-context.js';
 import { describeLink, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
 import { FileLocks } from './node-fs/file-locks.js';
 import { InFlightWrites } from './node-fs/in-flight.js';
@@ -184,14 +185,14 @@ export class NodeFileSystem implements FileSystemPort {
     }
   }
 
-  async removeDirectory(path: RootPath): Promise<void> {
+  async removeDirectory(path: RootPath, work?: WorkContext): Promise<void> {
     if (isRootItself(path)) throw rootItself('remove', path);
     const walk = new Walk(path);
     const found = await this.walker.locate(path, walk, { followFinal: false });
     try {
       if (found.stats === null) throw errors.notFound('directory', path.root.name, displayPath(path));
       if (!found.stats.isDirectory()) throw errors.notADirectory(path.root.name, displayPath(path));
-      await removeTree(this.walker, found.parent, found.name, walk);
+      await removeTree(this.walker, found.parent, found.name, walk, work && { signal: work.signal, progress: work.progress?.bind(work), removed: 0 });
     } finally {
       await found.parent.close();
     }

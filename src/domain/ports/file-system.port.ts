@@ -1,4 +1,5 @@
 import type { RootPath } from '../roots.js';
+import type { WorkContext } from '../work-context.js';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -128,8 +129,8 @@ export interface FileSystemPort {
   /** Remove one non-directory entry; a symlink itself is removed, never its target. */
   removeFile(path: RootPath): Promise<void>;
 
-  /** Remove a directory and everything below it without following any link. */
-  removeDirectory(path: RootPath): Promise<void>;
+  /** Remove a directory and everything below it without following any link; stops with CANCELLED between entries once `work.signal` is aborted. */
+  removeDirectory(path: RootPath, work?: WorkContext): Promise<void>;
 
   /**
    * Rename an entry (not followed) to `to`, replacing a non-directory there.

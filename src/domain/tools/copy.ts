@@ -13,6 +13,7 @@ import {
   type SkippedEntry,
 } from '../tree-copier.js';
 import type { RootAccess } from './root-access.js';
+import type { WorkContext } from '../work-context.js';
 
 export interface CopyInput {
   readonly source_root: string;
@@ -38,7 +39,7 @@ export class Copy {
     private readonly access: RootAccess,
   ) {}
 
-  async execute(input: CopyInput): Promise<CopyResult> {
+  async execute(input: CopyInput, work?: WorkContext): Promise<CopyResult> {
     // Security: both allowlists are checked before either path is touched (E2E-067/068).
     const { source, destination } = this.access.pair(
       'copy',
@@ -54,8 +55,8 @@ export class Copy {
     if (sourceStat.kind === 'directory') {
       await assertNotCopiedIntoItself(this.fs, source, target);
       if (existing !== null && existing.kind !== 'directory') throw directoryOverFile('copy', target);
-      const entries = await snapshotTree(this.fs, source);
-      const outcome = await copySnapshot(this.fs, source, entries, target);
+      const entries = await snapshotTree(this.fs, source, work);
+      const outcome = await copySnapshot(this.fs, source, entries, target, work);
       return {
         source: displayPath(source),
         destination: displayPath(target),

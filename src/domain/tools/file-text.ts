@@ -1,5 +1,6 @@
 import type { ContentHasher, HashAlgorithm } from '../ports/content-hasher.port.js';
 import type { ReadableFile } from '../ports/file-system.port.js';
+import { throwIfCancelled, type WorkContext } from '../work-context.js';
 
 /** FR-005/FR-016: a NUL byte in this many leading bytes marks a file as binary (the heuristic git and grep use). */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -31,10 +32,12 @@ export function looksBinary(bytes: Uint8Array): boolean {
 }
 
 /** Reads up to `length` bytes from `position`, chunk by chunk; shorter only at end of file. */
-export async function readRange(file: ReadableFile, position: number, length: number): Promise<Uint8Array> {
+export async function readRange(file: ReadableFile, position: number, length: number, work?: WorkContext): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let total = 0;
   while (total < length) {
+    throwIfCancelled(work);
+    if (total > 0) work?.progress?.(total, length);
     const chunk = await file.read(position + total, Math.min(STREAM_CHUNK_BYTES, length - total));
     if (chunk.length === 0) break;
     parts.push(chunk);
@@ -44,9 +47,11 @@ export async function readRange(file: ReadableFile, position: number, length: nu
 }
 
 /** The file from `position` to its end, one bounded chunk at a time. */
-export async function* streamChunks(file: ReadableFile, position = 0): AsyncGenerator<Uint8Array> {
+export async function* streamChunks(file: ReadableFile, position = 0, work?: WorkContext): AsyncGenerator<Uint8Array> {
   let offset = position;
   for (;;) {
+    throwIfCancelled(work);
+    if (offset > position) work?.progress?.(offset - position, Math.max(offset, file.stat.size) - position, 'bytes read');
     const chunk = await file.read(offset, STREAM_CHUNK_BYTES);
     if (chunk.length === 0) return;
     offset += chunk.length;
@@ -55,11 +60,19 @@ export async function* streamChunks(file: ReadableFile, position = 0): AsyncGene
 }
 
 /** NFR-003: the digest of the whole file, streamed chunk by chunk, never held whole. */
-export async function digestFile(hasher: ContentHasher, algorithm: HashAlgorithm, file: ReadableFile): Promise<{ digest: string; size: number }> {
+export async function digestFile(
+  hasher: ContentHasher,
+  algorithm: HashAlgorithm,
+  file: ReadableFile,
+  work?: WorkContext,
+): Promise<{ digest: string; size: number }> {
   const hash = hasher.create(algorithm);
   const buffer = new Uint8Array(HASH_CHUNK_BYTES);
   let size = 0;
   for (;;) {
+    // Cancellation is looked at between chunks: one chunk (1 MiB) is milliseconds of work.
+    throwIfCancelled(work);
+    work?.progress?.(size, Math.max(size, file.stat.size), 'bytes hashed');
     const chunk = await file.read(size, HASH_CHUNK_BYTES, buffer);
     if (chunk.length === 0) break;
     hash.update(chunk);
@@ -88,6 +101,7 @@ export async function readLineWindow(
   first: number,
   limit: number | undefined,
   byteBudget: number,
+  work?: WorkContext,
 ): Promise<LineWindow> {
   const last = limit === undefined ? Number.POSITIVE_INFINITY : first + limit - 1;
   const kept: Uint8Array[] = [];
@@ -127,7 +141,7 @@ export async function readLineWindow(
     pendingBytes = 0;
   };
 
-  scan: for await (const chunk of streamChunks(file, seek?.position ?? 0)) {
+  scan: for await (const chunk of streamChunks(file, seek?.position ?? 0, work)) {
     sawBytes = true;
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {

@@ -12,6 +12,10 @@ import { statSearchStart } from '../search/start-point.js';
 import type { Settings } from '../settings.js';
 import { walkTree } from '../tree-walker.js';
 import type { RootAccess } from './root-access.js';
+import type { WorkContext } from '../work-context.js';
+
+/** Entries walked between two progress reports (the adapter throttles what it sends). */
+const PROGRESS_EVERY_ENTRIES = 64;
 
 export const TYPE_FILTERS = ['file', 'directory', 'symlink', 'all'] as const;
 export type TypeFilter = (typeof TYPE_FILTERS)[number];
@@ -52,7 +56,7 @@ export class Glob {
     private readonly access: RootAccess,
   ) {}
 
-  async execute(input: GlobInput): Promise<GlobResult> {
+  async execute(input: GlobInput, work?: WorkContext): Promise<GlobResult> {
     const start = this.access.path('glob', input.root, input.path ?? '.');
     const { typeFilter, limits, matches } = namingRoot(start.root.name, () => ({
       typeFilter: parseTypeFilter(input.type_filter),
@@ -66,7 +70,10 @@ export class Glob {
     const found: GlobMatch[] = [];
     let truncated = false;
     let timedOut = false;
-    for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth })) {
+    let scanned = 0;
+    for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth, work })) {
+      scanned += 1;
+      if (scanned % PROGRESS_EVERY_ENTRIES === 0) work?.progress?.(scanned, undefined, 'entries scanned');
       if (limits.expired()) {
         timedOut = true;
         break;

@@ -20,6 +20,7 @@ import { statSearchStart } from '../search/start-point.js';
 import type { Settings } from '../settings.js';
 import { walkTree } from '../tree-walker.js';
 import type { RootAccess } from './root-access.js';
+import { throwIfCancelled, type WorkContext } from '../work-context.js';
 
 export interface GrepInput {
   readonly root: string;
@@ -60,10 +61,10 @@ export class Grep {
     private readonly access: RootAccess,
   ) {}
 
-  async execute(input: GrepInput): Promise<GrepResult> {
+  async execute(input: GrepInput, work?: WorkContext): Promise<GrepResult> {
     const start = this.access.path('grep', input.root, input.path ?? '.');
     const { limits, matcher, filter, contextLines } = namingRoot(start.root.name, () => this.parseArguments(input));
-    const search = new ContentSearch(this.fs, { matcher, contextLines, expired: () => limits.expired() }, limits.maxResults, this.settings.maxResultBytes - RESULT_ENVELOPE_BYTES);
+    const search = new ContentSearch(this.fs, { matcher, contextLines, expired: () => limits.expired() }, limits.maxResults, this.settings.maxResultBytes - RESULT_ENVELOPE_BYTES, work);
 
     const startStat = await statSearchStart(this.fs, start);
     if (startStat.kind === 'file') {
@@ -73,7 +74,7 @@ export class Grep {
       // Files are searched ahead, but their results are taken strictly in walk order.
       const inFlight: PendingFile[] = [];
       try {
-        for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth })) {
+        for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth, work })) {
           if (limits.expired()) {
             search.timedOut = true;
             break;
@@ -94,6 +95,7 @@ export class Grep {
     } else {
       throw errors.notAFile(start.root.name, displayPath(start));
     }
+    throwIfCancelled(work);
     return search.result();
   }
 
@@ -148,8 +150,10 @@ class ContentSearch {
     options: Omit<FileSearchOptions, 'abandoned'>,
     private readonly maxResults: number,
     private readonly textBudget: number,
+    private readonly work?: WorkContext,
   ) {
-    this.options = { ...options, abandoned: () => this.abandoned };
+    // A cancelled call abandons every file being searched: each scan ends at its next line.
+    this.options = { ...options, abandoned: () => this.abandoned || work?.signal?.aborted === true };
   }
 
   /** Starts searching a file with what the result can still take: a later file may only get less. */
@@ -165,6 +169,7 @@ class ContentSearch {
   async consume(pending: PendingFile): Promise<void> {
     const limits = this.remaining();
     let found = await pending.result;
+    throwIfCancelled(this.work);
     if (found !== undefined && !this.exactUnder(found, pending.limits, limits)) {
       // Where the text budget cut a file depends on what earlier files returned: search it again, now in turn.
       found = await searchFile(this.fs, pending.path, this.options, limits);
@@ -176,6 +181,7 @@ class ContentSearch {
       this.textBytes += matchResultBytes(match);
     }
     this.filesSearched += 1;
+    this.work?.progress?.(this.filesSearched, undefined, 'files searched');
     if (kept.length < found.matches.length || found.moreMatches || found.overBudget) this.truncated = true;
     if (found.timedOut) this.timedOut = true;
     this.stopped = this.truncated || found.timedOut;

@@ -4,6 +4,7 @@ import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
 import { digestFile } from './file-text.js';
 import type { RootAccess } from './root-access.js';
+import type { WorkContext } from '../work-context.js';
 
 export interface HashFileResult {
   path: string;
@@ -22,7 +23,7 @@ export class HashFile {
     private readonly hasher: ContentHasher,
   ) {}
 
-  async execute(input: { root: string; path: string; algorithm: string }): Promise<HashFileResult> {
+  async execute(input: { root: string; path: string; algorithm: string }, work?: WorkContext): Promise<HashFileResult> {
     const target = this.access.path('hash_file', input.root, input.path);
     const shown = displayPath(target);
     const algorithm = HASH_ALGORITHMS.find((name) => name === input.algorithm.toLowerCase());
@@ -36,7 +37,7 @@ export class HashFile {
     if (entry.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; cannot hash a directory');
     const file = await this.fs.openFile(target);
     try {
-      const { digest, size } = await digestFile(this.hasher, algorithm, file);
+      const { digest, size } = await digestFile(this.hasher, algorithm, file, work);
       return { path: shown, algorithm, hash: digest, size };
     } finally {
       await file.close();

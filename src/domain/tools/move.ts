@@ -4,6 +4,7 @@ import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, isRootItself, type RootPath } from '../roots.js';
 import { assertNotIntoItself, copySnapshot, directoryOverFile, ensureParent, placeSource, snapshotTree } from '../tree-copier.js';
 import type { RootAccess } from './root-access.js';
+import type { WorkContext } from '../work-context.js';
 
 export interface MoveInput {
   readonly source_root: string;
@@ -28,7 +29,7 @@ export class Move {
     private readonly access: RootAccess,
   ) {}
 
-  async execute(input: MoveInput): Promise<MoveResult> {
+  async execute(input: MoveInput, work?: WorkContext): Promise<MoveResult> {
     // Security: both allowlists are checked before either path is touched.
     const { source, destination } = this.access.pair(
       'move',
@@ -53,7 +54,7 @@ export class Move {
     await ensureParent(this.fs, target);
     // Replacing a file another tool is editing waits for that edit instead of racing it.
     await withFileLock(this.fs, target, async () => {
-      if ((await this.fs.rename(source, target)) === 'cross-device') await this.copyThenRemove(source, sourceStat, target);
+      if ((await this.fs.rename(source, target)) === 'cross-device') await this.copyThenRemove(source, sourceStat, target, work);
     });
     return {
       source: displayPath(source),
@@ -66,7 +67,7 @@ export class Move {
    * FR-015: across file systems a move is a copy then a delete (not atomic). Until the copy
    * is complete the source is untouched; if the copy fails, what it created is removed.
    */
-  private async copyThenRemove(source: RootPath, sourceStat: EntryStat, target: RootPath): Promise<void> {
+  private async copyThenRemove(source: RootPath, sourceStat: EntryStat, target: RootPath, work?: WorkContext): Promise<void> {
     if (sourceStat.kind === 'file') {
       // copyFile is atomic: on failure nothing (or the old file) is at the target.
       await this.fs.copyFile(source, target);
@@ -74,12 +75,12 @@ export class Move {
       return;
     }
     if (sourceStat.kind !== 'directory') throw uncopyable(source, [displayPath(source)]);
-    const entries = await snapshotTree(this.fs, source);
+    const entries = await snapshotTree(this.fs, source, work);
     // Links and special files cannot be recreated by a copy: moving them would lose them.
     const lost = entries.filter((entry) => entry.stat.kind !== 'file' && entry.stat.kind !== 'directory');
     if (lost.length > 0) throw uncopyable(source, lost.map((entry) => displayPath(entry.path)));
     try {
-      await copySnapshot(this.fs, source, entries, target);
+      await copySnapshot(this.fs, source, entries, target, work);
     } catch (error) {
       // The target did not exist before (an existing directory is refused above): all of it is ours to remove.
       const cleaned = await this.fs.removeDirectory(target).then(

@@ -12,6 +12,7 @@ import {
   readRange,
 } from './file-text.js';
 import type { RootAccess } from './root-access.js';
+import type { WorkContext } from '../work-context.js';
 
 export interface ReadFileInput {
   root: string;
@@ -49,7 +50,7 @@ export class ReadFile {
     private readonly settings: Settings,
   ) {}
 
-  async execute(input: ReadFileInput): Promise<ReadFileResult> {
+  async execute(input: ReadFileInput, work?: WorkContext): Promise<ReadFileResult> {
     const target = this.access.path('read_file', input.root, input.path);
     const byBytes = input.offset_bytes !== undefined || input.limit_bytes !== undefined;
     const byLines = input.offset_lines !== undefined || input.limit_lines !== undefined;
@@ -66,11 +67,11 @@ export class ReadFile {
     const file = await this.openRegularFile(target);
     try {
       const size = file.stat.size;
-      if (!byLines && !byBytes) return { path: displayPath(target), size, ...(await this.readWhole(file, target, size)) };
+      if (!byLines && !byBytes) return { path: displayPath(target), size, ...(await this.readWhole(file, target, size, work)) };
       const binary = looksBinary(await readRange(file, 0, Math.min(size, BINARY_SNIFF_BYTES)));
       const window = byLines
-        ? await this.readLines(file, target, binary, input.offset_lines ?? 1, input.limit_lines)
-        : await this.readBytes(file, size, binary, input.offset_bytes ?? 0, input.limit_bytes);
+        ? await this.readLines(file, target, binary, input.offset_lines ?? 1, input.limit_lines, work)
+        : await this.readBytes(file, size, binary, input.offset_bytes ?? 0, input.limit_bytes, work);
       return { path: displayPath(target), size, binary, ...window };
     } finally {
       await file.close();
@@ -99,7 +100,7 @@ export class ReadFile {
   }
 
   /** The binary test looks at the bytes read for the content: a whole read reads the file once. */
-  private async readWhole(file: ReadableFile, target: RootPath, size: number): Promise<Pick<ReadFileResult, 'binary'> & Window> {
+  private async readWhole(file: ReadableFile, target: RootPath, size: number, work?: WorkContext): Promise<Pick<ReadFileResult, 'binary'> & Window> {
     const limit = this.settings.maxFullReadSize;
     if (size > limit) {
       throw new DomainError(
@@ -108,15 +109,15 @@ export class ReadFile {
         { root: target.root.name, attemptedPath: displayPath(target) },
       );
     }
-    const bytes = await readRange(file, 0, size);
+    const bytes = await readRange(file, 0, size, work);
     const binary = looksBinary(bytes);
     return { binary, ...this.byteWindow(bytes, binary, 0, size) };
   }
 
-  private async readBytes(file: ReadableFile, size: number, binary: boolean, offset: number, limit?: number): Promise<Window> {
+  private async readBytes(file: ReadableFile, size: number, binary: boolean, offset: number, limit?: number, work?: WorkContext): Promise<Window> {
     // Escaping never makes content shorter, so more than the result budget is never worth reading.
     const length = Math.min(limit ?? this.settings.maxFullReadSize, this.partialReadCeiling, this.settings.maxResultBytes);
-    const bytes = offset >= size ? new Uint8Array() : await readRange(file, offset, length);
+    const bytes = offset >= size ? new Uint8Array() : await readRange(file, offset, length, work);
     return this.byteWindow(bytes, binary, offset, size);
   }
 
@@ -131,11 +132,11 @@ export class ReadFile {
     return end < size ? { ...content, truncated: true, next_offset_bytes: end } : { ...content, truncated: false };
   }
 
-  private async readLines(file: ReadableFile, target: RootPath, binary: boolean, first: number, limit?: number): Promise<Window> {
+  private async readLines(file: ReadableFile, target: RootPath, binary: boolean, first: number, limit?: number, work?: WorkContext): Promise<Window> {
     const readLimit = limit === undefined ? this.settings.maxFullReadSize : this.partialReadCeiling;
     // Base64 is the longest a byte can travel without escapes; text is cut to its escaped length below.
     const budget = Math.min(readLimit, base64BytesWithin(this.settings.maxResultBytes));
-    const window = await readLineWindow(file, first, limit, budget);
+    const window = await readLineWindow(file, first, limit, budget, work);
     if (window.budgetExhausted && window.linesReturned === 0) {
       throw new DomainError(
         'FILE_TOO_LARGE',

@@ -2,6 +2,7 @@ import { DomainError, errors, inRoot } from '../errors.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, isRootItself, type RootPath } from '../roots.js';
 import type { RootAccess } from './root-access.js';
+import type { WorkContext } from '../work-context.js';
 
 /** FR-010: rm -rf of one directory below the root; links inside are removed, never followed. */
 export class RemoveFolder {
@@ -10,7 +11,7 @@ export class RemoveFolder {
     private readonly fs: FileSystemPort,
   ) {}
 
-  async execute(input: { root: string; path: string }): Promise<{ path: string; removed: true }> {
+  async execute(input: { root: string; path: string }, work?: WorkContext): Promise<{ path: string; removed: true }> {
     const target = this.access.path('remove_folder', input.root, input.path);
     const rootName = target.root.name;
     const shown = displayPath(target);
@@ -22,7 +23,7 @@ export class RemoveFolder {
       throw notADirectory(target, `path is a symbolic link, not a directory: ${shown}; use remove_file to remove the link`);
     }
     if (entry.kind !== 'directory') throw notADirectory(target, `path is a file, not a directory: ${shown}; use remove_file`);
-    await this.fs.removeDirectory(target);
+    await this.fs.removeDirectory(target, work);
     return { path: shown, removed: true };
   }
 }

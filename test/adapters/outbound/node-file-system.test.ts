@@ -212,6 +212,28 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(outsideListing()).toEqual(['secret.txt']);
   });
 
+  it('removeDirectory reports entries removed and stops with CANCELLED once the work signal aborts', async () => {
+    mkdirSync(box.in('doomed'));
+    for (let i = 0; i < 30; i++) writeFileSync(box.in(`doomed/f${i}.txt`), 'x');
+    const signal = { aborted: false };
+    const reports: number[] = [];
+    const work = {
+      signal,
+      progress(done: number) {
+        reports.push(done);
+        if (done === 10) signal.aborted = true;
+      },
+    };
+    const error = await fs.removeDirectory(box.at('doomed'), work).then(() => undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('CANCELLED');
+    expect(reports).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    // The tenth entry (reported, then removed) aborted the work; the eleventh found it aborted: 20 stay.
+    expect(readdirSync(box.in('doomed'))).toHaveLength(20);
+    await fs.removeDirectory(box.at('doomed'));
+    expect(existsSync(box.in('doomed'))).toBe(false);
+  });
+
   it('removeDirectory removes a tree another process made deeper than PATH_MAX, links inside unfollowed', async () => {
     mkdirSync(box.in('deep'));
     const bottom = deepChain(box.in('deep'), 'd'.repeat(200), 25);

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError, errors } from '../../../domain/errors.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { cancelled } from '../../../domain/work-context.js';
 import { describeIssues, parseArguments } from './argument-parser.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
 import type { ToolCallObserver, ToolCallRecord } from './tool-call-observer.js';
@@ -76,7 +77,11 @@ export async function invokeTool(
     principal: context.principal, issues: mismatch });
     }
   } catch (error) {
-    if (error instanceof DomainError) {
+    if (context.work?.signal?.aborted && !(error instanceof DomainError && error.code !== 'CANCELLED')) {
+      // The client cancelled: whatever the aborted work threw, the call ended as cancelled (and the SDK sends no answer).
+      errorCode = 'CANCELLED';
+      result = errorResult(cancelled().toClientText());
+    } else if (error instanceof DomainError) {
       errorCode = error.code;
       result = errorResult(error.toClientText());
       if (error.isSecurityDenial) {
@@ -134,7 +139,7 @@ function logCall(
   context: ToolCallContext,
 ): Omit<ToolCallRecord, 'writtenBytes'> {
   const elapsedMs = performance.now() - started;
-  const outcome = errorCode === undefined ? 'success' : 'error';
+  const outcome = errorCode === undefined ? 'success' : errorCode === 'CANCELLED' ? 'cancelled' : 'error';
   logger.info('tool call', {
     tool: call.tool,
     root: call.root,

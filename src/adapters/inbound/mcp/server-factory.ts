@@ -7,6 +7,7 @@ import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
+import { startCallWork } from './call-work.js';
 import { McpResourceHandler } from './resource-handler.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
@@ -73,15 +74,21 @@ export class McpServerFactory {
     );
     this.resources?.register(server, sessionId, (action) => this.principals.run(principal, action));
     server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
       const context = { sessionId, principal: principal.name };
-      return this.principals.run(principal, () =>
-        tool
-          ? invokeTool(tool, args ?? {}, context, this.logger, this.observer)
-          : rejectUnknownTool(name, context, this.logger, this.observer),
-      );
+      if (!tool) return this.principals.run(principal, () => rejectUnknownTool(name, context, this.logger, this.observer));
+      const call = startCallWork({
+        signal: extra.signal,
+        progressToken: request.params._meta?.progressToken,
+        sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+      });
+      try {
+        return await this.principals.run(principal, () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer));
+      } finally {
+        call.stop();
+      }
     });
     return server;
   }

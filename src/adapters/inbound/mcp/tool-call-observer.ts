@@ -2,7 +2,7 @@
 export interface ToolCallRecord {
   readonly tool: string;
   readonly root?: string;
-  readonly outcome: 'success' | 'error';
+  readonly outcome: 'success' | 'error' | 'cancelled';
   readonly errorCode?: string;
   readonly durationSeconds: number;
   /** Bytes of the response sent back (what the client read). */

@@ -1,4 +1,5 @@
 import type { ZodRawShape, z } from 'zod';
+import type { WorkContext } from '../../../domain/work-context.js';
 
 /** Facts about the caller that some tools need (the editor tools keep per-session state). */
 export interface ToolCallContext {
@@ -6,6 +7,11 @@ export interface ToolCallContext {
   readonly sessionId: string;
   /** Who the session belongs to (token name or JWT sub), for the call log; never a credential. */
   readonly principal: string;
+  /**
+   * The request's cancellation and progress reporting, in domain terms; long use cases (grep,
+   * glob, copy, move, remove_folder, hash_file, read_file) take it as their last argument.
+   */
+  readonly work?: WorkContext;
 }
 
 /** What a handler returns; the MCP adapter turns it into a CallToolResult. */

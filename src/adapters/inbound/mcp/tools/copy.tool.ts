@@ -29,6 +29,6 @@ export function copyTool(copy: Copy): ToolDefinition {
     // Overwrites existing files at the destination, which cannot be undone.
     annotations: DESTRUCTIVE,
     logFields: (args) => ({ root: args.source_root, path: `${args.source_path} -> ${args.dest_root}:${args.dest_path}` }),
-    handle: async (args) => ({ structured: { ...(await copy.execute(args)) } }),
+    handle: async (args, context) => ({ structured: { ...(await copy.execute(args, context.work)) } }),
   });
 }

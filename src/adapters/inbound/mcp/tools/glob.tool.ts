@@ -51,6 +51,6 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
     },
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root, path: args.path ?? '.' }),
-    handle: async (args) => ({ structured: { ...(await glob.execute(args)) } }),
+    handle: async (args, context) => ({ structured: { ...(await glob.execute(args, context.work)) } }),
   });
 }

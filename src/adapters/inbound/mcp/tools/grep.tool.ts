@@ -64,6 +64,6 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
     },
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root, path: args.path ?? '.' }),
-    handle: async (args) => ({ structured: { ...(await grep.execute(args)) } }),
+    handle: async (args, context) => ({ structured: { ...(await grep.execute(args, context.work)) } }),
   });
 }

@@ -22,6 +22,6 @@ export function hashFileTool(hashFile: HashFile): ToolDefinition {
     },
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root, path: args.path }),
-    handle: async (args) => ({ structured: { ...(await hashFile.execute(args)) } }),
+    handle: async (args, context) => ({ structured: { ...(await hashFile.execute(args, context.work)) } }),
   });
 }

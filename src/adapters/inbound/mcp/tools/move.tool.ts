@@ -25,6 +25,6 @@ export function moveTool(move: Move): ToolDefinition {
     },
     annotations: DESTRUCTIVE,
     logFields: (args) => ({ root: args.source_root, path: `${args.source_path} -> ${args.dest_root}:${args.dest_path}` }),
-    handle: async (args) => ({ structured: { ...(await move.execute(args)) } }),
+    handle: async (args, context) => ({ structured: { ...(await move.execute(args, context.work)) } }),
   });
 }

@@ -37,7 +37,7 @@ export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefini
     annotations: READ_ONLY,
     toText: readFileText,
     logFields: (args) => ({ root: args.root, path: args.path }),
-    handle: async (args) => ({ structured: { ...(await readFile.execute(args)) } }),
+    handle: async (args, context) => ({ structured: { ...(await readFile.execute(args, context.work)) } }),
   });
 }
 

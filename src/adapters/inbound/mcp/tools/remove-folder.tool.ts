@@ -19,6 +19,6 @@ export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {
     },
     annotations: DESTRUCTIVE,
     logFields: (args) => ({ root: args.root, path: args.path }),
-    handle: async (args) => ({ structured: { ...(await removeFolder.execute(args)) } }),
+    handle: async (args, context) => ({ structured: { ...(await removeFolder.execute(args, context.work)) } }),
   });
 }
