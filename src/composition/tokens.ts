@@ -10,6 +10,7 @@ import type { PathPolicy } from '../domain/path-policy.js';
 import type { ToolPolicy } from '../domain/tool-policy.js';
 import type { Settings } from '../domain/settings.js';
 import type { ToolDefinition } from '../adapters/inbound/mcp/tool-definition.js';
+import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
 
 export interface SessionEndListener {
   sessionEnded(sessionId: string): void;
@@ -28,7 +29,9 @@ export const TOKENS = {
   ToolPolicy: Symbol.for('ToolPolicy') as ServiceIdentifier<ToolPolicy>,
   /** Per-session editor state (cwd, views); bound by the editor tools module, so swapping the store is one binding. */
   SessionState: Symbol.for('SessionState') as ServiceIdentifier<SessionStatePort>,
-  /** Multi-bound: told when an MCP session ends (DELETE, transport close, stdio exit) so per-session state is dropped. */
+  /** The store behind SessionState plus session lifecycle (principal, idle expiry, caps): in memory or Redis, per session_store.url. */
+  SessionStore: Symbol.for('SessionStore') as ServiceIdentifier<SessionStateStore>,
+  /** Multi-bound: told when an MCP session is ended by its client (DELETE). */
   SessionEndListener: Symbol.for('SessionEndListener') as ServiceIdentifier<SessionEndListener>,
   /** Multi-bound: every tool family module binds its definitions here. */
   ToolDefinition: Symbol.for('ToolDefinition') as ServiceIdentifier<ToolDefinition>,

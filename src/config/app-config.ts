@@ -7,6 +7,13 @@ export interface RootConfig {
   readonly allowedTools: readonly string[];
 }
 
+export interface SessionLimits {
+  /** A session idle this long is gone (milliseconds; the YAML key is in seconds). */
+  readonly idleTimeoutMs: number;
+  readonly max: number;
+  readonly maxPerPrincipal: number;
+}
+
 /** The validated configuration the composition root is built from. */
 export interface AppConfig {
   readonly host: string;
@@ -16,5 +23,8 @@ export interface AppConfig {
   readonly logLevel: string;
   readonly configFile?: string;
   readonly settings: Settings;
+  readonly sessions: SessionLimits;
+  /** '' keeps session state in process memory; redis://host:port/db shares it between replicas. */
+  readonly sessionStoreUrl: string;
   readonly roots: readonly RootConfig[];
 }

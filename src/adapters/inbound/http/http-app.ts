@@ -8,6 +8,7 @@ import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { McpHttpEndpoint, MCP_PATH } from '../mcp/http-transport.js';
 import { SessionRegistry } from '../mcp/session-registry.js';
+import type { SessionStateStore } from '../../outbound/session-state-store.js';
 import { healthRouter } from './health-route.js';
 import { hostGuard } from './host-guard.js';
 
@@ -27,6 +28,7 @@ export class HttpServer {
     @inject(TOKENS.Config) private readonly config: AppConfig,
     @inject(McpHttpEndpoint) private readonly endpoint: McpHttpEndpoint,
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
+    @inject(TOKENS.SessionStore) private readonly store: SessionStateStore,
     @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
@@ -45,7 +47,7 @@ export class HttpServer {
     });
     // The health check stays outside the Host guard: it reveals nothing, and container
     // health probes address the server by names nobody lists in allowed_hosts.
-    const health = healthRouter();
+    const health = healthRouter(this.store);
     app.use(health.routes());
     app.use(health.allowedMethods());
     app.use(hostGuard(this.config.allowedHosts));
@@ -66,6 +68,7 @@ export class HttpServer {
       });
     });
     this.server = server;
+    this.sessions.startSweeping();
     const { port } = server.address() as AddressInfo;
     const hostForUrl = this.config.host.includes(':') ? `[${this.config.host}]` : this.config.host;
     const address = { host: this.config.host, port, baseUrl: `http://${hostForUrl}:${port}` };
@@ -80,7 +83,7 @@ export class HttpServer {
     return address;
   }
 
-  /** Ends every session (their SSE streams too), then stops accepting connections. */
+  /** Closes this process's sessions (their SSE streams too; the store keeps them), then stops accepting connections. */
   async stop(): Promise<void> {
     await this.sessions.closeAll();
     const server = this.server;
