@@ -114,3 +114,14 @@ describe('session caps', () => {
     });
   });
 });
+
+describe('/health and /ready on the in-memory store', () => {
+  const live = useTestServer();
+
+  it('report ok and ready: the store is in this process', async () => {
+    const health = await fetch(`${live.server.baseUrl}/health`);
+    expect([health.status, await health.text()]).toEqual([200, 'ok']);
+    const ready = await fetch(`${live.server.baseUrl}/ready`);
+    expect([ready.status, await ready.text()]).toEqual([200, 'ready']);
+  });
+});
