@@ -1,10 +1,9 @@
 import type { SessionLimits } from '../../config/app-config.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type { FileFingerprint } from '../../domain/ports/session-state.port.js';
-import type { OpenOutcome, SessionRecord, SessionStateStore } from './session-state-store.js';
+import { MAX_FILES_PER_SESSION, type OpenOutcome, type SessionRecord, type SessionStateStore } from './session-state-store.js';
 
-/** Files remembered per session; beyond this the least recently seen is forgotten. */
-export const MAX_FILES_PER_SESSION = 10_000;
+export { MAX_FILES_PER_SESSION };
 
 const UNBOUNDED: SessionLimits = { idleTimeoutMs: Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, maxPerPrincipal: Number.MAX_SAFE_INTEGER };
 const WALL_CLOCK: Clock = { now: () => new Date() };

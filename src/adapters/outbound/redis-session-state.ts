@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { SessionLimits } from '../../config/app-config.js';
 import type { Logger } from '../../domain/ports/logger.port.js';
 import type { FileFingerprint } from '../../domain/ports/session-state.port.js';
-import { SessionStoreUnavailable, type OpenOutcome, type SessionRecord, type SessionStateStore } from './session-state-store.js';
+import { MAX_FILES_PER_SESSION, SessionStoreUnavailable, type OpenOutcome, type SessionRecord, type SessionStateStore } from './session-state-store.js';
 
 const PREFIX = 'mcp-fs:';
 /** Sorted sets of open session ids, scored by expiry time (ms): one for the cluster, one per principal. */
@@ -27,6 +27,19 @@ redis.call('ZADD', KEYS[1], expiry, ARGV[1])
 redis.call('ZADD', KEYS[2], expiry, ARGV[1])
 redis.call('HSET', KEYS[3], 'principal', ARGV[2])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
+return 0`;
+
+/**
+ * KEYS: files hash. ARGV: file key, fingerprint JSON, ttl ms, most files kept. Beyond the bound a
+ * random other file is forgotten: that only makes the gate stricter (the session views it again).
+ */
+const RECORD_FILE_SCRIPT = `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if redis.call('HLEN', KEYS[1]) > tonumber(ARGV[4]) then
+  local victim = redis.call('HRANDFIELD', KEYS[1])
+  if victim == ARGV[1] then victim = redis.call('HRANDFIELD', KEYS[1]) end
+  if victim ~= ARGV[1] then redis.call('HDEL', KEYS[1], victim) end
+end
 return 0`;
 
 /** KEYS: session hash, files hash, open set. ARGV: id, ttl ms, principal set prefix. Returns the principal or nil. */
@@ -90,8 +103,9 @@ export class RedisSessionState implements SessionStateStore {
   }
 
   async recordFingerprint(sessionId: string, fileKey: string, fingerprint: FileFingerprint): Promise<void> {
-    const key = filesKey(sessionId);
-    await this.call(() => this.redis.multi().hset(key, fileKey, JSON.stringify(fingerprint)).pexpire(key, this.limits.idleTimeoutMs).exec());
+    await this.call(() =>
+      this.redis.eval(RECORD_FILE_SCRIPT, 1, filesKey(sessionId), fileKey, JSON.stringify(fingerprint), this.limits.idleTimeoutMs, MAX_FILES_PER_SESSION),
+    );
   }
 
   async open(sessionId: string, principal: string): Promise<OpenOutcome> {
@@ -119,7 +133,8 @@ export class RedisSessionState implements SessionStateStore {
   async sweep(): Promise<void> {}
 
   reachable(): boolean {
-    return this.redis.status === 'ready';
+    // A failed command counts at once: the socket's close event may come after it.
+    return this.redis.status === 'ready' && this.wasReachable;
   }
 
   async disconnect(): Promise<void> {

@@ -1,6 +1,9 @@
 import type { SessionLimits } from '../../config/app-config.js';
 import type { SessionStatePort } from '../../domain/ports/session-state.port.js';
 
+/** Files remembered per session; beyond this one is forgotten (in memory: the least recently seen). */
+export const MAX_FILES_PER_SESSION = 10_000;
+
 /** What the HTTP adapter keeps about a session besides the editor state the domain asks for. */
 export interface SessionRecord {
   /** Who opened it; a request under another principal must not reach it. */
