@@ -153,7 +153,7 @@ export class McpHttpEndpoint {
       await this.handle(ctx, transport, body);
       // A refused handshake (bad headers) leaves no record behind.
       if (transport.sessionId === undefined) {
-        await this.sessions.end(id);
+        await this.sessions.discard(id);
         await server.close();
       }
     });

@@ -48,6 +48,11 @@ export class SessionRegistry {
     return this.store.open(id, principal);
   }
 
+  /** Drops the record of a session whose initialize was refused: it never started, so nobody is told. */
+  discard(id: string): Promise<void> {
+    return this.store.close(id);
+  }
+
   /**
    * The store's record of a session, marking it active; undefined when it ended or idled out
    * (then a local Server left for it is dropped too). Throws SessionStoreUnavailable.
