@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -37,6 +38,7 @@ describeWithRedis('sessions shared through Redis by three replicas', () => {
     ({ dir, root } = config);
     replicas = await Promise.all([0, 1, 2].map(async () => new ReplicaProcess(await freePort(), config.configFile)));
     await Promise.all(replicas.map((replica) => replica.start()));
+    await Promise.all(replicas.map((replica) => replica.waitUntilReady()));
   });
 
   afterAll(async () => {
@@ -80,6 +82,7 @@ describeWithRedis('sessions shared through Redis by three replicas', () => {
 
     // Restarted, it serves the session it never saw opened by this process.
     await replicas[1].start();
+    await replicas[1].waitUntilReady();
     expect((await ping(replicas[1], sessionId)).status).toBe(200);
 
     // Redis goes away: 503 with a JSON-RPC error, /health degraded (still 200), /ready 503, a WARN in the log.
@@ -106,6 +109,8 @@ describeWithRedis('sessions shared through Redis by three replicas', () => {
   });
 
   it('counts the session cap across the cluster', async () => {
+    // Independent of the test above: no session of it may still count.
+    spawnSync('redis-cli', ['-p', String(redis.port), 'flushdb'], { stdio: 'ignore' });
     const opened: string[] = [];
     for (let i = 0; i < MAX_SESSIONS; i += 1) {
       const response = await fetch(`${replicas[i % 3].baseUrl}/mcp`, {
