@@ -8,6 +8,9 @@ import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
 import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentication.js';
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
+import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
+import { RedisSessionState } from '../adapters/outbound/redis-session-state.js';
+import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
 import { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
@@ -62,6 +65,16 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
   container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
   container.bind(TOKENS.Metrics).toConstantValue(new PrometheusMetrics(config.roots.map((root) => root.name)));
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
+
+  container
+    .bind(TOKENS.SessionStore)
+    .toResolvedValue(
+      (clock: Clock, logger: Logger): SessionStateStore =>
+        config.sessionStoreUrl === ''
+          ? new InMemorySessionState(config.sessions, clock)
+          : new RedisSessionState(config.sessionStoreUrl, config.sessions, logger),
+      [TOKENS.Clock, TOKENS.Logger],
+    );
 
   container.load(...toolFamilyModules);
 

@@ -12,6 +12,7 @@ import type { Settings } from '../domain/settings.js';
 import type { ToolDefinition } from '../adapters/inbound/mcp/tool-definition.js';
 import type { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
 import type { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-principal.js';
+import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
 
 export interface SessionEndListener {
   sessionEnded(sessionId: string): void;
@@ -32,7 +33,9 @@ export const TOKENS = {
   PrincipalContext: Symbol.for('PrincipalContext') as ServiceIdentifier<AsyncLocalPrincipalContext>,
   /** Per-session editor state (cwd, views); bound by the editor tools module, so swapping the store is one binding. */
   SessionState: Symbol.for('SessionState') as ServiceIdentifier<SessionStatePort>,
-  /** Multi-bound: told when an MCP session ends (DELETE, transport close, stdio exit) so per-session state is dropped. */
+  /** The store behind SessionState plus session lifecycle (principal, idle expiry, caps): in memory or Redis, per session_store.url. */
+  SessionStore: Symbol.for('SessionStore') as ServiceIdentifier<SessionStateStore>,
+  /** Multi-bound: told when an MCP session is ended by its client (DELETE). */
   SessionEndListener: Symbol.for('SessionEndListener') as ServiceIdentifier<SessionEndListener>,
   /** The Prometheus registry and its counters (also the tool-call observer). */
   Metrics: Symbol.for('Metrics') as ServiceIdentifier<PrometheusMetrics>,

@@ -29,6 +29,13 @@ export type AuthConfig =
   | { readonly mode: 'tokens'; readonly tokens: readonly StaticTokenConfig[] }
   | { readonly mode: 'oauth'; readonly oauth: OAuthConfig };
 
+export interface SessionLimits {
+  /** A session idle this long is gone (milliseconds; the YAML key is in seconds). */
+  readonly idleTimeoutMs: number;
+  readonly max: number;
+  readonly maxPerPrincipal: number;
+}
+
 /** The validated configuration the composition root is built from. */
 export interface AppConfig {
   readonly host: string;
@@ -38,6 +45,9 @@ export interface AppConfig {
   readonly logLevel: string;
   readonly configFile?: string;
   readonly settings: Settings;
+  readonly sessions: SessionLimits;
+  /** '' keeps session state in process memory; redis://host:port/db shares it between replicas. */
+  readonly sessionStoreUrl: string;
   readonly roots: readonly RootConfig[];
   /** Absent means mode none on loopback (test servers); loadConfig always sets it. */
   readonly auth?: AuthConfig;

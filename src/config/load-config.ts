@@ -85,6 +85,12 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
       defaultRoot: resolveDefaultRoot(raw.default_root, roots),
       search: checkSearchLimits(raw.search),
     },
+    sessions: {
+      idleTimeoutMs: raw.sessions.idle_timeout_seconds * 1000,
+      max: raw.sessions.max,
+      maxPerPrincipal: raw.sessions.max_per_principal,
+    },
+    sessionStoreUrl: raw.session_store.url,
     roots,
   };
 }

@@ -3,6 +3,7 @@ import YAML from 'yaml';
 import type { Settings } from '../domain/settings.js';
 import { DEFAULT_MAX_RESULT_BYTES, MAX_MAX_RESULT_BYTES } from '../domain/result-budget.js';
 import { authFormats, authSchema, type RawAuthConfig } from './auth-schema.js';
+import type { SessionLimits } from './app-config.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
@@ -29,6 +30,12 @@ export interface RawConfig {
   };
   allowed_hosts: string[];
   log_level: string;
+  sessions: {
+    idle_timeout_seconds: number;
+    max: number;
+    max_per_principal: number;
+  };
+  session_store: { url: string };
   roots: RawRoot[];
   auth: RawAuthConfig;
   metrics: { enabled: boolean };
@@ -110,6 +117,12 @@ convict.addFormats({
     },
     coerce: (value: string) => value.split(',').map((host) => host.trim()).filter((host) => host !== ''),
   },
+  'session-store-url': {
+    validate: (value: unknown) => {
+      if (typeof value !== 'string') throw new Error('must be a string');
+      if (value !== '' && !/^rediss?:\/\/[^\s]+$/.test(value)) throw new Error('must be empty (in-memory) or a redis:// URL such as redis://redis:6379/0');
+    },
+  },
   roots: {
     validate: (value: unknown) => {
       if (!Array.isArray(value)) throw new Error('must be a list of roots');
@@ -141,6 +154,13 @@ const DEFAULTS = {
 /** The settings a config file that sets nothing gets (the test server starts from these too). */
 export function defaultSettings(defaultRoot: string): Settings {
   return { ...DEFAULTS, search: { ...DEFAULTS.search }, defaultRoot };
+}
+
+const SESSION_DEFAULTS = { idleTimeoutSeconds: 1800, max: 1000, maxPerPrincipal: 100 } as const;
+
+/** The session limits a config file that sets nothing gets (the test server starts from these too). */
+export function defaultSessionLimits(): SessionLimits {
+  return { idleTimeoutMs: SESSION_DEFAULTS.idleTimeoutSeconds * 1000, max: SESSION_DEFAULTS.max, maxPerPrincipal: SESSION_DEFAULTS.maxPerPrincipal };
 }
 
 /** Every key; precedence is CLI flag > environment variable > YAML file > default. */
@@ -199,6 +219,30 @@ export const configSchema: convict.Schema<RawConfig> = {
     format: 'host-list',
     default: [],
     env: 'MCP_FS_ALLOWED_HOSTS',
+  },
+  sessions: {
+    idle_timeout_seconds: {
+      doc: 'A session with no request for this long is closed and its state dropped',
+      format: 'positive-int',
+      default: SESSION_DEFAULTS.idleTimeoutSeconds,
+      env: 'MCP_FS_SESSIONS_IDLE_TIMEOUT_SECONDS',
+    },
+    max: { doc: 'Open HTTP sessions (across every replica); an initialize beyond gets 503', format: 'positive-int', default: SESSION_DEFAULTS.max, env: 'MCP_FS_SESSIONS_MAX' },
+    max_per_principal: {
+      doc: 'Open HTTP sessions one principal may hold; an initialize beyond gets 503',
+      format: 'positive-int',
+      default: SESSION_DEFAULTS.maxPerPrincipal,
+      env: 'MCP_FS_SESSIONS_MAX_PER_PRINCIPAL',
+    },
+  },
+  session_store: {
+    url: {
+      doc: 'Where session state lives: empty keeps it in process memory; redis://host:port/db shares it between replicas',
+      format: 'session-store-url',
+      default: '',
+      env: 'MCP_FS_SESSION_STORE_URL',
+      sensitive: true,
+    },
   },
   log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
   roots: { doc: 'Named root directories with their tool allowlists', format: 'roots', default: [], sensitive: true },

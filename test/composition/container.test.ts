@@ -8,7 +8,7 @@ import { SystemClock } from '../../src/adapters/outbound/system-clock.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import type { AppConfig } from '../../src/config/app-config.js';
-import { defaultSettings } from '../../src/config/schema.js';
+import { defaultSessionLimits, defaultSettings } from '../../src/config/schema.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import { callTool } from '../support/mcp.js';
 import { RecordingLogger } from '../support/recording-logger.js';
@@ -20,6 +20,8 @@ const CONFIG: AppConfig = {
   allowedHosts: ['127.0.0.1'],
   logLevel: 'error',
   settings: defaultSettings('workspace'),
+  sessions: defaultSessionLimits(),
+  sessionStoreUrl: '',
   roots: [
     { name: 'workspace', path: '/srv/ws', allowedTools: ['*'] },
     { name: 'logs', path: '/srv/logs', allowedTools: ['read_file'] },

@@ -62,6 +62,8 @@ describe('loadConfig: a valid file', () => {
         defaultRoot: 'workspace',
         search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000 },
       },
+      sessions: { idleTimeoutMs: 1_800_000, max: 1000, maxPerPrincipal: 100 },
+      sessionStoreUrl: '',
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
       auth: { mode: 'none', allowUnauthenticated: false },
       metrics: { enabled: true },
@@ -86,6 +88,8 @@ default_root: data
 search: { timeout_seconds: 10, max_timeout_seconds: 20, max_results: 5, max_results_limit: 50 }
 allowed_hosts: [Example.COM]
 log_level: debug
+sessions: { idle_timeout_seconds: 60, max: 7, max_per_principal: 3 }
+session_store: { url: 'redis://redis:6379/2' }
 roots:
   - { name: workspace, path: ${join(dir, 'ws')}, allowed_tools: [read_file, grep] }
   - { name: data, path: data, allowed_tools: [] }
@@ -103,6 +107,8 @@ roots:
       defaultRoot: 'data',
       search: { defaultTimeoutSeconds: 10, maxTimeoutSeconds: 20, defaultMaxResults: 5, maxResultsLimit: 50 },
     });
+    expect(config.sessions).toEqual({ idleTimeoutMs: 60_000, max: 7, maxPerPrincipal: 3 });
+    expect(config.sessionStoreUrl).toBe('redis://redis:6379/2');
     expect(config.roots.map((root) => [root.name, root.allowedTools])).toEqual([
       ['workspace', ['read_file', 'grep']],
       ['data', []],
@@ -112,6 +118,11 @@ roots:
   it('adds a specific listen address to the default allowed hosts', async () => {
     const file = await writeConfig(`host: 10.1.2.3\nauth: { allow_unauthenticated: true }\n${VALID}`);
     expect(loadConfig(['--config', file], {}).allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', '10.1.2.3']);
+  });
+
+  it('refuses a session store URL that is not redis://', async () => {
+    const file = await writeConfig(`session_store: { url: 'http://redis:6379' }\n${VALID}`);
+    expect(() => loadConfig(['--config', file], {})).toThrow(/session_store\.url: must be empty \(in-memory\) or a redis:\/\/ URL/);
   });
 
   it('accepts "*" in allowed_hosts when listening on every interface', async () => {
@@ -148,8 +159,14 @@ describe('loadConfig: precedence CLI > env > YAML > defaults', () => {
       MCP_FS_ALLOWED_HOSTS: 'mcp.example.com, localhost',
       MCP_FS_LOG_LEVEL: 'warn',
       MCP_FS_AUTH_ALLOW_UNAUTHENTICATED: 'true',
+      MCP_FS_SESSIONS_IDLE_TIMEOUT_SECONDS: '15',
+      MCP_FS_SESSIONS_MAX: '16',
+      MCP_FS_SESSIONS_MAX_PER_PRINCIPAL: '17',
+      MCP_FS_SESSION_STORE_URL: 'redis://127.0.0.1:6380/1',
     });
     expect(config).toMatchObject({
+      sessions: { idleTimeoutMs: 15_000, max: 16, maxPerPrincipal: 17 },
+      sessionStoreUrl: 'redis://127.0.0.1:6380/1',
       host: '0.0.0.0',
       port: 0,
       allowedHosts: ['mcp.example.com', 'localhost'],

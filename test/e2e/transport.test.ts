@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SessionRegistry } from '../../src/adapters/inbound/mcp/session-registry.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import { callTool } from '../support/mcp.js';
 import { useTestServer } from '../support/live-server.js';
@@ -121,8 +122,12 @@ describe('argument validation over Streamable HTTP', () => {
 
 describe('session end', () => {
   const ended: string[] = [];
+  let registry: SessionRegistry;
   const live = useTestServer({
-    configure: (container) => container.bind(TOKENS.SessionEndListener).toConstantValue({ sessionEnded: (id: string) => ended.push(id) }),
+    configure: (container) => {
+      container.bind(TOKENS.SessionEndListener).toConstantValue({ sessionEnded: (id: string) => ended.push(id) });
+      registry = container.get(SessionRegistry);
+    },
   });
 
   it('DELETE ends the session: listeners hear of it once and the id is rejected afterwards', async () => {
@@ -140,13 +145,15 @@ describe('session end', () => {
     await client.close();
   });
 
-  it('stopping the server ends the sessions still open', async () => {
+  it('stopping the server closes the sessions it serves, but does not end them: a restarted replica serves them on', async () => {
     const transport = new StreamableHTTPClientTransport(new URL(live.server.url));
     const client = new Client({ name: 'session-test', version: '1' });
     await client.connect(transport);
+    expect(registry.get(transport.sessionId!)).toBeDefined();
 
     await live.server.stop();
-    expect(ended).toContain(transport.sessionId);
+    expect(registry.size).toBe(0);
+    expect(ended).not.toContain(transport.sessionId);
     await client.close();
   });
 });

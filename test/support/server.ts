@@ -6,8 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Container } from 'inversify';
 import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
 import { buildContainer, type ContainerOverrides } from '../../src/composition/container.js';
-import type { AppConfig, AuthConfig } from '../../src/config/app-config.js';
-import { defaultSettings } from '../../src/config/schema.js';
+import type { AppConfig, AuthConfig, SessionLimits } from '../../src/config/app-config.js';
+import { defaultSessionLimits, defaultSettings } from '../../src/config/schema.js';
 import type { Settings } from '../../src/domain/settings.js';
 import { RecordingLogger } from './recording-logger.js';
 
@@ -20,6 +20,8 @@ export interface TestServerOptions {
   /** Default: one root 'workspace' allowing every tool. Each root gets a fresh temp dir. */
   readonly roots?: readonly TestRootOptions[];
   readonly settings?: Partial<Settings>;
+  /** Idle timeout and caps (default: the config defaults). */
+  readonly sessions?: Partial<SessionLimits>;
   /** Swap adapters, e.g. { fileSystem: new InMemoryFileSystem() }; the logger defaults to a RecordingLogger. */
   readonly overrides?: ContainerOverrides;
   /** Runs on the built container before the server starts: bind an extra listener, keep a service to inspect. */
@@ -62,6 +64,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
     logLevel: 'error',
     settings: { ...defaultSettings(roots[0].name), ...options.settings },
+    sessions: { ...defaultSessionLimits(), ...options.sessions },
+    sessionStoreUrl: '',
     roots,
     auth: options.auth,
     metrics: options.metrics,

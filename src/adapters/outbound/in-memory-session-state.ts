@@ -1,24 +1,34 @@
-import { injectable } from 'inversify';
-import type { SessionEndListener } from '../../composition/tokens.js';
-import type { FileFingerprint, SessionStatePort } from '../../domain/ports/session-state.port.js';
+import type { SessionLimits } from '../../config/app-config.js';
+import type { Clock } from '../../domain/ports/clock.port.js';
+import type { FileFingerprint } from '../../domain/ports/session-state.port.js';
+import { MAX_FILES_PER_SESSION, type OpenOutcome, type SessionRecord, type SessionStateStore } from './session-state-store.js';
 
-/** Files remembered per session; beyond this the least recently seen is forgotten. */
-export const MAX_FILES_PER_SESSION = 10_000;
+export { MAX_FILES_PER_SESSION };
 
-interface SessionRecord {
+const UNBOUNDED: SessionLimits = { idleTimeoutMs: Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, maxPerPrincipal: Number.MAX_SAFE_INTEGER };
+const WALL_CLOCK: Clock = { now: () => new Date() };
+
+interface StoredSession {
+  /** Set by open(); state written for a session that was never opened (stdio) has none and never expires. */
+  principal?: string;
+  lastActivityMs: number;
   workingDirectory?: string;
   /** Insertion order = recency: a file seen again is moved to the end. */
   readonly files: Map<string, FileFingerprint>;
 }
 
 /**
- * The default SessionStatePort: one process, state in a Map, dropped when the server says a
- * session ended (DELETE, transport close, stdio exit). Forgetting a file only ever makes the
- * gate stricter (the session must view it again), so the per-session cap fails closed.
+ * The default store: one process, state in a Map. A session idle past the timeout is gone the
+ * moment anyone asks (touch), whether or not the sweep has run yet. Forgetting a file only ever
+ * makes the gate stricter (the session must view it again), so the per-session cap fails closed.
  */
-@injectable()
-export class InMemorySessionState implements SessionStatePort, SessionEndListener {
-  private readonly sessions = new Map<string, SessionRecord>();
+export class InMemorySessionState implements SessionStateStore {
+  private readonly sessions = new Map<string, StoredSession>();
+
+  constructor(
+    readonly limits: SessionLimits = UNBOUNDED,
+    private readonly clock: Clock = WALL_CLOCK,
+  ) {}
 
   async workingDirectory(sessionId: string): Promise<string | undefined> {
     return this.sessions.get(sessionId)?.workingDirectory;
@@ -39,19 +49,57 @@ export class InMemorySessionState implements SessionStatePort, SessionEndListene
     if (files.size > MAX_FILES_PER_SESSION) files.delete(files.keys().next().value as string);
   }
 
-  sessionEnded(sessionId: string): void {
+  async open(sessionId: string, principal: string): Promise<OpenOutcome> {
+    await this.sweep();
+    const open = [...this.sessions.values()].filter((session) => session.principal !== undefined);
+    if (open.length >= this.limits.max) return 'too-many-sessions';
+    if (open.filter((session) => session.principal === principal).length >= this.limits.maxPerPrincipal) return 'too-many-for-principal';
+    this.sessions.set(sessionId, { principal, lastActivityMs: this.nowMs(), files: new Map() });
+    return 'opened';
+  }
+
+  async touch(sessionId: string): Promise<SessionRecord | undefined> {
+    const session = this.sessions.get(sessionId);
+    if (session?.principal === undefined) return undefined;
+    if (this.expired(session)) {
+      this.sessions.delete(sessionId);
+      return undefined;
+    }
+    session.lastActivityMs = this.nowMs();
+    return { principal: session.principal };
+  }
+
+  async close(sessionId: string): Promise<void> {
     this.sessions.delete(sessionId);
   }
+
+  async sweep(): Promise<void> {
+    for (const [id, session] of this.sessions) if (this.expired(session)) this.sessions.delete(id);
+  }
+
+  reachable(): boolean {
+    return true;
+  }
+
+  async disconnect(): Promise<void> {}
 
   /** Sessions with state, for tests and diagnostics. */
   get sessionCount(): number {
     return this.sessions.size;
   }
 
-  private session(sessionId: string): SessionRecord {
+  private expired(session: StoredSession): boolean {
+    return session.principal !== undefined && this.nowMs() - session.lastActivityMs >= this.limits.idleTimeoutMs;
+  }
+
+  private nowMs(): number {
+    return this.clock.now().getTime();
+  }
+
+  private session(sessionId: string): StoredSession {
     let record = this.sessions.get(sessionId);
     if (!record) {
-      record = { files: new Map() };
+      record = { lastActivityMs: this.nowMs(), files: new Map() };
       this.sessions.set(sessionId, record);
     }
     return record;

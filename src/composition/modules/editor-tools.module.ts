@@ -1,4 +1,4 @@
-import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import { ContainerModule } from 'inversify';
 import { changeDirectoryTool } from '../../adapters/inbound/mcp/tools/change-directory.tool.js';
 import { createFileTool } from '../../adapters/inbound/mcp/tools/create-file.tool.js';
 import { fileListTool } from '../../adapters/inbound/mcp/tools/file-list.tool.js';
@@ -6,7 +6,6 @@ import { fileReadTool } from '../../adapters/inbound/mcp/tools/file-read.tool.js
 import { fileWriteTool } from '../../adapters/inbound/mcp/tools/file-write.tool.js';
 import { strReplaceTool } from '../../adapters/inbound/mcp/tools/str-replace.tool.js';
 import { viewTool } from '../../adapters/inbound/mcp/tools/view.tool.js';
-import { InMemorySessionState } from '../../adapters/outbound/in-memory-session-state.js';
 import { EditSessions } from '../../domain/edit-session.js';
 import { Namespace } from '../../domain/namespace.js';
 import type { PathPolicy } from '../../domain/path-policy.js';
@@ -36,9 +35,8 @@ type EditorUseCaseClass<T extends EditorUseCase> = new (
 
 /** The editor tools (view, str_replace, create_file), the repo tools (file_*) and change_directory. */
 export const editorToolsModule = new ContainerModule(({ bind }) => {
-  bind(TOKENS.SessionState).to(InMemorySessionState).inSingletonScope();
-  // The server tells every SessionEndListener when a session ends; the store then drops its state.
-  bind(TOKENS.SessionEndListener).toService(TOKENS.SessionState as ServiceIdentifier<InMemorySessionState>);
+  // The store (in memory or Redis) is chosen by the composition root from session_store.url.
+  bind(TOKENS.SessionState).toService(TOKENS.SessionStore);
 
   bind(Namespace)
     .toResolvedValue((paths: PathPolicy, access: RootAccess) => new Namespace(paths, access), [TOKENS.PathPolicy, RootAccess])

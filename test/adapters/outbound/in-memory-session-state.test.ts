@@ -18,7 +18,7 @@ describe('InMemorySessionState', () => {
     await store.setWorkingDirectory('s1', '/workspace/src');
     await store.recordFingerprint('s1', '/workspace/a.txt', fingerprint);
     await store.recordFingerprint('s2', '/workspace/a.txt', fingerprint);
-    store.sessionEnded('s1');
+    await store.close('s1');
     expect(await store.workingDirectory('s1')).toBeUndefined();
     expect(await store.fingerprint('s1', '/workspace/a.txt')).toBeUndefined();
     expect(await store.fingerprint('s2', '/workspace/a.txt')).toEqual(fingerprint);
@@ -33,5 +33,33 @@ describe('InMemorySessionState', () => {
     expect(await store.fingerprint('s1', '/workspace/1')).toBeUndefined();
     expect(await store.fingerprint('s1', '/workspace/0')).toEqual(fingerprint);
     expect(await store.fingerprint('s1', '/workspace/new')).toEqual(fingerprint);
+  });
+});
+
+describe('InMemorySessionState: session lifecycle', () => {
+  const clock = { ms: 0, now: () => new Date(clock.ms) };
+  const limits = { idleTimeoutMs: 100, max: 3, maxPerPrincipal: 2 };
+
+  it('caps open sessions overall and per principal, storing nothing for a refused one', async () => {
+    const store = new InMemorySessionState(limits, clock);
+    expect(await store.open('a1', 'alice')).toBe('opened');
+    expect(await store.open('a2', 'alice')).toBe('opened');
+    expect(await store.open('a3', 'alice')).toBe('too-many-for-principal');
+    expect(await store.open('b1', 'bob')).toBe('opened');
+    expect(await store.open('c1', 'carol')).toBe('too-many-sessions');
+    expect(store.sessionCount).toBe(3);
+    expect(await store.touch('a3')).toBeUndefined();
+    await store.close('a1');
+    expect(await store.open('c1', 'carol')).toBe('opened');
+  });
+
+  it('an expired session frees its place under the caps', async () => {
+    const store = new InMemorySessionState(limits, clock);
+    await store.open('a1', 'alice');
+    await store.open('a2', 'alice');
+    clock.ms += 100;
+    expect(await store.open('a3', 'alice')).toBe('opened');
+    expect(await store.touch('a1')).toBeUndefined();
+    expect(await store.touch('a3')).toEqual({ principal: 'alice' });
   });
 });

@@ -246,7 +246,7 @@ describe('str_replace: the view-before-edit gate', () => {
     const world = editorWorld();
     world.fs.seedFile('/ws/a.txt', 'hello\n');
     await viewed(world, 'a.txt');
-    world.store.sessionEnded('s1');
+    await world.store.close('s1');
     expect((await domainError(replace(world, { path: 'a.txt', old_str: 'hello', new_str: 'bye' }))).code).toBe('FILE_NOT_VIEWED');
   });
 });

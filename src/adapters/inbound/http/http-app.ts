@@ -9,6 +9,7 @@ import type { Logger } from '../../../domain/ports/logger.port.js';
 import { McpHttpEndpoint, MCP_PATH } from '../mcp/http-transport.js';
 import { SessionRegistry } from '../mcp/session-registry.js';
 import { HttpAuthentication } from './auth/http-authentication.js';
+import type { SessionStateStore } from '../../outbound/session-state-store.js';
 import { healthRouter } from './health-route.js';
 import { metricsRouter } from './metrics-route.js';
 import type { PrometheusMetrics } from '../../outbound/prometheus-metrics.js';
@@ -30,6 +31,7 @@ export class HttpServer {
     @inject(TOKENS.Config) private readonly config: AppConfig,
     @inject(McpHttpEndpoint) private readonly endpoint: McpHttpEndpoint,
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
+    @inject(TOKENS.SessionStore) private readonly store: SessionStateStore,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(HttpAuthentication) private readonly auth: HttpAuthentication,
     @inject(TOKENS.Metrics) private readonly metrics: PrometheusMetrics,
@@ -52,7 +54,7 @@ export class HttpServer {
     });
     // The health check stays outside the Host guard: it reveals nothing, and container
     // health probes address the server by names nobody lists in allowed_hosts.
-    const health = healthRouter();
+    const health = healthRouter(this.store);
     app.use(health.routes());
     app.use(health.allowedMethods());
     app.use(hostGuard(this.config.allowedHosts));
@@ -82,6 +84,7 @@ export class HttpServer {
       });
     });
     this.server = server;
+    this.sessions.startSweeping();
     const { port } = server.address() as AddressInfo;
     const hostForUrl = this.config.host.includes(':') ? `[${this.config.host}]` : this.config.host;
     const address = { host: this.config.host, port, baseUrl: `http://${hostForUrl}:${port}` };
@@ -97,7 +100,7 @@ export class HttpServer {
     return address;
   }
 
-  /** Ends every session (their SSE streams too), then stops accepting connections. */
+  /** Closes this process's sessions (their SSE streams too; the store keeps them), then stops accepting connections. */
   async stop(): Promise<void> {
     await this.sessions.closeAll();
     const server = this.server;

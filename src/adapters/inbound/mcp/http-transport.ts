@@ -10,6 +10,8 @@ import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { principalOf } from '../http/auth/bearer-middleware.js';
+import { SessionStoreUnavailable } from '../../outbound/session-state-store.js';
+import { resumedTransport } from './resumed-transport.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -55,14 +57,28 @@ function sessionIdOf(ctx: Koa.Context): string | undefined {
   return value === '' ? undefined : value;
 }
 
+/** The principal the bearer guard authenticated; with auth.mode none, the local operator ('local'). */
+function callerOf(ctx: Koa.Context): Principal {
+  return principalOf(ctx) ?? UNRESTRICTED_PRINCIPAL;
+}
+
+/** Seconds a client should wait before another initialize when the caps are reached, or retry when the store is down. */
+const RETRY_AFTER_SECONDS = 30;
+const STORE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * Streamable HTTP at /mcp: POST carries JSON-RPC, GET opens the server-to-client SSE
  * stream, DELETE ends a session. Stateful: an initialize request without a session id
- * creates a transport and an MCP Server, and the Mcp-Session-Id they answer with routes
- * every later request of that client to them.
+ * records a session in the session store and answers with its Mcp-Session-Id. Any later
+ * request of that session is checked against the store (it may have ended, idled out, or
+ * belong to another principal) and served by this process's MCP Server for it, built on the
+ * spot if another replica (or this one before a restart) opened it.
  */
 @injectable()
 export class McpHttpEndpoint {
+  /** Servers being rebuilt for resumed sessions, so concurrent requests share one. */
+  private readonly resuming = new Map<string, Promise<StreamableHTTPServerTransport>>();
+
   constructor(
     @inject(McpServerFactory) private readonly servers: McpServerFactory,
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
@@ -89,41 +105,96 @@ export class McpHttpEndpoint {
       return;
     }
     const sessionId = sessionIdOf(ctx);
-    if (sessionId !== undefined) {
-      const transport = this.transportOf(sessionId, ctx);
-      if (!transport) return rpcError(ctx, 404, -32001, 'Session not found');
-      return this.handle(ctx, transport, body);
-    }
+    if (sessionId !== undefined) return this.serveSession(ctx, sessionId, body);
     if (!isInitializeRequest(body)) return rpcError(ctx, 400, -32000, 'Bad Request: No valid session ID provided');
-    return this.handle(ctx, await this.open(principalOf(ctx) ?? UNRESTRICTED_PRINCIPAL), body);
+    return this.initialize(ctx, body);
   }
 
   private async forward(ctx: Koa.Context): Promise<void> {
     const sessionId = sessionIdOf(ctx);
     if (sessionId === undefined) return rpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    const transport = this.transportOf(sessionId, ctx);
-    if (!transport) return rpcError(ctx, 404, -32001, 'Session not found');
-    return this.handle(ctx, transport);
+    return this.serveSession(ctx, sessionId);
   }
 
-  /** Security: another principal's session is "not found" (404), exactly like one that never existed. */
-  private transportOf(sessionId: string, ctx: Koa.Context): StreamableHTTPServerTransport | undefined {
-    const session = this.sessions.get(sessionId);
-    const caller = principalOf(ctx) ?? UNRESTRICTED_PRINCIPAL;
-    if (session === undefined || (session.principal ?? UNRESTRICTED_PRINCIPAL).name !== caller.name) return undefined;
-    return session.transport instanceof StreamableHTTPServerTransport ? session.transport : undefined;
-  }
-
-  private async open(principal: Principal): Promise<StreamableHTTPServerTransport> {
-    const id = randomUUID();
-    const server = this.servers.create(id, principal);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      // Registered only once initialize succeeded, so a failed handshake leaves nothing behind.
-      onsessioninitialized: () => this.sessions.add({ id, server, transport, principal }),
+  /** Every request that names a session: store check, ownership check, then the session's transport. */
+  private async serveSession(ctx: Koa.Context, sessionId: string, body?: unknown): Promise<void> {
+    await this.withStore(ctx, async () => {
+      const caller = callerOf(ctx);
+      const record = await this.sessions.resume(sessionId);
+      // Security: a session belongs to the principal that opened it; to anyone else it does not exist (404, as if it never had).
+      if (!record || record.principal !== caller.name) return rpcError(ctx, 404, -32001, 'Session not found');
+      if (ctx.method === 'DELETE') {
+        await this.sessions.end(sessionId);
+        ctx.status = 200;
+        ctx.body = '';
+        return;
+      }
+      await this.handle(ctx, await this.transportOf(sessionId, caller), body);
     });
+  }
+
+  private async initialize(ctx: Koa.Context, body: unknown): Promise<void> {
+    await this.withStore(ctx, async () => {
+      const id = randomUUID();
+      const principal = callerOf(ctx);
+      // Nothing is built for the session before the store agreed to it: a flood beyond the caps allocates nothing.
+      const outcome = await this.sessions.open(id, principal.name);
+      if (outcome !== 'opened') {
+        ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+        const which = outcome === 'too-many-sessions' ? 'the server holds its maximum number of sessions' : 'this principal holds its maximum number of sessions';
+        return rpcError(ctx, 503, -32000, `Service Unavailable: ${which} (sessions.max / sessions.max_per_principal); end an unused session or retry later`);
+      }
+      const server = this.servers.create(id, principal);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => id,
+        onsessioninitialized: () => this.sessions.add({ id, server, transport, principal }),
+      });
+      await server.connect(transport);
+      await this.handle(ctx, transport, body);
+      // A refused handshake (bad headers) leaves no record behind.
+      if (transport.sessionId === undefined) {
+        await this.sessions.discard(id);
+        await server.close();
+      }
+    });
+  }
+
+  /**
+   * This process's transport for a session the store vouched for, built if it has none. A
+   * rebuilt Server takes the grant (roots, read-only) of the caller, whose name the store
+   * just matched with the session's owner.
+   */
+  private async transportOf(sessionId: string, caller: Principal): Promise<StreamableHTTPServerTransport> {
+    const existing = this.sessions.get(sessionId)?.transport;
+    if (existing instanceof StreamableHTTPServerTransport) return existing;
+    let pending = this.resuming.get(sessionId);
+    if (!pending) {
+      pending = this.resume(sessionId, caller).finally(() => this.resuming.delete(sessionId));
+      this.resuming.set(sessionId, pending);
+    }
+    return pending;
+  }
+
+  private async resume(sessionId: string, principal: Principal): Promise<StreamableHTTPServerTransport> {
+    const server = this.servers.create(sessionId, principal);
+    const transport = resumedTransport(sessionId);
     await server.connect(transport);
+    this.sessions.add({ id: sessionId, server, transport, principal });
     return transport;
+  }
+
+  /** Runs a step that needs the session store; while the store is down the answer is 503, never a crash. */
+  private async withStore(ctx: Koa.Context, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch (error) {
+      if (!(error instanceof SessionStoreUnavailable)) throw error;
+      this.logger.warn('request refused: session store unreachable', { method: ctx.method, reason: error.reason });
+      if (ctx.res.headersSent) return;
+      ctx.respond = true;
+      ctx.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
+      rpcError(ctx, 503, -32000, 'Service Unavailable: the session store is unreachable; retry shortly');
+    }
   }
 
   private async handle(ctx: Koa.Context, transport: StreamableHTTPServerTransport, body?: unknown): Promise<void> {

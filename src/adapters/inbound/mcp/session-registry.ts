@@ -3,8 +3,10 @@ import { inject, injectable, multiInject, optional } from 'inversify';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOKENS, type SessionEndListener } from '../../../composition/tokens.js';
+import type { Clock } from '../../../domain/ports/clock.port.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import type { Principal } from '../../../domain/principal.js';
+import type { OpenOutcome, SessionRecord, SessionStateStore } from '../../outbound/session-state-store.js';
 
 export interface McpSession {
   readonly id: string;
@@ -14,40 +16,80 @@ export interface McpSession {
   readonly principal?: Principal;
 }
 
+interface LocalSession extends McpSession {
+  lastSeenMs: number;
+}
+
+/** How often idle sessions are looked for; a request after the timeout is refused whatever this is. */
+const SWEEP_INTERVAL_MS = 60_000;
+
 /**
- * The open MCP sessions (one MCP Server and transport each). A session ends exactly once,
- * whichever way it goes (DELETE, transport close, shutdown, end of stdin), and that is when
- * the per-session state held by SessionEndListeners is dropped.
+ * The sessions this process serves (one MCP Server and transport each) in front of the
+ * session store, which holds everything that must outlive them: the principal, last activity,
+ * the editor state. A local Server is only a cache: it is dropped when the session idles here
+ * and rebuilt on the next request if the store still knows the session (another replica may
+ * have kept it alive). A session *ends* (DELETE, idle expiry) exactly once: its store state is
+ * dropped and the SessionEndListeners are told.
  */
 @injectable()
 export class SessionRegistry {
-  private readonly sessions = new Map<string, McpSession>();
+  private readonly local = new Map<string, LocalSession>();
   private readonly listeners: readonly SessionEndListener[];
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     @multiInject(TOKENS.SessionEndListener) @optional() listeners: SessionEndListener[] | undefined,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.SessionStore) private readonly store: SessionStateStore,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {
     this.listeners = listeners ?? [];
   }
 
-  /** Registers the session and arranges for `end` to run when its connection closes. */
+  /** Records a new session in the store unless a cap is reached. Throws SessionStoreUnavailable. */
+  open(id: string, principal: string): Promise<OpenOutcome> {
+    return this.store.open(id, principal);
+  }
+
+  /** Drops the record of a session whose initialize was refused: it never started, so nobody is told. */
+  discard(id: string): Promise<void> {
+    return this.store.close(id);
+  }
+
+  /**
+   * The store's record of a session, marking it active; undefined when it ended or idled out
+   * (then a local Server left for it is dropped too). Throws SessionStoreUnavailable.
+   */
+  async resume(id: string): Promise<SessionRecord | undefined> {
+    const record = await this.store.touch(id);
+    const session = this.local.get(id);
+    if (!record) {
+      if (session) await this.release(session);
+      return undefined;
+    }
+    if (session) session.lastSeenMs = this.nowMs();
+    return record;
+  }
+
+  /** Serves the session from this process; `end` runs if its transport closes (DELETE). */
   add(session: McpSession): void {
-    this.sessions.set(session.id, session);
-    session.server.onclose = () => this.end(session.id);
+    this.local.set(session.id, { ...session, lastSeenMs: this.nowMs() });
+    session.server.onclose = () => this.forget(session.id);
     this.logger.info('session started', { session: session.id, principal: session.principal?.name });
   }
 
   get(id: string): McpSession | undefined {
-    return this.sessions.get(id);
+    return this.local.get(id);
   }
 
+  /** Sessions served by this process. */
   get size(): number {
-    return this.sessions.size;
+    return this.local.size;
   }
 
-  end(id: string): void {
-    if (!this.sessions.delete(id)) return;
+  /** Ends the session everywhere: store state dropped, listeners told, local Server closed. */
+  async end(id: string): Promise<void> {
+    await this.store.close(id);
     for (const listener of this.listeners) {
       try {
         listener.sessionEnded(id);
@@ -55,20 +97,52 @@ export class SessionRegistry {
         this.logger.error('session end listener failed', { session: id, error: String(error) });
       }
     }
+    const session = this.local.get(id);
+    if (session) await this.release(session);
     this.logger.info('session ended', { session: id });
   }
 
+  /** Starts the periodic idle sweep; the timer never keeps the process alive. */
+  startSweeping(intervalMs = SWEEP_INTERVAL_MS): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => void this.sweep(), intervalMs);
+    this.sweeper.unref();
+  }
+
+  /** Drops sessions idle past the timeout from the store, and local Servers idle here as long. */
+  async sweep(): Promise<void> {
+    try {
+      await this.store.sweep();
+    } catch (error) {
+      this.logger.warn('session sweep failed', { error: String(error) });
+    }
+    const cutoff = this.nowMs() - this.store.limits.idleTimeoutMs;
+    const idle = [...this.local.values()].filter((session) => session.lastSeenMs <= cutoff);
+    await Promise.all(idle.map((session) => this.release(session)));
+  }
+
+  /** Closes every local Server (shutdown). The store keeps the sessions: another replica, or this one restarted, serves them on. */
   async closeAll(): Promise<void> {
-    const open = [...this.sessions.values()];
-    await Promise.all(
-      open.map(async (session) => {
-        try {
-          await session.server.close();
-        } catch (error) {
-          this.logger.warn('closing a session failed', { session: session.id, error: String(error) });
-        }
-        this.end(session.id);
-      }),
-    );
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    await Promise.all([...this.local.values()].map((session) => this.release(session)));
+    await this.store.disconnect();
+  }
+
+  private async release(session: LocalSession): Promise<void> {
+    this.forget(session.id);
+    try {
+      await session.server.close();
+    } catch (error) {
+      this.logger.warn('closing a session failed', { session: session.id, error: String(error) });
+    }
+  }
+
+  private forget(id: string): void {
+    if (this.local.delete(id)) this.logger.debug('session released by this process', { session: id });
+  }
+
+  private nowMs(): number {
+    return this.clock.now().getTime();
   }
 }
