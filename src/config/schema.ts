@@ -3,6 +3,7 @@ import YAML from 'yaml';
 import type { Settings } from '../domain/settings.js';
 import { DEFAULT_MAX_RESULT_BYTES, MAX_MAX_RESULT_BYTES } from '../domain/result-budget.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
+import { TOOLSETS } from '../domain/tool-names.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
 export interface RawRoot {
@@ -28,6 +29,7 @@ export interface RawConfig {
   };
   allowed_hosts: string[];
   log_level: string;
+  toolsets: string[];
   roots: RawRoot[];
 }
 
@@ -105,6 +107,17 @@ convict.addFormats({
       });
     },
     coerce: (value: string) => value.split(',').map((host) => host.trim()).filter((host) => host !== ''),
+  },
+  toolsets: {
+    validate: (value: unknown) => {
+      if (!Array.isArray(value) || value.length === 0) throw new Error(`must be a non-empty list of toolsets (${TOOLSETS.join(', ')})`);
+      value.forEach((toolset, index) => {
+        if (!(TOOLSETS as readonly unknown[]).includes(toolset)) {
+          throw new Error(`[${index}]: unknown toolset "${String(toolset)}" (expected ${TOOLSETS.join(', ')})`);
+        }
+      });
+    },
+    coerce: (value: string) => value.split(',').map((toolset) => toolset.trim()).filter((toolset) => toolset !== ''),
   },
   roots: {
     validate: (value: unknown) => {
@@ -197,5 +210,12 @@ export const configSchema: convict.Schema<RawConfig> = {
     env: 'MCP_FS_ALLOWED_HOSTS',
   },
   log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
+  toolsets: {
+    doc: 'Tool families exposed: root (list_roots and the root-scoped tools), editor (view, str_replace, create_file, change_directory), repo (file_*)',
+    format: 'toolsets',
+    default: [...TOOLSETS],
+    env: 'MCP_FS_TOOLSETS',
+    arg: 'toolsets',
+  },
   roots: { doc: 'Named root directories with their tool allowlists', format: 'roots', default: [], sensitive: true },
 };

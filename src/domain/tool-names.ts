@@ -26,3 +26,29 @@ export const NAMESPACE_TOOLS = ['view', 'str_replace', 'create_file', 'file_read
 export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>([...ROOT_SCOPED_TOOLS, ...NAMESPACE_TOOLS]);
 
 export const ALL_TOOLS_WILDCARD = '*';
+
+/** The tool families an operator can expose (`toolsets`); list_roots is in root, change_directory in editor. */
+export const TOOLSETS = ['root', 'editor', 'repo'] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+/** The toolset each allowlistable tool belongs to. */
+export function toolsetOf(tool: string): Toolset | undefined {
+  if ((ROOT_SCOPED_TOOLS as readonly string[]).includes(tool)) return 'root';
+  if (['view', 'str_replace', 'create_file'].includes(tool)) return 'editor';
+  if (['file_read', 'file_write', 'file_list'].includes(tool)) return 'repo';
+  return undefined;
+}
+
+/** Allowlistable tools that never change a file (`--read-only`); they match the tools' readOnlyHint. */
+export const READ_ONLY_TOOLS: readonly string[] = [
+  'list_folder',
+  'read_file',
+  'stat_file',
+  'hash_file',
+  'permissions_file',
+  'grep',
+  'glob',
+  'view',
+  'file_read',
+  'file_list',
+];
