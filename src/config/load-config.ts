@@ -85,7 +85,7 @@ function checkAllowlistsAgainstToolsets(roots: readonly RawRoot[], toolsets: rea
 
 function locateConfigFile(given: string | undefined): string {
   if (given === undefined || given === '') {
-    throw new ConfigError('config', 'no config file given (use --config FILE or MCP_FS_CONFIG)');
+    throw new ConfigError('config', 'no config file given (give directories: mcp-filesystem DIR..., or --config FILE, or MCP_FS_CONFIG)');
   }
   const file = resolve(given);
   let isFile: boolean;

@@ -171,7 +171,7 @@ describe('loadConfig: precedence CLI > env > YAML > defaults', () => {
 describe('loadConfig: every bad config is one line naming the key and the reason', () => {
   it('no config file given', () => {
     expect(errorOf(() => loadConfig([], {})).message).toBe(
-      'config error: config: no config file given (use --config FILE or MCP_FS_CONFIG)',
+      'config error: config: no config file given (give directories: mcp-filesystem DIR..., or --config FILE, or MCP_FS_CONFIG)',
     );
   });
 
