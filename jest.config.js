@@ -4,6 +4,9 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The packed-tarball test installs from the registry and compiles re2: minutes of CPU. It runs
+  // apart (`npm run test:package`, and in .ci/run) so that `npm test` stays quick to run often.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/package/'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }],

@@ -3,7 +3,9 @@ import { HttpServer } from './adapters/inbound/http/http-app.js';
 import { StdioServer } from './adapters/inbound/mcp/stdio-transport.js';
 import { buildContainer } from './composition/container.js';
 import { TOKENS } from './composition/tokens.js';
-import { ConfigError, loadConfig, parseCommandLine, USAGE } from './config/load-config.js';
+import { CommandLineError, HELP, parseCommandLine } from './cli/command-line.js';
+import { ConfigError, loadConfig } from './config/load-config.js';
+import { readPackageJson } from './config/package-info.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -18,9 +20,13 @@ function onShutdownSignal(stop: () => Promise<void>, log: (signal: string) => vo
 }
 
 async function main(argv: string[]): Promise<void> {
-  const commandLine = parseCommandLine(argv);
+  const commandLine = parseCommandLine(argv, process.env);
   if (commandLine.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  if (commandLine.version) {
+    process.stdout.write(`${readPackageJson().version}\n`);
     return;
   }
   const container = buildContainer(loadConfig(argv, process.env));
@@ -41,7 +47,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   // One line, no stack: a start-up failure is the operator's to fix, and this says what.
-  const message = error instanceof ConfigError ? error.message : `mcp-filesystem: ${error instanceof Error ? error.message : String(error)}`;
+  const message = error instanceof ConfigError || error instanceof CommandLineError ? error.message : `mcp-filesystem: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`${message.split('\n')[0]}\n`);
   process.exit(1);
 });

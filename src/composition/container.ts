@@ -24,6 +24,7 @@ import type { Logger } from '../domain/ports/logger.port.js';
 import type { Root } from '../domain/roots.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
+import { TOOLSETS, toolsetOf, type Toolset } from '../domain/tool-names.js';
 import { toolFamilyModules } from './modules/index.js';
 import { TOKENS } from './tokens.js';
 
@@ -35,10 +36,12 @@ export interface ContainerOverrides {
 }
 
 function rootsOf(config: AppConfig): Root[] {
+  const enabled = new Set<Toolset>(config.toolsets ?? TOOLSETS);
   return config.roots.map((root) => ({
     name: root.name,
     hostPath: root.path,
-    allowedTools: ToolPolicy.expand(root.allowedTools),
+    // A tool of a disabled toolset is not served, so no root claims to allow it.
+    allowedTools: new Set([...ToolPolicy.expand(root.allowedTools)].filter((tool) => enabled.has(toolsetOf(tool) ?? 'root'))),
     configuredTools: [...root.allowedTools],
   }));
 }
@@ -76,7 +79,7 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
       [TOKENS.Clock, TOKENS.Logger],
     );
 
-  container.load(...toolFamilyModules);
+  container.load(...toolFamilyModules(config.toolsets));
 
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();

@@ -1,4 +1,5 @@
 import type { Settings } from '../domain/settings.js';
+import type { Toolset } from '../domain/tool-names.js';
 
 export interface RootConfig {
   readonly name: string;
@@ -44,6 +45,8 @@ export interface AppConfig {
   readonly allowedHosts: readonly string[];
   readonly logLevel: string;
   readonly configFile?: string;
+  /** The tool families exposed; absent means all of them. */
+  readonly toolsets?: readonly Toolset[];
   readonly settings: Settings;
   readonly sessions: SessionLimits;
   /** '' keeps session state in process memory; redis://host:port/db shares it between replicas. */

@@ -1,10 +1,12 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import convict from 'convict';
+import { parseCommandLine } from '../cli/command-line.js';
+import { toolsetOf, type Toolset } from '../domain/tool-names.js';
 import type { AppConfig, RootConfig } from './app-config.js';
 import { resolveAuth } from './auth-config.js';
 import { configSchema, type RawConfig, type RawRoot } from './schema.js';
+import { zeroConfigRoots } from './zero-config-roots.js';
 
 /** A bad configuration: the process prints `message` as its one line on stderr and exits. */
 export class ConfigError extends Error {
@@ -17,48 +19,24 @@ export class ConfigError extends Error {
   }
 }
 
-export interface CommandLine {
-  readonly config?: string;
-  readonly stdio: boolean;
-  readonly help: boolean;
-}
-
-export const USAGE =
-  'usage: mcp-filesystem --config FILE [--host HOST] [--port N] [--max-file-size BYTES] [--stdio]\n' +
-  'Every setting can also come from an MCP_FS_* environment variable (see .env.example).';
-
-/** Strict: an unknown or misspelt flag is an error rather than silently ignored. */
-export function parseCommandLine(argv: readonly string[]): CommandLine {
-  try {
-    const { values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        config: { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'max-file-size': { type: 'string' },
-        stdio: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-    });
-    return { config: values.config, stdio: values.stdio ?? false, help: values.help ?? false };
-  } catch (error) {
-    throw new ConfigError('command line', `${firstSentence(error)} (${USAGE.split('\n')[0]})`);
-  }
-}
-
-/** Reads the YAML file named by --config or MCP_FS_CONFIG, applies env and flags on top, validates everything. */
+/**
+ * Reads the YAML file named by --config or MCP_FS_CONFIG (or, with DIR arguments, makes one root
+ * per directory), applies env and flags on top, validates everything.
+ */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
-  const commandLine = parseCommandLine(argv);
-  const configFile = locateConfigFile(commandLine.config ?? env.MCP_FS_CONFIG);
+  const commandLine = parseCommandLine(argv, env);
+  const zeroConfig = commandLine.dirs.length > 0;
+  const configFile = zeroConfig ? undefined : locateConfigFile(commandLine.config ?? env.MCP_FS_CONFIG);
 
   const config = convict<RawConfig>(configSchema, { args: [...argv], env: { ...env } });
-  try {
-    config.loadFile(configFile);
-  } catch (error) {
-    throw new ConfigError('config', `cannot load ${configFile}: ${firstLine(error).replace(/:$/, '')}`);
+  if (configFile === undefined) {
+    config.load({ roots: zeroConfigRoots(commandLine.dirs, commandLine.readOnly) });
+  } else {
+    try {
+      config.loadFile(configFile);
+    } catch (error) {
+      throw new ConfigError('config', `cannot load ${configFile}: ${firstLine(error).replace(/:$/, '')}`);
+    }
   }
   try {
     config.validate({ allowed: 'strict' });
@@ -67,7 +45,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
   }
   const raw = config.getProperties();
 
-  const roots = raw.roots.map((root, index) => resolveRoot(root, index, dirname(configFile)));
+  const baseDirectory = configFile === undefined ? process.cwd() : dirname(configFile);
+  const roots = raw.roots.map((root, index) => resolveRoot(root, index, baseDirectory));
+  const toolsets = raw.toolsets as Toolset[];
+  // The DIR form writes its own allowlists; the container drops tools of disabled toolsets from them.
+  if (configFile !== undefined) checkAllowlistsAgainstToolsets(raw.roots, toolsets);
   const allowedHosts = resolveAllowedHosts(raw.host, raw.allowed_hosts);
   return {
     host: raw.host,
@@ -77,6 +59,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     metrics: { enabled: raw.metrics.enabled },
     logLevel: raw.log_level,
     configFile,
+    toolsets,
     settings: {
       maxFullReadSize: raw.max_full_read_size,
       maxResultBytes: raw.max_result_bytes,
@@ -95,9 +78,24 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
   };
 }
 
+/** An allowlist may only name tools the enabled toolsets expose, so a typo'd deployment fails loudly. */
+function checkAllowlistsAgainstToolsets(roots: readonly RawRoot[], toolsets: readonly Toolset[]): void {
+  roots.forEach((root, index) => {
+    for (const tool of root.allowed_tools) {
+      const toolset = toolsetOf(tool);
+      if (toolset !== undefined && !toolsets.includes(toolset)) {
+        throw new ConfigError(
+          `roots[${index}].allowed_tools`,
+          `"${tool}" belongs to toolset "${toolset}", which is not enabled (toolsets: ${toolsets.join(', ')})`,
+        );
+      }
+    }
+  });
+}
+
 function locateConfigFile(given: string | undefined): string {
   if (given === undefined || given === '') {
-    throw new ConfigError('config', 'no config file given (use --config FILE or MCP_FS_CONFIG)');
+    throw new ConfigError('config', 'no config file given (give directories: mcp-filesystem DIR..., or --config FILE, or MCP_FS_CONFIG)');
   }
   const file = resolve(given);
   let isFile: boolean;

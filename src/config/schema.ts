@@ -5,6 +5,7 @@ import { DEFAULT_MAX_RESULT_BYTES, MAX_MAX_RESULT_BYTES } from '../domain/result
 import { authFormats, authSchema, type RawAuthConfig } from './auth-schema.js';
 import type { SessionLimits } from './app-config.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
+import { TOOLSETS } from '../domain/tool-names.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
 export interface RawRoot {
@@ -36,6 +37,7 @@ export interface RawConfig {
     max_per_principal: number;
   };
   session_store: { url: string };
+  toolsets: string[];
   roots: RawRoot[];
   auth: RawAuthConfig;
   metrics: { enabled: boolean };
@@ -122,6 +124,17 @@ convict.addFormats({
       if (typeof value !== 'string') throw new Error('must be a string');
       if (value !== '' && !/^rediss?:\/\/[^\s]+$/.test(value)) throw new Error('must be empty (in-memory) or a redis:// URL such as redis://redis:6379/0');
     },
+  },
+  toolsets: {
+    validate: (value: unknown) => {
+      if (!Array.isArray(value) || value.length === 0) throw new Error(`must be a non-empty list of toolsets (${TOOLSETS.join(', ')})`);
+      value.forEach((toolset, index) => {
+        if (!(TOOLSETS as readonly unknown[]).includes(toolset)) {
+          throw new Error(`[${index}]: unknown toolset "${String(toolset)}" (expected ${TOOLSETS.join(', ')})`);
+        }
+      });
+    },
+    coerce: (value: string) => value.split(',').map((toolset) => toolset.trim()).filter((toolset) => toolset !== ''),
   },
   roots: {
     validate: (value: unknown) => {
@@ -245,6 +258,13 @@ export const configSchema: convict.Schema<RawConfig> = {
     },
   },
   log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
+  toolsets: {
+    doc: 'Tool families exposed: root (list_roots and the root-scoped tools), editor (view, str_replace, create_file, change_directory), repo (file_*)',
+    format: 'toolsets',
+    default: [...TOOLSETS],
+    env: 'MCP_FS_TOOLSETS',
+    arg: 'toolsets',
+  },
   roots: { doc: 'Named root directories with their tool allowlists', format: 'roots', default: [], sensitive: true },
   auth: authSchema,
   metrics: {

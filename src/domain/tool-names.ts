@@ -27,20 +27,35 @@ export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>([...ROOT
 
 export const ALL_TOOLS_WILDCARD = '*';
 
-/**
- * Tools that change a root (create, write, remove, move, chmod); a read-only principal may
- * use none of them. copy writes its destination, so it is here too.
- */
-export const WRITING_TOOLS: ReadonlySet<string> = new Set<string>([
-  'write_file',
-  'remove_file',
-  'patch_file',
-  'create_folder',
-  'remove_folder',
+/** The tool families an operator can expose (`toolsets`); list_roots is in root, change_directory in editor. */
+export const TOOLSETS = ['root', 'editor', 'repo'] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+/** The toolset each allowlistable tool belongs to. */
+export function toolsetOf(tool: string): Toolset | undefined {
+  if ((ROOT_SCOPED_TOOLS as readonly string[]).includes(tool)) return 'root';
+  if (['view', 'str_replace', 'create_file'].includes(tool)) return 'editor';
+  if (['file_read', 'file_write', 'file_list'].includes(tool)) return 'repo';
+  return undefined;
+}
+
+/** Allowlistable tools that never change a file (`--read-only`); they match the tools' readOnlyHint. */
+export const READ_ONLY_TOOLS: readonly string[] = [
+  'list_folder',
+  'read_file',
+  'stat_file',
+  'hash_file',
   'permissions_file',
-  'copy',
-  'move',
-  'str_replace',
-  'create_file',
-  'file_write',
-]);
+  'grep',
+  'glob',
+  'view',
+  'file_read',
+  'file_list',
+];
+
+/**
+ * Tools that change a root (create, write, remove, move, copy's destination): every allowlistable
+ * tool but the read-only ones, so a new tool counts as writing until it is listed as read-only.
+ * A read-only principal (token or claim) may use none of them.
+ */
+export const WRITING_TOOLS: ReadonlySet<string> = new Set<string>([...ALLOWLISTABLE_TOOLS].filter((tool) => !READ_ONLY_TOOLS.includes(tool)));

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseCommandLine } from '../../src/config/load-config.js';
+import { ConfigError, loadConfig } from '../../src/config/load-config.js';
 
 let dir: string;
 
@@ -54,6 +54,7 @@ describe('loadConfig: a valid file', () => {
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       logLevel: 'info',
       configFile: file,
+      toolsets: ['root', 'editor', 'repo'],
       settings: {
         maxFullReadSize: 1048576,
         maxResultBytes: 4194304,
@@ -190,7 +191,7 @@ describe('loadConfig: precedence CLI > env > YAML > defaults', () => {
 describe('loadConfig: every bad config is one line naming the key and the reason', () => {
   it('no config file given', () => {
     expect(errorOf(() => loadConfig([], {})).message).toBe(
-      'config error: config: no config file given (use --config FILE or MCP_FS_CONFIG)',
+      'config error: config: no config file given (give directories: mcp-filesystem DIR..., or --config FILE, or MCP_FS_CONFIG)',
     );
   });
 
@@ -302,28 +303,18 @@ describe('loadConfig: every bad config is one line naming the key and the reason
 
   it('unknown command-line flag', async () => {
     const file = await writeConfig(VALID);
-    expect(errorOf(() => loadConfig(['--config', file, '--prot', '1'], {})).message).toMatch(
-      /^config error: command line: Unknown option '--prot'.*usage: mcp-filesystem --config FILE/,
+    expect(() => loadConfig(['--config', file, '--prot', '1'], {})).toThrow(
+      /^mcp-filesystem: Unknown option '--prot'.*\(see mcp-filesystem --help\)$/,
     );
   });
+
+  it('an allowlist naming a tool of a disabled toolset', () =>
+    expectConfigError(
+      `toolsets: [root, editor]\n${VALID.replace(/allowed_tools: .*/, 'allowed_tools: [read_file, file_read]')}`,
+      'config error: roots[0].allowed_tools: "file_read" belongs to toolset "repo", which is not enabled (toolsets: root, editor)',
+    ));
+
+  it('an unknown toolset', () =>
+    expectConfigError(`toolsets: [root, shell]\n${VALID}`, 'config error: toolsets[1]: unknown toolset "shell" (expected root, editor, repo)'));
 });
 
-describe('parseCommandLine', () => {
-  it('recognises --stdio and --help', () => {
-    expect(parseCommandLine(['--stdio', '--config', 'x.yaml'])).toEqual({ config: 'x.yaml', stdio: true, help: false });
-    expect(parseCommandLine(['--help'])).toEqual({ config: undefined, stdio: false, help: true });
-  });
-});
-
-describe('loadConfig: max_result_bytes', () => {
-  it('refuses a result budget two copies of which would not fit in a 10 MiB MCP message', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'mcp-fs-budget-'));
-    try {
-      const file = join(dir, 'config.yaml');
-      await writeFile(file, `max_result_bytes: 6000000\nroots:\n  - { name: ws, path: ${dir}, allowed_tools: ['*'] }\n`);
-      expect(() => loadConfig(['--config', file], {})).toThrow(/max_result_bytes.*at most 4718592/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-});

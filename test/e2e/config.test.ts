@@ -150,6 +150,6 @@ roots:
   it('--help prints the usage and exits 0', async () => {
     const { code, stdout } = await exitOf(start(['--help']));
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^usage: mcp-filesystem --config FILE/);
+    expect(stdout).toMatch(/^usage: mcp-filesystem \[options\] DIR \[DIR...\]  \|  mcp-filesystem --config FILE/);
   });
 });

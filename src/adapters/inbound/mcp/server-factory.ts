@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
+import { readPackageJson } from '../../../config/package-info.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
@@ -14,16 +14,6 @@ import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
 
-// The nearest package.json above this module: src/ and dist/ under tsc, the one-file dist/main.js bundle.
-function readPackageJson(): { version: string } {
-  for (let url = new URL('./package.json', import.meta.url); ; url = new URL('../package.json', url)) {
-    try {
-      return JSON.parse(readFileSync(url, 'utf8')) as { version: string };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || url.pathname === '/package.json') throw error;
-    }
-  }
-}
 const packageJson = readPackageJson();
 
 export const SERVER_NAME = 'mcp-filesystem';

@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util';
+
+/** What the process was asked to do, before any config is read. */
+export interface CommandLine {
+  readonly config?: string;
+  /** Zero-config form: each DIR becomes a root. Empty with --config. */
+  readonly dirs: readonly string[];
+  /** Serve stdio (the zero-config default, or --stdio) rather than Streamable HTTP. */
+  readonly stdio: boolean;
+  readonly readOnly: boolean;
+  readonly help: boolean;
+  readonly version: boolean;
+}
+
+export const USAGE_LINE = 'usage: mcp-filesystem [options] DIR [DIR...]  |  mcp-filesystem --config FILE [options]';
+
+export const HELP = `${USAGE_LINE}
+
+Serves sandboxed file tools over MCP. With DIR arguments (no config file) each DIR becomes a root
+named after its base name (repeats get -2, -3...), every tool is allowed and the server talks stdio.
+
+Options:
+  --config FILE          YAML config file (roots, allowlists, limits); excludes DIR arguments
+  --read-only            DIR form only: allow just the tools that never change a file
+  --http                 DIR form: serve Streamable HTTP instead of stdio
+  --stdio                config form: serve stdio instead of Streamable HTTP
+  --host HOST            HTTP listen address (default 127.0.0.1)
+  --port N               HTTP listen port (default 8091; 0 picks a free port)
+  --toolsets LIST        tool families to expose, comma-separated: root,editor,repo (default all)
+  --max-file-size BYTES  editor tools refuse larger files (default 10485760)
+  --help                 print this help
+  --version              print the version
+
+Environment variables (a flag wins over the variable, the variable over the config file):
+  MCP_FS_CONFIG                     config file (as --config)
+  MCP_FS_HOST, MCP_FS_PORT          as --host, --port
+  MCP_FS_TOOLSETS                   as --toolsets
+  MCP_FS_ALLOWED_HOSTS              Host names accepted on HTTP, comma-separated ("*" accepts any)
+  MCP_FS_MAX_FULL_READ_SIZE         read_file without offset/limit refuses larger files (bytes)
+  MCP_FS_MAX_RESULT_BYTES           content one result may carry (bytes)
+  MCP_FS_MAX_FILE_SIZE              as --max-file-size
+  MCP_FS_REQUIRE_VIEW_BEFORE_EDIT   str_replace/create_file need a prior view (true/false)
+  MCP_FS_DEFAULT_ROOT               root the editor working directory starts in
+  MCP_FS_SEARCH_TIMEOUT_SECONDS     grep/glob timeout when a call gives none
+  MCP_FS_SEARCH_MAX_RESULTS         grep/glob result cap when a call gives none
+  MCP_FS_LOG_LEVEL                  error, warn, info or debug (logs go to stderr)`;
+
+/** A command line that cannot be obeyed; main prints the message as one line and exits 1. */
+export class CommandLineError extends Error {
+  constructor(reason: string) {
+    super(`mcp-filesystem: ${reason} (see mcp-filesystem --help)`);
+    this.name = 'CommandLineError';
+  }
+}
+
+/** Strict: an unknown or misspelt flag is an error rather than silently ignored. */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CommandLine {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        toolsets: { type: 'string' },
+        'max-file-size': { type: 'string' },
+        'read-only': { type: 'boolean', default: false },
+        http: { type: 'boolean', default: false },
+        stdio: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+        version: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+    throw new CommandLineError(message.split('\n')[0].split('. ')[0]);
+  }
+  const { values, positionals } = parsed;
+  const help = values.help ?? false;
+  const version = values.version ?? false;
+  const config = values.config;
+  const http = values.http ?? false;
+  const readOnly = values['read-only'] ?? false;
+  let stdio = values.stdio ?? false;
+  if (!help && !version) {
+    if (positionals.length > 0 && config !== undefined) {
+      throw new CommandLineError('DIR arguments and --config exclude each other: give directories or a config file');
+    }
+    if (positionals.length > 0 && config === undefined && env.MCP_FS_CONFIG) {
+      throw new CommandLineError('DIR arguments and MCP_FS_CONFIG exclude each other: give directories or a config file');
+    }
+    if (http && stdio) throw new CommandLineError('--http and --stdio exclude each other');
+    if (positionals.length === 0 && readOnly) {
+      throw new CommandLineError('--read-only applies to DIR arguments; with a config file, set each root\'s allowed_tools');
+    }
+    if (positionals.length > 0) stdio = !http;
+  }
+  return { config, dirs: positionals, stdio, readOnly, help, version };
+}

@@ -1,0 +1,51 @@
+import { CommandLineError, HELP, parseCommandLine } from '../../src/cli/command-line.js';
+
+function errorOf(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected an error');
+}
+
+describe('parseCommandLine', () => {
+  it('DIR arguments serve stdio by default, --http switches to HTTP', () => {
+    expect(parseCommandLine(['a', 'b'])).toEqual({ config: undefined, dirs: ['a', 'b'], stdio: true, readOnly: false, help: false, version: false });
+    expect(parseCommandLine(['--http', '--port', '0', 'a']).stdio).toBe(false);
+    expect(parseCommandLine(['--read-only', 'a']).readOnly).toBe(true);
+  });
+
+  it('a config file serves HTTP unless --stdio', () => {
+    expect(parseCommandLine(['--config', 'x.yaml'])).toEqual({ config: 'x.yaml', dirs: [], stdio: false, readOnly: false, help: false, version: false });
+    expect(parseCommandLine(['--stdio', '--config', 'x.yaml']).stdio).toBe(true);
+  });
+
+  it('recognises --help and --version', () => {
+    expect(parseCommandLine(['--help']).help).toBe(true);
+    expect(parseCommandLine(['--version']).version).toBe(true);
+  });
+
+  it.each([
+    [['--config', 'x.yaml', 'dir'], {}, 'DIR arguments and --config exclude each other'],
+    [['dir'], { MCP_FS_CONFIG: 'x.yaml' }, 'DIR arguments and MCP_FS_CONFIG exclude each other'],
+    [['--http', '--stdio', 'dir'], {}, '--http and --stdio exclude each other'],
+    [['--read-only', '--config', 'x.yaml'], {}, '--read-only applies to DIR arguments'],
+    [['--prot', '1', 'dir'], {}, "Unknown option '--prot'"],
+  ])('refuses %j in one line', (argv, env, reason) => {
+    const error = errorOf(() => parseCommandLine(argv, env));
+    expect(error).toBeInstanceOf(CommandLineError);
+    expect(error.message).toContain(reason);
+    expect(error.message).toMatch(/^mcp-filesystem: [^\n]*\(see mcp-filesystem --help\)$/);
+  });
+
+  it('the help names every option the parser accepts and every environment variable of the schema', async () => {
+    const { configSchema } = await import('../../src/config/schema.js');
+    for (const flag of ['--config', '--read-only', '--http', '--stdio', '--host', '--port', '--toolsets', '--max-file-size', '--help', '--version']) {
+      expect(HELP).toContain(flag);
+    }
+    const envNames = JSON.stringify(configSchema).match(/MCP_FS_[A-Z_]+/g) ?? [];
+    expect(envNames.length).toBeGreaterThan(5);
+    for (const name of [...envNames, 'MCP_FS_CONFIG']) expect(HELP).toContain(name);
+  });
+});
