@@ -43,6 +43,18 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_DEFAULT_ROOT               root the editor working directory starts in
   MCP_FS_SEARCH_TIMEOUT_SECONDS     grep/glob timeout when a call gives none
   MCP_FS_SEARCH_MAX_RESULTS         grep/glob result cap when a call gives none
+  MCP_FS_SESSIONS_IDLE_TIMEOUT_SECONDS  an HTTP session idle this long is closed
+  MCP_FS_SESSIONS_MAX               open HTTP sessions in all (across replicas)
+  MCP_FS_SESSIONS_MAX_PER_PRINCIPAL open HTTP sessions per principal
+  MCP_FS_SESSION_STORE_URL          empty (in memory) or redis://host:port/db (shared by replicas)
+  MCP_FS_AUTH_MODE                  HTTP authentication: none, tokens or oauth
+  MCP_FS_AUTH_ALLOW_UNAUTHENTICATED true: allow mode none on a non-loopback host
+  MCP_FS_AUTH_TOKENS                mode tokens: JSON list of {name, sha256, roots?, read_only?}
+  MCP_FS_AUTH_OAUTH_ISSUER          mode oauth: the authorization server
+  MCP_FS_AUTH_OAUTH_AUDIENCE        mode oauth: the resource URI tokens must name in aud
+  MCP_FS_AUTH_OAUTH_REQUIRED_SCOPES mode oauth: JSON list of scopes every token needs
+  MCP_FS_AUTH_OAUTH_ROOTS_CLAIM     mode oauth: a claim listing the roots a token may use
+  MCP_FS_METRICS_ENABLED            serve GET /metrics (true/false)
   MCP_FS_LOG_LEVEL                  error, warn, info or debug (logs go to stderr)`;
 
 /** A command line that cannot be obeyed; main prints the message as one line and exits 1. */
