@@ -5,7 +5,7 @@ import type { AppConfig } from '../../src/config/app-config.js';
 import { callTool } from '../support/mcp.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { postMcp, sha256Hex } from './auth/http-helpers.js';
+import { postMcp, sha256Hex } from '../support/raw-mcp.js';
 
 async function scrape(server: TestServer, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
   const response = await fetch(`${server.baseUrl}/metrics`, { headers });

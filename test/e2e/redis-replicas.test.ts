@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../support/raw-mcp.js';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -145,7 +145,7 @@ describeWithRedis('sessions shared through Redis by three replicas', () => {
 describeWithRedis('sessions shared through Redis, with bearer tokens', () => {
   const ALICE = 'alice-token-0123456789abcdef';
   const READER = 'reader-token-0123456789abcdef';
-  const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
+  
   let redis: RedisProcess;
   let replicas: ReplicaProcess[];
   let dir: string;
@@ -157,8 +157,8 @@ describeWithRedis('sessions shared through Redis, with bearer tokens', () => {
       'auth:',
       '  mode: tokens',
       '  tokens:',
-      `    - { name: alice, sha256: "${sha256(ALICE)}" }`,
-      `    - { name: reader, sha256: "${sha256(READER)}", read_only: true }`,
+      `    - { name: alice, sha256: "${sha256Hex(ALICE)}" }`,
+      `    - { name: reader, sha256: "${sha256Hex(READER)}", read_only: true }`,
     ]);
     ({ dir, root } = config);
     replicas = await Promise.all([0, 1].map(async () => new ReplicaProcess(await freePort(), config.configFile)));

@@ -2,18 +2,11 @@ import { SessionRegistry } from '../../src/adapters/inbound/mcp/session-registry
 import type { InMemorySessionState } from '../../src/adapters/outbound/in-memory-session-state.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import { useTestServer } from '../support/live-server.js';
+import { INITIALIZE, MCP_HEADERS, PING } from '../support/raw-mcp.js';
 
 /** Idle expiry and session caps over Streamable HTTP, on the in-memory store with a clock the test moves. */
 
 const IDLE_MS = 60_000;
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
-const PING = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
 
 class SteppedClock {
   ms = Date.now();

@@ -9,6 +9,7 @@ import { SessionRegistry } from '../../src/adapters/inbound/mcp/session-registry
 import { TOKENS } from '../../src/composition/tokens.js';
 import { callTool } from '../support/mcp.js';
 import { useTestServer } from '../support/live-server.js';
+import { INITIALIZE, MCP_HEADERS, PING } from '../support/raw-mcp.js';
 
 interface RawResponse {
   status: number;
@@ -29,14 +30,6 @@ function send(url: string, options: { method?: string; headers?: Record<string, 
   });
 }
 
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
-const PING = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
 
 describe('Streamable HTTP sessions', () => {
   const live = useTestServer();

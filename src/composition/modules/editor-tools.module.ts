@@ -1,10 +1,10 @@
 import { ContainerModule } from 'inversify';
 import { EditSessions } from '../../domain/edit-session.js';
 import { Namespace } from '../../domain/namespace.js';
-import type { ContentHasher } from '../../domain/ports/content-hasher.port.js';
 import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
 import type { Settings } from '../../domain/settings.js';
 import { TOKENS } from '../tokens.js';
+import { bindNamespaceUseCase } from './namespace.module.js';
 import { changeDirectoryTool } from '../../adapters/inbound/mcp/tools/change-directory.tool.js';
 import { createFileTool } from '../../adapters/inbound/mcp/tools/create-file.tool.js';
 import { strReplaceTool } from '../../adapters/inbound/mcp/tools/str-replace.tool.js';
@@ -14,28 +14,11 @@ import { CreateFile } from '../../domain/tools/create-file.js';
 import { StrReplace } from '../../domain/tools/str-replace.js';
 import { View } from '../../domain/tools/view.js';
 
-type EditorUseCase = View | StrReplace | CreateFile;
-type EditorUseCaseClass<T extends EditorUseCase> = new (
-  namespace: Namespace,
-  sessions: EditSessions,
-  files: FileSystemPort,
-  hasher: ContentHasher,
-  settings: Settings,
-) => T;
-
 /** The editor toolset: view, str_replace, create_file and change_directory (needs namespaceModule). */
 export const editorToolsModule = new ContainerModule(({ bind }) => {
-  const bindEditor = <T extends EditorUseCase>(useCase: EditorUseCaseClass<T>) =>
-    bind(useCase)
-      .toResolvedValue(
-        (namespace: Namespace, sessions: EditSessions, files: FileSystemPort, hasher: ContentHasher, settings: Settings) =>
-          new useCase(namespace, sessions, files, hasher, settings),
-        [Namespace, EditSessions, TOKENS.FileSystem, TOKENS.ContentHasher, TOKENS.Settings],
-      )
-      .inSingletonScope();
-  bindEditor(View);
-  bindEditor(StrReplace);
-  bindEditor(CreateFile);
+  bindNamespaceUseCase(bind, View);
+  bindNamespaceUseCase(bind, StrReplace);
+  bindNamespaceUseCase(bind, CreateFile);
   bind(ChangeDirectory)
     .toResolvedValue(
       (namespace: Namespace, sessions: EditSessions, files: FileSystemPort) => new ChangeDirectory(namespace, sessions, files),

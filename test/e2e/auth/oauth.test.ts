@@ -1,7 +1,7 @@
 import { base64url, exportSPKI, importJWK, SignJWT, type CryptoKey } from 'jose';
 import { callTool } from '../../support/mcp.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { postMcp, PING } from './http-helpers.js';
+import { postMcp, PING } from '../../support/raw-mcp.js';
 import { startOpenIdProvider, startSelfSignedIssuer, type OidcClient, type RealOpenIdProvider, type SelfSignedIssuer } from './identity-providers.js';
 
 /** The resource URI tokens are issued for (the `aud`); an identifier, not dialled by anyone. */

@@ -1,6 +1,6 @@
 import { callTool } from '../../support/mcp.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { postMcp, PING, sha256Hex } from './http-helpers.js';
+import { postMcp, PING, sha256Hex } from '../../support/raw-mcp.js';
 
 const CI_TOKEN = 'ci-token-6f1c2b9e4a7d';
 const DOCS_TOKEN = 'docs-token-03be77a1c2';
