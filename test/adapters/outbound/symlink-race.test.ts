@@ -10,7 +10,13 @@ import type { RootPath } from '../../../src/domain/roots.js';
 import { readLineWindow } from '../../../src/domain/tools/file-text.js';
 import { makeRoot } from '../../support/roots.js';
 
+/**
+ * The race runs at least RACE_MS and until the test made MIN_ATTEMPTS attempts, so a loaded
+ * machine races longer instead of racing less; MAX_RACE_MS caps it.
+ */
 const RACE_MS = 3000;
+const MIN_ATTEMPTS = 1000;
+const MAX_RACE_MS = 20_000;
 const OUTSIDE_SECRET = 'OUTSIDE SECRET';
 const INSIDE = 'inside content';
 
@@ -19,11 +25,11 @@ const INSIDE = 'inside content';
  * - `victim`: a real in-root directory <-> a link to the outside directory (rename, with a gap);
  * - `flip`: a link to the in-root `flip.in` <-> a link to the outside directory (atomic);
  * - `swap.txt`: a regular in-root file <-> a link to the outside secret (atomic).
- * Prints the number of completed rounds when its time is up.
+ * Stops when the stop file appears (or at its hard deadline) and prints the number of completed rounds.
  */
 const ATTACKER = `
 const fs = require('fs');
-const [root, outside, ms] = process.argv.slice(1);
+const [root, outside, stopFile, ms] = process.argv.slice(1);
 const at = (name) => root + '/' + name;
 const quietly = (action) => { try { action(); } catch {} };
 const replaceWithLink = (target, name) => {
@@ -35,7 +41,7 @@ fs.symlinkSync(outside, at('victim.link'));
 console.log('ready');
 const deadline = Date.now() + Number(ms);
 let rounds = 0;
-while (Date.now() < deadline) {
+while (Date.now() < deadline && !fs.existsSync(stopFile)) {
   quietly(() => fs.renameSync(at('victim'), at('victim.dir')));
   quietly(() => fs.renameSync(at('victim.link'), at('victim')));
   replaceWithLink(outside, 'flip');
@@ -115,7 +121,8 @@ describe('symlink swap race against NodeFileSystem', () => {
       }
     };
 
-    const child = spawn(process.execPath, ['-e', ATTACKER, host, outside, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const stopFile = join(base, 'stop');
+    const child = spawn(process.execPath, ['-e', ATTACKER, host, outside, stopFile, String(MAX_RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
     attacker = child;
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -159,15 +166,23 @@ describe('symlink swap race against NodeFileSystem', () => {
         ]);
       }
     };
-    await Promise.all(Array.from({ length: 4 }, worker));
+    const raceUntil = Date.now() + RACE_MS;
+    const stopper = setInterval(() => {
+      if (Date.now() >= raceUntil && attempts > MIN_ATTEMPTS) writeFileSync(stopFile, '');
+    }, 50);
+    try {
+      await Promise.all(Array.from({ length: 4 }, worker));
+    } finally {
+      clearInterval(stopper);
+    }
     await exited;
     const rounds = Number(output.trim().split('\n').pop());
 
     expect(unexpected).toEqual([]);
     expect(rounds).toBeGreaterThan(100);
-    expect(attempts).toBeGreaterThan(1000);
+    expect(attempts).toBeGreaterThan(MIN_ATTEMPTS);
     expect(reads.filter((text) => text.includes(OUTSIDE_SECRET))).toEqual([]);
     expect(listed).not.toContain('marker-outside');
     expect(snapshot(outside)).toEqual(outsideBefore);
-  });
+  }, MAX_RACE_MS + 25_000);
 });
