@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { unlink, writeFile } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -15,19 +14,28 @@ export const TEMP_NAME = /^\.mcp-fs-[0-9a-f]{16}\.(tmp|lock)$/;
  * remove each other's in-flight writes.
  */
 export class InFlightWrites {
-  constructor(private readonly stateDir = defaultStateDir()) {}
+  constructor(private readonly stateDir = defaultStateDir()) {
+    checkPrivate(stateDir);
+  }
 
-  /** Remembers a temp file about to be created; returns what forgets it again. */
+  /**
+   * Remembers a temp file about to be created; returns what forgets it again. Synchronous
+   * inside: a small file in a local state directory costs less than three thread-pool hops.
+   */
   async begin(hostDir: string, tempName: string): Promise<() => Promise<void>> {
     const record = join(this.stateDir, `${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
-      await writeFile(record, `${hostDir}/${tempName}`, { mode: 0o600 });
+      writeFileSync(record, `${hostDir}/${tempName}`, { mode: 0o600 });
     } catch {
       mkdirSync(this.stateDir, { recursive: true, mode: 0o700 });
-      await writeFile(record, `${hostDir}/${tempName}`, { mode: 0o600 });
+      writeFileSync(record, `${hostDir}/${tempName}`, { mode: 0o600 });
     }
     return async () => {
-      await unlink(record).catch(() => undefined);
+      try {
+        unlinkSync(record);
+      } catch {
+        // Already gone: a start-up sweep by another process after a very long write.
+      }
     };
   }
 
@@ -73,6 +81,29 @@ function ownedBy(entry: string, pid: number): boolean {
   if (!entry.endsWith('.lock')) return true;
   const text = readFileSync(entry, 'utf8');
   return text === '' || text.split('\n')[1] === String(pid);
+}
+
+/**
+ * Security: the state directory sits in the shared temp dir, where another local user could
+ * have made it first. Records name host paths and steer what start-up removes, so the directory
+ * must be a real directory (not a link) of this user that nobody else may write to.
+ */
+function checkPrivate(dir: string): void {
+  let stats;
+  try {
+    stats = lstatSync(dir);
+  } catch {
+    return; // Made on first use, with mode 0700.
+  }
+  const uid = process.getuid?.();
+  const problem = !stats.isDirectory()
+    ? 'is not a directory'
+    : uid !== undefined && stats.uid !== uid
+      ? `belongs to uid ${stats.uid}, not ${uid}`
+      : (stats.mode & 0o022) !== 0
+        ? `is writable by others (mode ${(stats.mode & 0o777).toString(8)})`
+        : undefined;
+  if (problem) throw new Error(`the write state directory ${dir} ${problem}; remove it, or run as the user who owns it`);
 }
 
 function defaultStateDir(): string {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,5 +65,30 @@ describe('InFlightWrites recovery at start-up', () => {
     await lock.release();
     expect(readdirSync(stateDir)).toEqual([]);
     expect(readdirSync(root)).toEqual(['a.txt']);
+  });
+});
+
+describe('InFlightWrites state directory', () => {
+  // Security: another local user could pre-create the directory in the shared temp dir to forge records.
+  it('refuses a state directory others may write to, or a link in its place', () => {
+    const open = join(base, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    expect(() => new NodeFileSystem({ stateDir: open })).toThrow(/write state directory .*open is writable by others \(mode 777\)/);
+    const link = join(base, 'link');
+    symlinkSync(stateDir, link);
+    expect(() => new NodeFileSystem({ stateDir: link })).toThrow(/write state directory .*link is not a directory/);
+    // Another user's directory: only root can make one here (CI runs as root).
+    if (process.getuid?.() === 0) {
+      const foreign = join(base, 'foreign');
+      mkdirSync(foreign, { mode: 0o700 });
+      chownSync(foreign, 65534, 65534);
+      expect(() => new NodeFileSystem({ stateDir: foreign })).toThrow(/write state directory .*foreign belongs to uid 65534, not 0/);
+    }
+  });
+
+  it('accepts a private directory of this user', () => {
+    chmodSync(stateDir, 0o700);
+    expect(() => new NodeFileSystem({ stateDir })).not.toThrow();
   });
 });
