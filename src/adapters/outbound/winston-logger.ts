@@ -1,7 +1,9 @@
 import winston from 'winston';
 import type { LogFields, Logger } from '../../domain/ports/logger.port.js';
 
-const LEVELS = ['error', 'warn', 'info', 'debug'];
+/** Most severe first, as winston's npm levels; log_level takes one of these. */
+const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+type Level = (typeof LEVELS)[number];
 
 /**
  * JSON lines on stderr (NFR-017). Always stderr: in --stdio mode stdout carries the
@@ -9,28 +11,38 @@ const LEVELS = ['error', 'warn', 'info', 'debug'];
  */
 export class WinstonLogger implements Logger {
   private readonly logger: winston.Logger;
+  /** Index in LEVELS of the least severe level written. */
+  private readonly threshold: number;
 
   constructor(level: string) {
     this.logger = winston.createLogger({
       level,
       format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
-      transports: [new winston.transports.Console({ stderrLevels: LEVELS })],
+      transports: [new winston.transports.Console({ stderrLevels: [...LEVELS] })],
     });
+    const index = LEVELS.indexOf(level as Level);
+    this.threshold = index === -1 ? LEVELS.length : index;
   }
 
   debug(message: string, fields: LogFields = {}): void {
-    this.logger.debug(message, fields);
+    this.write('debug', message, fields);
   }
 
   info(message: string, fields: LogFields = {}): void {
-    this.logger.info(message, fields);
+    this.write('info', message, fields);
   }
 
   warn(message: string, fields: LogFields = {}): void {
-    this.logger.warn(message, fields);
+    this.write('warn', message, fields);
   }
 
   error(message: string, fields: LogFields = {}): void {
-    this.logger.error(message, fields);
+    this.write('error', message, fields);
+  }
+
+  /** A line below the level is dropped here: winston would copy the fields into a record, run its formats, then drop it. */
+  private write(level: Level, message: string, fields: LogFields): void {
+    if (LEVELS.indexOf(level) > this.threshold) return;
+    this.logger.log(level, message, fields);
   }
 }

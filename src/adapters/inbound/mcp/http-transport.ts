@@ -4,14 +4,13 @@ import type { IncomingMessage } from 'node:http';
 import { inject, injectable } from 'inversify';
 import type Koa from 'koa';
 import Router from '@koa/router';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { principalOf } from '../http/auth/bearer-middleware.js';
 import { SessionStoreUnavailable } from '../../outbound/session-state-store.js';
-import { resumedTransport } from './resumed-transport.js';
+import { NodeStreamableHttpTransport } from './node-streamable-http-transport.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -35,21 +34,40 @@ function rpcError(ctx: Koa.Context, status: number, code: number, message: strin
   ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
-async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
+/**
+ * The body as JSON, read with 'data' events: an async iterator over the request costs a promise
+ * and a microtask per chunk, and a small JSON-RPC body is one chunk.
+ */
+function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyError(413, -32600, `Request body larger than ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyError(413, -32600, `Request body larger than ${limit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON');
-  }
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyError(413, -32600, `Request body larger than ${limit} bytes`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off('data', onData);
+        request.off('end', onEnd);
+        request.pause();
+        reject(new BodyError(413, -32600, `Request body larger than ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      request.off('error', reject);
+      try {
+        const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new BodyError(400, -32700, 'Parse error: the request body is not valid JSON'));
+      }
+    };
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', reject);
+  });
 }
 
 function sessionIdOf(ctx: Koa.Context): string | undefined {
@@ -77,7 +95,7 @@ const STORE_RETRY_AFTER_SECONDS = 5;
 @injectable()
 export class McpHttpEndpoint {
   /** Servers being rebuilt for resumed sessions, so concurrent requests share one. */
-  private readonly resuming = new Map<string, Promise<StreamableHTTPServerTransport>>();
+  private readonly resuming = new Map<string, Promise<NodeStreamableHttpTransport>>();
 
   constructor(
     @inject(McpServerFactory) private readonly servers: McpServerFactory,
@@ -123,12 +141,6 @@ export class McpHttpEndpoint {
       const record = await this.sessions.resume(sessionId);
       // Security: a session belongs to the principal that opened it; to anyone else it does not exist (404, as if it never had).
       if (!record || record.principal !== caller.name) return rpcError(ctx, 404, -32001, 'Session not found');
-      if (ctx.method === 'DELETE') {
-        await this.sessions.end(sessionId);
-        ctx.status = 200;
-        ctx.body = '';
-        return;
-      }
       await this.handle(ctx, await this.transportOf(sessionId, caller), body);
     });
   }
@@ -145,9 +157,10 @@ export class McpHttpEndpoint {
         return rpcError(ctx, 503, -32000, `Service Unavailable: ${which} (sessions.max / sessions.max_per_principal); end an unused session or retry later`);
       }
       const server = this.servers.create(id, principal);
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => id,
+      const transport: NodeStreamableHttpTransport = new NodeStreamableHttpTransport({
+        sessionId: id,
         onsessioninitialized: () => this.sessions.add({ id, server, transport, principal }),
+        onsessionclosed: () => this.sessions.end(id),
       });
       await server.connect(transport);
       await this.handle(ctx, transport, body);
@@ -164,9 +177,9 @@ export class McpHttpEndpoint {
    * rebuilt Server takes the grant (roots, read-only) of the caller, whose name the store
    * just matched with the session's owner.
    */
-  private async transportOf(sessionId: string, caller: Principal): Promise<StreamableHTTPServerTransport> {
+  private async transportOf(sessionId: string, caller: Principal): Promise<NodeStreamableHttpTransport> {
     const existing = this.sessions.get(sessionId)?.transport;
-    if (existing instanceof StreamableHTTPServerTransport) return existing;
+    if (existing instanceof NodeStreamableHttpTransport) return existing;
     let pending = this.resuming.get(sessionId);
     if (!pending) {
       pending = this.resume(sessionId, caller).finally(() => this.resuming.delete(sessionId));
@@ -175,9 +188,10 @@ export class McpHttpEndpoint {
     return pending;
   }
 
-  private async resume(sessionId: string, principal: Principal): Promise<StreamableHTTPServerTransport> {
+  private async resume(sessionId: string, principal: Principal): Promise<NodeStreamableHttpTransport> {
     const server = this.servers.create(sessionId, principal);
-    const transport = resumedTransport(sessionId);
+    // The store proved the session exists: the transport starts initialized, no handshake is replayed.
+    const transport = new NodeStreamableHttpTransport({ sessionId, initialized: true, onsessionclosed: () => this.sessions.end(sessionId) });
     await server.connect(transport);
     this.sessions.add({ id: sessionId, server, transport, principal });
     return transport;
@@ -197,11 +211,13 @@ export class McpHttpEndpoint {
     }
   }
 
-  private async handle(ctx: Koa.Context, transport: StreamableHTTPServerTransport, body?: unknown): Promise<void> {
+  private async handle(ctx: Koa.Context, transport: NodeStreamableHttpTransport, body?: unknown): Promise<void> {
     ctx.respond = false;
     try {
       await transport.handleRequest(ctx.req, ctx.res, body);
     } catch (error) {
+      // A DELETE ends the session in the store: an unreachable store is a 503 (withStore), not a failure.
+      if (error instanceof SessionStoreUnavailable) throw error;
       this.logger.error('MCP request failed', { error: String(error), stack: error instanceof Error ? error.stack : undefined });
       if (!ctx.res.headersSent) {
         ctx.res.writeHead(500, { 'content-type': 'application/json' });

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { McpHttpEndpoint } from '../../../../src/adapters/inbound/mcp/http-transport.js';
@@ -85,5 +85,38 @@ describe('McpHttpEndpoint: a session belongs to the principal that opened it', (
     expect((await open('carol')).status).toBe(200);
     expect((await open('carol')).status).toBe(503);
     expect((await open('dave')).status).toBe(200);
+  });
+});
+
+describe('McpHttpEndpoint: the request body', () => {
+  /** A POST whose body comes in `chunks` pieces without a Content-Length (chunked), as a streaming client sends it. */
+  function postChunked(chunks: readonly string[]): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request(url, { method: 'POST', headers: HEADERS }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      // The server may answer 413 and close before the whole body is sent.
+      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+      for (const chunk of chunks) req.write(chunk);
+      req.end();
+    });
+  }
+
+  it('reads a body that arrives in several chunks', async () => {
+    const reply = await postChunked([INITIALIZE.slice(0, 20), INITIALIZE.slice(20, 60), INITIALIZE.slice(60)]);
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ id: 1, result: { serverInfo: { name: 'mcp-filesystem' } } });
+  });
+
+  it('refuses a chunked body that grows past 20 MB without a Content-Length (413), and a body that is not JSON (400)', async () => {
+    const megabyte = 'x'.repeat(1024 * 1024);
+    const tooLarge = await postChunked(Array.from({ length: 21 }, () => megabyte));
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.body).error.code).toBe(-32600);
+    const notJson = await postChunked(['{"jsonrpc":', ' "2.0"']);
+    expect([notJson.status, JSON.parse(notJson.body).error.code]).toEqual([400, -32700]);
   });
 });

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Where our HTTP server spends its CPU per call: spawns dist/main.js under --cpu-prof, drives it
+// with the raw HTTP load (50 sessions x 40 read_file calls, a few rounds), reads the server's
+// CPU time from /proc, stops it, and prints CPU ms a call and the functions with the most self
+// time, grouped by package (koa, @modelcontextprotocol/sdk, zod, winston, ours ...).
+// Usage: npm run build && node scripts/bench/profile-http.mjs [rounds=5] [profile dir=/tmp/prof-http]
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { SourceMap } from 'node:module';
+import { join } from 'node:path';
+import { ensureCorpus } from './corpus.mjs';
+import { rawHttpLoad } from './raw-http-load.mjs';
+import { OUR_MAIN, freePort, writeConfig } from './servers.mjs';
+
+const rounds = Number(process.argv[2] ?? 5);
+const profileDir = process.argv[3] ?? '/tmp/prof-http';
+const SESSIONS = 50;
+const CALLS = 40;
+
+/** utime + stime of a process in ms (Linux /proc, clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** dist/main.js is one bundle: its source map names the package or src/ file of each frame. */
+const bundleMap = new SourceMap(JSON.parse(readFileSync(`${OUR_MAIN}.map`, 'utf8')));
+
+function sourceOf(callFrame) {
+  if (!callFrame.url.endsWith('/dist/main.js')) return { url: callFrame.url, line: callFrame.lineNumber + 1 };
+  const entry = bundleMap.findEntry(callFrame.lineNumber, callFrame.columnNumber);
+  return entry.originalSource ? { url: entry.originalSource, line: entry.originalLine + 1 } : { url: callFrame.url, line: callFrame.lineNumber + 1 };
+}
+
+function groupOf(url) {
+  if (!url) return '(native / idle / gc)';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1];
+  const ours = /\/src\/(.*)$/.exec(url);
+  if (ours) return `src/${ours[1]}`;
+  if (url.startsWith('node:')) return 'node core';
+  return url;
+}
+
+function summarise(file) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  const deltas = profile.timeDeltas;
+  profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (deltas[index] ?? 0)));
+  const byFunction = new Map();
+  const byGroup = new Map();
+  let total = 0;
+  for (const [id, micros] of self) {
+    const { callFrame } = byId.get(id);
+    if (callFrame.functionName === '(idle)') continue;
+    total += micros;
+    const source = sourceOf(callFrame);
+    const name = `${callFrame.functionName || '(anonymous)'} ${source.url.split('/').slice(-2).join('/')}:${source.line}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
+    const group = groupOf(source.url);
+    byGroup.set(group, (byGroup.get(group) ?? 0) + micros);
+  }
+  const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.log(`\nself time by package (busy ${(total / 1000).toFixed(0)} ms):`);
+  for (const [group, micros] of top(byGroup, 25)) console.log(`  ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${group}`);
+  console.log('\nfunctions with the most self time:');
+  for (const [name, micros] of top(byFunction, 40)) console.log(`  ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${name}`);
+}
+
+const corpus = ensureCorpus();
+const work = mkdtempSync(join(tmpdir(), 'mcpfs-profile-http-'));
+const config = writeConfig(work, corpus);
+mkdirSync(profileDir, { recursive: true });
+const port = await freePort();
+const child = spawn(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`, OUR_MAIN, '--config', config, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i += 1) {
+  try {
+    if ((await fetch(`${base}/health`)).ok) break;
+  } catch {
+    if (i > 200) throw new Error('the server did not start');
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+const expected = readFileSync(join(corpus, 'small-4k.txt'), 'utf8');
+await rawHttpLoad({ url: `${base}/mcp`, sessions: SESSIONS, calls: 5, expected }); // warm-up
+const before = cpuMs(child.pid);
+for (let round = 0; round < rounds; round += 1) {
+  const result = await rawHttpLoad({ url: `${base}/mcp`, sessions: SESSIONS, calls: CALLS, expected });
+  console.log(`round ${round + 1}: ${result.rate.toFixed(0)} calls/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+}
+const calls = rounds * SESSIONS * CALLS;
+console.log(`server CPU: ${((cpuMs(child.pid) - before) / calls).toFixed(3)} ms a call (sessions opened and closed included)`);
+const started = Date.now();
+await new Promise((resolve) => {
+  child.once('exit', resolve);
+  child.kill('SIGINT');
+});
+const written = readdirSync(profileDir)
+  .filter((name) => name.endsWith('.cpuprofile'))
+  .map((name) => join(profileDir, name))
+  .filter((file) => statSync(file).mtimeMs >= started - 1000)
+  .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+if (written.length === 0) throw new Error(`no profile written in ${profileDir}`);
+console.log(`profile: ${written[0]}`);
+summarise(written[0]);
