@@ -15,6 +15,7 @@ import type {
 import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
 import type { WorkContext } from '../../domain/work-context.js';
 import { describeLink, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
+import { EventLoopSlice } from './node-fs/event-loop-slice.js';
 import { FileLocks } from './node-fs/file-locks.js';
 import { InFlightWrites } from './node-fs/in-flight.js';
 import { errnoOf, translate } from './node-fs/node-errors.js';
@@ -28,6 +29,11 @@ import { versionOf, Writer } from './node-fs/writes.js';
 // Security: O_NONBLOCK so a FIFO planted in a root cannot hang the server on open.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const LISTING_CONCURRENCY = 64;
+/**
+ * The longest run of synchronous file system work (a walk, a search) before a stat, listing or open
+ * lets the event loop serve other requests: a read next to a big grep waits at most about this long.
+ */
+const EVENT_LOOP_SLICE_MS = 3;
 /** Our own temp and lock files (`.mcp-fs-<hex>.tmp|lock`): never shown by a listing or search. */
 const OWN_WORK_FILE = /^\.mcp-fs-[0-9a-f]{16}\.(tmp|lock)$/;
 
@@ -70,6 +76,7 @@ export class NodeFileSystem implements FileSystemPort {
   private readonly owners = new OwnerDirectory();
   private readonly lineIndex = new LineIndexCache();
   private readonly locks: FileLocks;
+  private readonly slice = new EventLoopSlice(EVENT_LOOP_SLICE_MS);
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
@@ -81,6 +88,7 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   async stat(path: RootPath, options: { followSymlinks?: boolean } = {}): Promise<EntryStat | null> {
+    await this.slice.turn();
     const walk = new Walk(path);
     let found: Located;
     try {
@@ -98,6 +106,7 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   async readDirectory(path: RootPath, options: { describeLinks?: boolean } = {}): Promise<EntryStat[]> {
+    await this.slice.turn();
     const describeLinks = options.describeLinks ?? true;
     const walk = new Walk(path);
     const { dir } = await this.walker.directory(path, walk);
@@ -130,6 +139,7 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   async openFile(path: RootPath): Promise<ReadableFile> {
+    await this.slice.turn();
     const { handle, stats } = await this.openRegularFile(path, 'file', descriptorOpener);
     return Object.assign(new NodeReadableFile(handle.fd, toEntryStat(baseName(path), stats), path, this.lineIndex), { version: versionOf(stats) });
   }
