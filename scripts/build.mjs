@@ -1,7 +1,10 @@
-// Bundles the server into one ESM file, dist/main.js (the bin). Loading ~300 small modules costs more
-// start-up time than anything the server does; one file loads in a few milliseconds. tsc still emits
+// Bundles the server into ESM files: dist/main.js (the bin) holds what a stdio server needs, and what
+// main.ts imports lazily (the HTTP stack: Koa, auth, Prometheus, the SDK's HTTP transport; ioredis)
+// goes to dist/chunks/. Loading ~300 small modules costs more start-up time than anything the server
+// does, and parsing code a stdio server never runs costs the rest: main.js is all a stdio start parses. tsc still emits
 // dist/ (scripts import its modules) and typechecks; esbuild only transpiles, so every injected
 // parameter must say @inject(TOKEN) explicitly (no emitted decorator metadata is relied on).
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // zod re-exports ~50 locales (a third of its code) as `z.locales`; the server only ever uses English,
@@ -16,27 +19,39 @@ const englishOnlyZod = {
   },
 };
 
-// Koa and its router (with mime-db, type-is, accepts ...) cost ~40 ms to evaluate and only the HTTP
-// transport uses them. Imports of them from src/ get a stand-in whose constructor evaluates the
-// bundled package on first use, so a stdio server never pays for it. Only `new Koa()` and
-// `new Router()` are used at run time (everything else is a type).
-const lazyHttpStack = {
-  name: 'lazy-http-stack',
+// The SDK's Server builds an Ajv instance (ajv, ajv-formats, fast-uri: ~140 kB to parse) in its
+// constructor, only to validate elicitation answers, which this server never asks for. Its import of
+// the Ajv provider gets a stand-in that loads the SDK's own provider from node_modules on first use.
+const lazyAjvProvider = {
+  name: 'lazy-ajv-provider',
   setup(build) {
-    build.onResolve({ filter: /^(koa|@koa\/router)$/ }, (args) =>
-      args.importer.includes('/src/') ? { path: args.path, namespace: 'lazy-http-stack' } : undefined,
+    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/@modelcontextprotocol/sdk/') ? { path: 'ajv-provider', namespace: 'lazy-ajv-provider' } : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-http-stack' }, (args) => ({
-      contents: `let loaded;\nexport default function Lazy(...args) {\n  loaded ??= require(${JSON.stringify(args.path)});\n  return new loaded(...args);\n}\n`,
-      resolveDir: process.cwd(),
+    build.onResolve({ filter: /^@modelcontextprotocol\/sdk\/validation\/ajv$/, namespace: 'lazy-ajv-provider' }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-ajv-provider' }, () => ({
+      contents: [
+        'let provider;',
+        'export class AjvJsonSchemaValidator {',
+        '  getValidator(schema) {',
+        "    provider ??= new (require('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator)();",
+        '    return provider.getValidator(schema);',
+        '  }',
+        '}',
+      ].join('\n'),
       loader: 'js',
     }));
   },
 };
 
+// Chunk names carry a content hash: drop the last build's so dist/ ships only what main.js imports.
+rmSync('dist/chunks', { recursive: true, force: true });
+
 await build({
   entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -49,6 +64,6 @@ await build({
   // Smaller source is faster to parse at every start; keepNames keeps class names in logs and errors.
   minify: true,
   keepNames: true,
-  plugins: [englishOnlyZod, lazyHttpStack],
+  plugins: [englishOnlyZod, lazyAjvProvider],
   logLevel: 'warning',
 });
