@@ -7,20 +7,10 @@ import type { SessionStateStore } from '../../src/adapters/outbound/session-stat
 import { buildContainer } from '../../src/composition/container.js';
 import { buildCoreContainer, buildStdioContainer } from '../../src/composition/core-container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
-import type { AppConfig } from '../../src/config/app-config.js';
-import { defaultSessionLimits, defaultSettings } from '../../src/config/schema.js';
 import { RecordingLogger } from '../support/recording-logger.js';
+import { compositionConfig } from './app-config.js';
 
-const CONFIG: AppConfig = {
-  host: '127.0.0.1',
-  port: 0,
-  allowedHosts: ['127.0.0.1'],
-  logLevel: 'error',
-  settings: defaultSettings('workspace'),
-  sessions: defaultSessionLimits(),
-  sessionStoreUrl: '',
-  roots: [{ name: 'workspace', path: '/srv/ws', allowedTools: ['*'] }],
-};
+const CONFIG = compositionConfig();
 
 // Nothing listens on port 1: the Redis client fails to connect, which is all these tests need.
 const UNREACHABLE_REDIS = 'redis://127.0.0.1:1';
