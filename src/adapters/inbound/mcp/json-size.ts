@@ -4,6 +4,9 @@
  * by serialising would copy the content twice more. `known` gives sizes already known (a string
  * referenced twice is measured once; structured content whose JSON is a text block costs nothing).
  * Values JSON gives special treatment (toJSON, bigint) are measured by JSON.stringify itself.
+ * Security: the RESULT_TOO_LARGE guard (a stdio client drops its connection over a too-large
+ * message) trusts this number, so it is exact, never an estimate; the tests hold it to
+ * Buffer.byteLength(JSON.stringify(value)).
  */
 export function jsonByteLength(value: unknown, known: Map<unknown, number> = new Map()): number {
   return measure(value, known) ?? 0;
