@@ -1,9 +1,10 @@
-// Bundles the server into ESM files: dist/main.js (the bin) holds what a stdio server needs, and what
-// main.ts imports lazily (the HTTP stack: Koa, auth, Prometheus, the SDK's HTTP transport; ioredis)
-// goes to dist/chunks/. Loading ~300 small modules costs more start-up time than anything the server
-// does, and parsing code a stdio server never runs costs the rest: main.js is all a stdio start parses. tsc still emits
-// dist/ (scripts import its modules) and typechecks; esbuild only transpiles, so every injected
-// parameter must say @inject(TOKEN) explicitly (no emitted decorator metadata is relied on).
+// Bundles the server into ESM files: dist/main.js (the bin) and the shared chunks it imports
+// statically hold what a stdio server needs; what main.ts imports lazily (the HTTP stack: Koa, auth,
+// Prometheus, the SDK's HTTP transport; ioredis) goes to chunks of its own in dist/chunks/. Loading
+// ~300 small modules costs more start-up time than anything the server does, and parsing code a stdio
+// server never runs costs most of the rest. tsc still emits dist/ (scripts import its modules) and
+// typechecks; esbuild only transpiles, so every injected parameter must say @inject(TOKEN) explicitly
+// (no emitted decorator metadata is relied on).
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
