@@ -1,7 +1,11 @@
-// Bundles the server into one ESM file, dist/main.js (the bin). Loading ~300 small modules costs more
-// start-up time than anything the server does; one file loads in a few milliseconds. tsc still emits
-// dist/ (scripts import its modules) and typechecks; esbuild only transpiles, so every injected
-// parameter must say @inject(TOKEN) explicitly (no emitted decorator metadata is relied on).
+// Bundles the server into ESM files: dist/main.js (the bin) and the shared chunks it imports
+// statically hold what a stdio server needs; what main.ts imports lazily (the HTTP stack: Koa, auth,
+// Prometheus, the SDK's HTTP transport; ioredis) goes to chunks of its own in dist/chunks/. Loading
+// ~300 small modules costs more start-up time than anything the server does, and parsing code a stdio
+// server never runs costs most of the rest. tsc still emits dist/ (scripts import its modules) and
+// typechecks; esbuild only transpiles, so every injected parameter must say @inject(TOKEN) explicitly
+// (no emitted decorator metadata is relied on).
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // zod re-exports ~50 locales (a third of its code) as `z.locales`; the server only ever uses English,
@@ -16,27 +20,52 @@ const englishOnlyZod = {
   },
 };
 
-// Koa and its router (with mime-db, type-is, accepts ...) cost ~40 ms to evaluate and only the HTTP
-// transport uses them. Imports of them from src/ get a stand-in whose constructor evaluates the
-// bundled package on first use, so a stdio server never pays for it. Only `new Koa()` and
-// `new Router()` are used at run time (everything else is a type).
-const lazyHttpStack = {
-  name: 'lazy-http-stack',
+// The SDK's Server builds an Ajv instance (ajv, ajv-formats, fast-uri: ~140 kB to parse) in its
+// constructor, only to validate elicitation answers, which this server never asks for. Its import of
+// the Ajv provider gets a stand-in that loads the SDK's own provider from node_modules on first use.
+const lazyAjvProvider = {
+  name: 'lazy-ajv-provider',
   setup(build) {
-    build.onResolve({ filter: /^(koa|@koa\/router)$/ }, (args) =>
-      args.importer.includes('/src/') ? { path: args.path, namespace: 'lazy-http-stack' } : undefined,
+    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/@modelcontextprotocol/sdk/') ? { path: 'ajv-provider', namespace: 'lazy-ajv-provider' } : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-http-stack' }, (args) => ({
-      contents: `let loaded;\nexport default function Lazy(...args) {\n  loaded ??= require(${JSON.stringify(args.path)});\n  return new loaded(...args);\n}\n`,
-      resolveDir: process.cwd(),
+    build.onResolve({ filter: /^@modelcontextprotocol\/sdk\/validation\/ajv$/, namespace: 'lazy-ajv-provider' }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-ajv-provider' }, () => ({
+      contents: [
+        'let provider;',
+        'export class AjvJsonSchemaValidator {',
+        '  getValidator(schema) {',
+        "    provider ??= new (require('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator)();",
+        '    return provider.getValidator(schema);',
+        '  }',
+        '}',
+      ].join('\n'),
       loader: 'js',
     }));
   },
 };
 
+// `import process from 'node:process'` (the SDK's stdio transport) makes Node build the built-in's ESM
+// facade, which reads every property of `process`, allowedNodeEnvironmentFlags too: ~15 ms at each
+// start. The global is the same object.
+const globalProcess = {
+  name: 'global-process',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, (args) =>
+      args.kind === 'import-statement' ? { path: 'process', namespace: 'global-process' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'global-process' }, () => ({ contents: 'export default globalThis.process;', loader: 'js' }));
+  },
+};
+
+// Chunk names carry a content hash: drop the last build's so dist/ ships only what main.js imports.
+rmSync('dist/chunks', { recursive: true, force: true });
+
 await build({
   entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -49,6 +78,6 @@ await build({
   // Smaller source is faster to parse at every start; keepNames keeps class names in logs and errors.
   minify: true,
   keepNames: true,
-  plugins: [englishOnlyZod, lazyHttpStack],
+  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess],
   logLevel: 'warning',
 });

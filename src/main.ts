@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import { HttpServer } from './adapters/inbound/http/http-app.js';
 import { StdioServer } from './adapters/inbound/mcp/stdio-transport.js';
-import { buildContainer } from './composition/container.js';
+import { buildStdioContainer } from './composition/core-container.js';
 import { TOKENS } from './composition/tokens.js';
 import { CommandLineError, HELP, parseCommandLine } from './cli/command-line.js';
 import { ConfigError, loadConfig } from './config/load-config.js';
 import { readPackageJson } from './config/package-info.js';
+import type { Logger } from './domain/ports/logger.port.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -29,20 +29,25 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${readPackageJson().version}\n`);
     return;
   }
-  const container = buildContainer(loadConfig(argv, process.env));
-  const logger = container.get(TOKENS.Logger);
-  const logSignal = (signal: string) => logger.info('shutting down', { signal });
-
+  const config = loadConfig(argv, process.env);
   if (commandLine.stdio) {
+    // The stdio path never loads the HTTP stack (Koa, auth, Prometheus): start-up time is parse time.
+    const container = await buildStdioContainer(config);
     const server = container.get(StdioServer);
-    onShutdownSignal(() => server.stop(), logSignal);
+    onShutdownSignal(() => server.stop(), signalLogger(container.get(TOKENS.Logger)));
     const { closed } = await server.start();
     await closed;
     process.exit(0);
   }
+  const [{ buildContainer }, { HttpServer }] = await Promise.all([import('./composition/container.js'), import('./adapters/inbound/http/http-app.js')]);
+  const container = buildContainer(config);
   const server = container.get(HttpServer);
-  onShutdownSignal(() => server.stop(), logSignal);
+  onShutdownSignal(() => server.stop(), signalLogger(container.get(TOKENS.Logger)));
   await server.start();
+}
+
+function signalLogger(logger: Logger): (signal: string) => void {
+  return (signal) => logger.info('shutting down', { signal });
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -7,26 +7,18 @@ import { NodeFileSystem } from '../../src/adapters/outbound/node-file-system.js'
 import { SystemClock } from '../../src/adapters/outbound/system-clock.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
-import type { AppConfig } from '../../src/config/app-config.js';
-import { defaultSessionLimits, defaultSettings } from '../../src/config/schema.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import { callTool } from '../support/mcp.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { compositionConfig } from './app-config.js';
 
-const CONFIG: AppConfig = {
-  host: '127.0.0.1',
-  port: 0,
-  allowedHosts: ['127.0.0.1'],
-  logLevel: 'error',
-  settings: defaultSettings('workspace'),
-  sessions: defaultSessionLimits(),
-  sessionStoreUrl: '',
+const CONFIG = compositionConfig({
   roots: [
     { name: 'workspace', path: '/srv/ws', allowedTools: ['*'] },
     { name: 'logs', path: '/srv/logs', allowedTools: ['read_file'] },
   ],
-};
+});
 
 describe('buildContainer', () => {
   it('binds the production adapters and both entry points', () => {

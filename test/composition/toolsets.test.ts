@@ -2,22 +2,12 @@ import { McpResourceHandler } from '../../src/adapters/inbound/mcp/resource-hand
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import type { AppConfig } from '../../src/config/app-config.js';
-import { defaultSessionLimits, defaultSettings } from '../../src/config/schema.js';
 import { ALLOWLISTABLE_TOOLS, READ_ONLY_TOOLS, TOOLSETS, toolsetOf, type Toolset } from '../../src/domain/tool-names.js';
 import { RecordingLogger } from '../support/recording-logger.js';
+import { compositionConfig } from './app-config.js';
 
 function configWith(toolsets?: readonly Toolset[]): AppConfig {
-  return {
-    host: '127.0.0.1',
-    port: 0,
-    allowedHosts: ['127.0.0.1'],
-    logLevel: 'error',
-    settings: defaultSettings('workspace'),
-    sessions: defaultSessionLimits(),
-    sessionStoreUrl: '',
-    toolsets,
-    roots: [{ name: 'workspace', path: '/srv/ws', allowedTools: ['*'] }],
-  };
+  return compositionConfig({ toolsets });
 }
 
 function toolNames(toolsets?: readonly Toolset[]): string[] {

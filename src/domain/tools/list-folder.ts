@@ -1,5 +1,6 @@
 import { compareCodePoints } from '../code-point-order.js';
 import { errors } from '../errors.js';
+import { isoTimeFormatter } from '../iso-time.js';
 import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
 import type { RootAccess } from './root-access.js';
@@ -34,14 +35,15 @@ export class ListFolder {
     const directory = await this.fs.stat(target, { followSymlinks: true });
     if (!directory) throw errors.notFound('directory', target.root.name, shown);
     if (directory.kind !== 'directory') throw errors.notADirectory(target.root.name, shown);
-    const entries = (await this.fs.readDirectory(target)).map(toEntry);
+    const isoTime = isoTimeFormatter();
+    const entries = (await this.fs.readDirectory(target)).map((stat) => toEntry(stat, isoTime));
     entries.sort((a, b) => compareCodePoints(a.name, b.name));
     return { path: shown, entries, count: entries.length };
   }
 }
 
-function toEntry(stat: EntryStat): FolderEntry {
-  const entry: FolderEntry = { name: stat.name, type: stat.kind, size: stat.size, modified_at: stat.modifiedAt.toISOString() };
+function toEntry(stat: EntryStat, isoTime: (date: Date) => string): FolderEntry {
+  const entry: FolderEntry = { name: stat.name, type: stat.kind, size: stat.size, modified_at: isoTime(stat.modifiedAt) };
   if (stat.kind === 'symlink') entry.target_type = linkTargetType(stat);
   return entry;
 }

@@ -1,9 +1,9 @@
-import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError, errors } from '../../../domain/errors.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { cancelled } from '../../../domain/work-context.js';
 import { describeIssues, parseArguments } from './argument-parser.js';
+import { jsonByteLength } from './json-size.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
 import type { ToolCallObserver, ToolCallRecord } from './tool-call-observer.js';
 import type { PreparedTool } from './tool-schemas.js';
@@ -20,23 +20,26 @@ export const MAX_RESULT_MESSAGE_BYTES = 10 * 1024 * 1024 - 64 * 1024;
 
 /**
  * The model reads the text blocks: the handler's own text, else the definition's rendering,
- * else the structured result as compact JSON (indentation only costs tokens).
+ * else the structured result as compact JSON (indentation only costs tokens). `sizes` learns the
+ * JSON size of what was serialised here, so measuring the result need not serialise it again.
  */
-export function toCallToolResult(output: ToolOutput, definition?: Pick<ToolDefinition, 'toText'>): CallToolResult {
+export function toCallToolResult(output: ToolOutput, definition?: Pick<ToolDefinition, 'toText'>, sizes?: Map<unknown, number>): CallToolResult {
   const content: CallToolResult['content'] = [];
-  for (const text of textBlocks(output, definition)) content.push({ type: 'text', text });
+  for (const text of textBlocks(output, definition, sizes)) content.push({ type: 'text', text });
   if (output.image) content.push({ type: 'image', data: output.image.data, mimeType: output.image.mimeType });
   return output.structured === undefined ? { content } : { content, structuredContent: output.structured };
 }
 
-function textBlocks(output: ToolOutput, definition?: Pick<ToolDefinition, 'toText'>): readonly string[] {
+function textBlocks(output: ToolOutput, definition?: Pick<ToolDefinition, 'toText'>, sizes?: Map<unknown, number>): readonly string[] {
   if (output.text !== undefined) return [output.text];
   if (output.structured === undefined) return [];
   if (definition?.toText) {
     const rendered = definition.toText(output.structured as never);
     return typeof rendered === 'string' ? [rendered] : rendered;
   }
-  return [JSON.stringify(output.structured)];
+  const json = JSON.stringify(output.structured);
+  sizes?.set(output.structured, Buffer.byteLength(json));
+  return [json];
 }
 
 function errorResult(text: string): CallToolResult {
@@ -60,6 +63,7 @@ export async function invokeTool(
   const started = performance.now();
   let fields = logFieldsOf(definition, rawArgs);
   let result: CallToolResult;
+  const sizes = new Map<unknown, number>();
   let errorCode: string | undefined;
   let denial: string | undefined;
   try {
@@ -68,7 +72,7 @@ export async function invokeTool(
     const output = await definition.handle(args, context);
     const mismatch = outputMismatch(tool, output);
     if (mismatch === undefined) {
-      result = toCallToolResult(output, definition);
+      result = toCallToolResult(output, definition, sizes);
     } else {
       // Our bug, not the caller's: a result that breaks the declared schema is never sent.
       errorCode = 'INTERNAL_ERROR';
@@ -100,13 +104,13 @@ export async function invokeTool(
       });
     }
   }
-  let responseBytes = Buffer.byteLength(JSON.stringify(result));
+  let responseBytes = jsonByteLength(result, sizes);
   if (responseBytes > MAX_RESULT_MESSAGE_BYTES) {
     errorCode = 'RESULT_TOO_LARGE';
     result = errorResult(
       `RESULT_TOO_LARGE: the result of ${definition.name} would be ${responseBytes} bytes, over the ${MAX_RESULT_MESSAGE_BYTES} one message may carry; narrow the request (a subdirectory, a pattern, max_results)`,
     );
-    responseBytes = Buffer.byteLength(JSON.stringify(result));
+    responseBytes = jsonByteLength(result);
   }
   const record = logCall(logger, { tool: definition.name, ...fields }, errorCode, started, responseBytes, context);
   observer?.toolCallFinished({ ...record, writtenBytes: definition.annotations.readOnlyHint ? 0 : contentBytesOf(rawArgs), denial });
@@ -124,7 +128,7 @@ export function rejectUnknownTool(name: string, context: ToolCallContext, logger
   const started = performance.now();
   const error = errors.invalidArgument(`unknown tool: ${name}`);
   const result = errorResult(error.toClientText());
-  const record = logCall(logger, { tool: name }, error.code, started, Buffer.byteLength(JSON.stringify(result)), context);
+  const record = logCall(logger, { tool: name }, error.code, started, jsonByteLength(result), context);
   // Security: a client-chosen name must not become a metric label (unbounded series).
   observer?.toolCallFinished({ ...record, tool: 'unknown', writtenBytes: 0 });
   return result;

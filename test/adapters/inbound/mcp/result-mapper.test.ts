@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { z } from 'zod';
 import { DomainError, errors } from '../../../../src/domain/errors.js';
 import { INTERNAL_ERROR_TEXT, MAX_RESULT_MESSAGE_BYTES, invokeTool, rejectUnknownTool, toCallToolResult } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
@@ -71,6 +72,21 @@ describe('invokeTool', () => {
     expect(result).toEqual({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^RESULT_TOO_LARGE: the result of read_file would be \d+ bytes/) }] });
     expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(MAX_RESULT_MESSAGE_BYTES);
     expect(logger.withMessage('tool call')[0].fields).toMatchObject({ outcome: 'error', error_code: 'RESULT_TOO_LARGE' });
+  });
+
+  it('measures the response without serialising it again: the content sent twice is escaped once', async () => {
+    const content = 'line "one"\n'.repeat(50_000);
+    const tool = prepareTool({ ...definitionThat(async () => ({ structured: { content } })), toText: (result: { content: string }) => result.content } as never);
+    const stringify = jest.spyOn(JSON, 'stringify');
+    let result: Awaited<ReturnType<typeof invokeTool>> | undefined;
+    try {
+      result = await invokeTool(tool, ARGS, CONTEXT, logger);
+      expect(stringify.mock.calls.filter(([value]) => value === result)).toEqual([]);
+      expect(stringify.mock.calls.filter(([value]) => value === content)).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(logger.withMessage('tool call')[0].fields.response_bytes).toBe(Buffer.byteLength(JSON.stringify(result)));
   });
 
   it('logs a successful call at INFO with the NFR-017 fields', async () => {

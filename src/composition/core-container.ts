@@ -1,0 +1,102 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-principal.js';
+import { McpServerFactory } from '../adapters/inbound/mcp/server-factory.js';
+import { SessionRegistry } from '../adapters/inbound/mcp/session-registry.js';
+import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
+import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
+import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
+import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
+import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
+import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
+import { SystemClock } from '../adapters/outbound/system-clock.js';
+import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
+import type { AppConfig, SessionLimits } from '../config/app-config.js';
+import { PathPolicy } from '../domain/path-policy.js';
+import type { Clock } from '../domain/ports/clock.port.js';
+import type { FileSystemPort } from '../domain/ports/file-system.port.js';
+import type { Logger } from '../domain/ports/logger.port.js';
+import type { Root } from '../domain/roots.js';
+import { RootAccess } from '../domain/tools/root-access.js';
+import { ToolPolicy } from '../domain/tool-policy.js';
+import { TOOLSETS, toolsetOf, type Toolset } from '../domain/tool-names.js';
+import { toolFamilyModules } from './modules/index.js';
+import { TOKENS } from './tokens.js';
+
+/** Adapters a caller (a test, another deployment) may swap; each swap is one binding. */
+export interface ContainerOverrides {
+  readonly fileSystem?: FileSystemPort;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+}
+
+/** Builds the shared session store when session_store.url is set (Redis); the caller decides how it is loaded. */
+export type RemoteSessionStoreFactory = (url: string, limits: SessionLimits, logger: Logger) => SessionStateStore;
+
+function sessionStoreOf(config: AppConfig, remote?: RemoteSessionStoreFactory): (clock: Clock, logger: Logger) => SessionStateStore {
+  if (config.sessionStoreUrl === '') return (clock) => new InMemorySessionState(config.sessions, clock);
+  if (!remote) throw new Error('session_store.url is set but no remote session store was loaded');
+  return (_clock, logger) => remote(config.sessionStoreUrl, config.sessions, logger);
+}
+
+function rootsOf(config: AppConfig): Root[] {
+  const enabled = new Set<Toolset>(config.toolsets ?? TOOLSETS);
+  return config.roots.map((root) => ({
+    name: root.name,
+    hostPath: root.path,
+    // A tool of a disabled toolset is not served, so no root claims to allow it.
+    allowedTools: new Set([...ToolPolicy.expand(root.allowedTools)].filter((tool) => enabled.has(toolsetOf(tool) ?? 'root'))),
+    configuredTools: [...root.allowedTools],
+  }));
+}
+
+/**
+ * Everything a stdio server needs: the domain, the outbound adapters, the tool modules, the MCP
+ * server factory and StdioServer. Nothing of the HTTP stack (Koa, auth, Prometheus, the SDK's HTTP
+ * transport) is imported from here, so a stdio start-up never loads it; buildContainer adds it.
+ * No metrics observer is bound: tool calls are logged, and only the HTTP server exposes /metrics.
+ */
+export function buildCoreContainer(
+  config: AppConfig,
+  overrides: ContainerOverrides = {},
+  remoteSessionStore?: RemoteSessionStoreFactory,
+): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+
+  container.bind(TOKENS.Config).toConstantValue(config);
+  container.bind(TOKENS.Settings).toConstantValue(config.settings);
+  const principals = new AsyncLocalPrincipalContext();
+  container.bind(TOKENS.PrincipalContext).toConstantValue(principals);
+  container.bind(TOKENS.PathPolicy).toConstantValue(new PathPolicy(rootsOf(config), principals));
+  container.bind(TOKENS.ToolPolicy).toConstantValue(new ToolPolicy());
+  container
+    .bind(RootAccess)
+    .toResolvedValue((paths: PathPolicy, tools: ToolPolicy) => new RootAccess(paths, tools), [TOKENS.PathPolicy, TOKENS.ToolPolicy]);
+
+  if (overrides.fileSystem) container.bind(TOKENS.FileSystem).toConstantValue(overrides.fileSystem);
+  else container.bind(TOKENS.FileSystem).to(NodeFileSystem);
+  if (overrides.clock) container.bind(TOKENS.Clock).toConstantValue(overrides.clock);
+  else container.bind(TOKENS.Clock).to(SystemClock);
+  container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
+  container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
+  container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
+
+  container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remoteSessionStore), [TOKENS.Clock, TOKENS.Logger]);
+
+  container.load(...toolFamilyModules(config.toolsets));
+
+  container.bind(McpServerFactory).toSelf();
+  container.bind(SessionRegistry).toSelf();
+  container.bind(StdioServer).toSelf();
+  return container;
+}
+
+/**
+ * The stdio server's container. The Redis store (and ioredis with it) is loaded only when
+ * session_store.url asks for it.
+ */
+export async function buildStdioContainer(config: AppConfig, overrides: ContainerOverrides = {}): Promise<Container> {
+  if (config.sessionStoreUrl === '') return buildCoreContainer(config, overrides);
+  const { RedisSessionState } = await import('../adapters/outbound/redis-session-state.js');
+  return buildCoreContainer(config, overrides, (url, limits, logger) => new RedisSessionState(url, limits, logger));
+}
