@@ -19,7 +19,7 @@ const HTTP_ONLY_MARKERS = {
   ioredis: 'ioredis:connect',
   'prom-client': 'process_cpu_user_seconds_total',
   jose: 'ERR_JWS_INVALID',
-  "the SDK's HTTP transport": 'StreamableHTTPServerTransport',
+  'the Streamable HTTP transport': '"NodeStreamableHttpTransport"',
   HttpServer: '"HttpServer"',
   HttpAuthentication: '"HttpAuthentication"',
   PrometheusMetrics: '"PrometheusMetrics"',
