@@ -322,6 +322,35 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(openFds()).toBe(before);
   });
 
+  it('scanTree walks a tree deeper than the directories it holds open, hides our temp files, and gives back every fd and the working directory', async () => {
+    const scanAll = async (files: NodeFileSystem, rel: string) => {
+      const paths: string[] = [];
+      for await (const batch of files.scanTree(box.at(rel), { select: (_path, kind) => kind === 'file' })) paths.push(...batch.selected.map((entry) => entry.relativePath));
+      return paths;
+    };
+    const levels = Array.from({ length: 150 }, (_, i) => `d${i}`);
+    mkdirSync(box.in(levels.join('/')), { recursive: true });
+    // A file every 10 levels, so that the walk comes back up through directories it had to give back.
+    for (let i = 10; i <= 150; i += 10) writeFileSync(box.in(`${levels.slice(0, i).join('/')}/f.txt`), 'f');
+    writeFileSync(box.in('d0/.mcp-fs-0123456789abcdef.tmp'), 'a write in progress');
+    // Depth-first, names in order: `dN` comes before `f.txt`, so the deepest file comes first.
+    const expected = Array.from({ length: 15 }, (_, i) => `${levels.slice(0, (15 - i) * 10).join('/')}/f.txt`);
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    const fdsBefore = openFds();
+    const cwdBefore = process.cwd();
+    expect(await scanAll(fs, '')).toEqual(expected);
+    expect(await scanAll(new NodeFileSystem({ procFd: false }), '')).toEqual(expected);
+    for await (const batch of fs.scanTree(box.at(''), { select: () => true })) {
+      // Between two batches (and after a stop) the working directory is the process's own.
+      expect(process.cwd()).toBe(cwdBefore);
+      if (batch.scanned > 0) break;
+    }
+    await fs.readDirectory(box.at('d0'));
+    expect(process.cwd()).toBe(cwdBefore);
+    // The only fds still open are deep directories the DirectoryCache keeps for a second (at most 16).
+    expect(openFds() - fdsBefore).toBeLessThanOrEqual(16);
+  });
+
   it('names owners from /etc/passwd and falls back to the number', async () => {
     expect(await fs.ownerNames(0, 0)).toEqual({ owner: 'root', group: 'root' });
     expect(await fs.ownerNames(2147480001, 0)).toEqual({ owner: '2147480001', group: 'root' });

@@ -6,7 +6,7 @@ import type { RootPath } from '../../../domain/roots.js';
 import { SymlinkLoopError } from './node-errors.js';
 import { Walk, type Walker } from './walker.js';
 
-function kindOf(stats: Stats): EntryKind {
+export function kindOf(stats: Stats): EntryKind {
   if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'directory';
   if (stats.isSymbolicLink()) return 'symlink';
