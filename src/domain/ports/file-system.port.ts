@@ -37,6 +37,8 @@ export interface TreeScanOptions {
   /**
    * Whether the caller wants an entry, judged on its '/'-separated path relative to the start and
    * the kind its directory listing gives (not followed). Only wanted entries are stat'ed and reported.
+   * Asked once per entry, in no promised order (an adapter may judge a directory's entries before
+   * it reports those of a subdirectory listed earlier); the reports come in walk order.
    */
   readonly select: (relativePath: string, kind: EntryKind) => boolean;
 }

@@ -333,8 +333,16 @@ describe('NodeFileSystem (Linux specifics)', () => {
     // A file every 10 levels, so that the walk comes back up through directories it had to give back.
     for (let i = 10; i <= 150; i += 10) writeFileSync(box.in(`${levels.slice(0, i).join('/')}/f.txt`), 'f');
     writeFileSync(box.in('d0/.mcp-fs-0123456789abcdef.tmp'), 'a write in progress');
+    // Wider than the directories a scan opens ahead: the rest are opened when the walk reaches them.
+    for (let i = 0; i < 300; i += 1) {
+      mkdirSync(box.in(`wide/w${String(i).padStart(3, '0')}`), { recursive: true });
+      writeFileSync(box.in(`wide/w${String(i).padStart(3, '0')}/f.txt`), 'f');
+    }
     // Depth-first, names in order: `dN` comes before `f.txt`, so the deepest file comes first.
-    const expected = Array.from({ length: 15 }, (_, i) => `${levels.slice(0, (15 - i) * 10).join('/')}/f.txt`);
+    const expected = [
+      ...Array.from({ length: 15 }, (_, i) => `${levels.slice(0, (15 - i) * 10).join('/')}/f.txt`),
+      ...Array.from({ length: 300 }, (_, i) => `wide/w${String(i).padStart(3, '0')}/f.txt`),
+    ];
     const openFds = () => readdirSync('/proc/self/fd').length;
     const fdsBefore = openFds();
     const cwdBefore = process.cwd();

@@ -35,9 +35,10 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
       seed().file('\u{1F600}.ts', 'emoji');
       seed().file('\uFF21.ts', 'fullwidth');
       const result = await scan('', { select: (path, kind) => kind === 'file' && path.endsWith('.ts') });
-      expect(result.asked).toEqual([
-        'a:directory', 'a/b:directory', 'a/b/c.ts:file', 'a/z.ts:file', 'a-empty:directory', 'a.ts:file', 'b.txt:file', '\uFF21.ts:file', '\u{1F600}.ts:file',
-      ]);
+      // Each entry is asked about once (in no promised order: an adapter may judge a whole directory at once).
+      expect([...result.asked].sort()).toEqual(
+        ['a:directory', 'a/b:directory', 'a/b/c.ts:file', 'a/z.ts:file', 'a-empty:directory', 'a.ts:file', 'b.txt:file', '\uFF21.ts:file', '\u{1F600}.ts:file'].sort(),
+      );
       expect(result.scanned).toBe(9);
       expect(result.paths).toEqual(['a/b/c.ts', 'a/z.ts', 'a.ts', '\uFF21.ts', '\u{1F600}.ts']);
       expect(result.selected.map((entry) => [entry.stat.name, entry.stat.kind, entry.stat.size])).toEqual([
