@@ -153,7 +153,7 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   scanTree(path: RootPath, options: TreeScanOptions): AsyncIterable<TreeScanBatch> {
-    return scanTree(this.walker, path, options);
+    return scanTree(this.walker, path, options, EVENT_LOOP_SLICE_MS);
   }
 
   async openFile(path: RootPath): Promise<ReadableFile> {

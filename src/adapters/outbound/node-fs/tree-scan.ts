@@ -10,8 +10,6 @@ import { isOwnWorkFile } from './own-work-files.js';
 import { Dir, DIRECTORY_FLAGS, Walk, type Walker } from './walker.js';
 import { WorkingDirectory } from './working-directory.js';
 
-/** Synchronous work between two looks at the event loop: other calls and a cancellation wait at most this long. */
-const SLICE_MS = 8;
 /** Entries between two looks at the clock inside a slice. */
 const ENTRIES_PER_CLOCK = 128;
 /** Directory fds one scan holds at most; deeper trees close their shallowest ones and reopen them through the walker. */
@@ -48,9 +46,10 @@ interface Frame {
 
 /**
  * FileSystemPort.scanTree for the Node adapter: the whole walk runs with synchronous syscalls in
- * slices of SLICE_MS, one readdir (names and kinds, no stat) per directory and one lstat per
- * selected entry only, with no promise per entry or per directory. Each directory is the working
- * directory once: its entries are selected, stat'ed and its subdirectories opened in one visit.
+ * slices of `sliceMs` (between two, other requests and a cancellation get their turn), one
+ * readdir (names and kinds, no stat) per directory and one lstat per selected entry only, with no
+ * promise per entry or per directory. Each directory is the working directory once: its entries
+ * are selected, stat'ed and its subdirectories opened in one visit.
  *
  * Security: the start is opened and verified by the walker like any other directory. Below it,
  * every directory is opened O_DIRECTORY|O_NOFOLLOW by a bare name in its parent while the parent
@@ -61,7 +60,7 @@ interface Frame {
  * lie inside the root (a directory moved out while we held its parent is refused), as the walker
  * checks the directories it opens. The symlink-race test drives this walk.
  */
-export async function* scanTree(walker: Walker, start: RootPath, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
+export async function* scanTree(walker: Walker, start: RootPath, options: TreeScanOptions, sliceMs: number): AsyncGenerator<TreeScanBatch> {
   const walk = new Walk(start);
   const { dir } = await walker.directory(start, walk);
   const scan = new Scan(walker, dir, walk, options);
@@ -70,7 +69,7 @@ export async function* scanTree(walker: Walker, start: RootPath, options: TreeSc
     while (!scan.done) {
       const reopen = scan.reopenNeeded();
       if (reopen) await scan.reopen(reopen);
-      yield scan.slice();
+      yield scan.slice(sliceMs);
       await nextTurn();
     }
   } finally {
@@ -127,10 +126,10 @@ class Scan {
     frame.prefix = this.prefixOf(dir);
   }
 
-  /** Walks on for at most SLICE_MS (or until a directory must be reopened). */
-  slice(): TreeScanBatch {
+  /** Walks on for at most `sliceMs` (or until a directory must be reopened). */
+  slice(sliceMs: number): TreeScanBatch {
     const selected: ScannedEntry[] = [];
-    const until = performance.now() + SLICE_MS;
+    const until = performance.now() + sliceMs;
     let scanned = 0;
     let steps = 0;
     try {
