@@ -359,6 +359,24 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(openFds() - fdsBefore).toBeLessThanOrEqual(16);
   });
 
+  it('scanTree skips what is left of a directory that vanished while the scan had given its fd back', async () => {
+    // `top` is listed with 300 subdirectories: 256 are opened ahead, the rest when reached. Below the
+    // first, a chain deeper than the fds a scan holds makes it give back `top`'s fd; reaching w256
+    // needs `top` reopened, and by then it is gone.
+    const pad = (i: number) => String(i).padStart(3, '0');
+    for (let i = 0; i < 300; i += 1) {
+      mkdirSync(box.in(`top/w${pad(i)}`), { recursive: true });
+      writeFileSync(box.in(`top/w${pad(i)}/f.txt`), 'f');
+    }
+    mkdirSync(box.in(`top/w000/${Array.from({ length: 70 }, (_, i) => `c${i}`).join('/')}`), { recursive: true });
+    const files: string[] = [];
+    for await (const batch of fs.scanTree(box.at(''), { select: (_path, kind) => kind === 'file' })) {
+      files.push(...batch.selected.map((entry) => entry.relativePath));
+      if (files.includes('top/w255/f.txt') && existsSync(box.in('top'))) execFileSync('rm', ['-rf', '--', box.in('top')]);
+    }
+    expect(files).toEqual(Array.from({ length: 256 }, (_, i) => `top/w${pad(i)}/f.txt`));
+  });
+
   it('names owners from /etc/passwd and falls back to the number', async () => {
     expect(await fs.ownerNames(0, 0)).toEqual({ owner: 'root', group: 'root' });
     expect(await fs.ownerNames(2147480001, 0)).toEqual({ owner: '2147480001', group: 'root' });

@@ -120,8 +120,18 @@ class Scan {
 
   async reopen(frame: Frame): Promise<void> {
     const path = this.pathOf(frame.relativePath);
-    // The walker opens it afresh from the root (or a directory it verified), checking every hop.
-    const { dir } = await this.walker.directory(path, new Walk(path));
+    let dir: Dir;
+    try {
+      // The walker opens it afresh from the root (or a directory it verified), checking every hop.
+      ({ dir } = await this.walker.directory(path, new Walk(path)));
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== 'NOT_FOUND' && code !== 'NOT_A_DIRECTORY') throw error;
+      // Gone since it was listed: what is left of it is skipped, like any vanished directory.
+      frame.entries.length = frame.prepared;
+      for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] === LATER) frame.children[index] = NONE;
+      return;
+    }
     frame.dir = dir;
     frame.prefix = this.prefixOf(dir);
   }
