@@ -1,5 +1,6 @@
 import { compareCodePoints } from '../code-point-order.js';
 import { errors } from '../errors.js';
+import { isoTimeFormatter } from '../iso-time.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
@@ -68,6 +69,7 @@ export class Glob {
     let timedOut = false;
     let scanned = 0;
     const shownPrefix = start.segments.length === 0 ? '' : `${displayPath(start)}/`;
+    const isoTime = isoTimeFormatter();
     const select = (relativePath: string, kind: EntryKind): boolean => {
       // The deadline is looked at on every entry, as the walk reaches it: what was selected before it passed is kept.
       if (timedOut || limits.expired()) {
@@ -92,7 +94,7 @@ export class Glob {
           path: shownPrefix + entry.relativePath,
           type: entry.stat.kind,
           size: entry.stat.size,
-          modified_at: entry.stat.modifiedAt.toISOString(),
+          modified_at: isoTime(entry.stat.modifiedAt),
         });
       }
       if (timedOut) break;
