@@ -7,12 +7,15 @@ import type {
   FileSystemPort,
   FileVersion,
   ReadableFile,
+  TreeScanBatch,
+  TreeScanOptions,
   WriteOptions,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
 import { baseName, displayPath, parentPath, type RootPath } from '../../domain/roots.js';
 import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
 import { InMemorySeeding } from './in-memory/seeding.js';
+import { scanMemoryTree } from './in-memory/tree-scan.js';
 import { type DirectoryNode, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
 import { throwIfCancelled, type WorkContext } from '../../domain/work-context.js';
 
@@ -84,6 +87,13 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
     const describeLinks = options.describeLinks ?? true;
     return [...result.node.children].map(([name, child]) => this.tree.statOf(name, child, result.path, describeLinks));
+  }
+
+  async *scanTree(path: RootPath, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
+    const result = this.tree.walk(path, true);
+    if (result.status !== 'found') throw walkFailure(result, path, 'directory');
+    if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
+    yield* scanMemoryTree(this.tree, result.path, result.node, options);
   }
 
   async openFile(path: RootPath): Promise<ReadableFile> {

@@ -9,6 +9,8 @@ import type {
   FileSystemPort,
   LinkInfo,
   ReadableFile,
+  TreeScanBatch,
+  TreeScanOptions,
   WriteOptions,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
@@ -21,9 +23,12 @@ import { InFlightWrites } from './node-fs/in-flight.js';
 import { errnoOf, translate } from './node-fs/node-errors.js';
 import { LineIndexCache } from './node-fs/line-index.js';
 import { OwnerDirectory } from './node-fs/owners.js';
+import { isOwnWorkFile } from './node-fs/own-work-files.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
+import { scanTree } from './node-fs/tree-scan.js';
 import { Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
+import { WorkingDirectory } from './node-fs/working-directory.js';
 import { versionOf, Writer } from './node-fs/writes.js';
 
 // Security: O_NONBLOCK so a FIFO planted in a root cannot hang the server on open.
@@ -34,8 +39,6 @@ const LISTING_CONCURRENCY = 64;
  * lets the event loop serve other requests: a read next to a big grep waits at most about this long.
  */
 const EVENT_LOOP_SLICE_MS = 3;
-/** Our own temp and lock files (`.mcp-fs-<hex>.tmp|lock`): never shown by a listing or search. */
-const OWN_WORK_FILE = /^\.mcp-fs-[0-9a-f]{16}\.(tmp|lock)$/;
 
 interface Opener<H extends HasFd> {
   open(entry: string): H | Promise<H>;
@@ -118,17 +121,28 @@ export class NodeFileSystem implements FileSystemPort {
         throw translate(error, path, 'directory');
       }
       // A temp file of a write in progress (or a lock) is an implementation detail, not an entry.
-      names = names.filter((name) => !OWN_WORK_FILE.test(name));
-      // Fast path: each entry is one lstat relative to the directory fd we verified, done
-      // synchronously (cheaper than a thread-pool hop each). Security: same descriptor-relative
-      // lookup, never followed; only links take the async walk that judges where they lead.
+      names = names.filter((name) => !isOwnWorkFile(name));
+      // Fast path: each entry is one synchronous lstat of a bare name in the directory we verified
+      // (see WorkingDirectory), cheaper than a thread-pool hop or a /proc/self/fd/N/name lookup each.
+      // Security: same directory object, never followed; only links take the async walk that judges
+      // where they lead.
       const entries: EntryStat[] = [];
       const links: { name: string; stats: Stats; at: number }[] = [];
-      for (const name of names) {
-        const stats = this.walker.lstatInSync(dir, name, walk);
-        if (stats === null) continue;
-        if (describeLinks && stats.isSymbolicLink()) links.push({ name, stats, at: entries.length });
-        entries.push(toEntryStat(name, stats));
+      const statAll = (prefix: string): void => {
+        for (const name of names) {
+          const stats = this.walker.lstatAtSync(prefix, name, walk);
+          if (stats === null) continue;
+          if (describeLinks && stats.isSymbolicLink()) links.push({ name, stats, at: entries.length });
+          entries.push(toEntryStat(name, stats));
+        }
+      };
+      if (!this.walker.procFd) statAll(`${dir.self}/`);
+      else {
+        try {
+          WorkingDirectory.within(dir.fd, () => statAll(''));
+        } catch (error) {
+          throw translate(error, path, 'directory');
+        }
       }
       const described = await mapLimit(links, LISTING_CONCURRENCY, (link) => this.entryStat(dir, link.name, link.stats, walk, link.name));
       links.forEach((link, index) => (entries[link.at] = described[index]));
@@ -136,6 +150,10 @@ export class NodeFileSystem implements FileSystemPort {
     } finally {
       await dir.close();
     }
+  }
+
+  scanTree(path: RootPath, options: TreeScanOptions): AsyncIterable<TreeScanBatch> {
+    return scanTree(this.walker, path, options, EVENT_LOOP_SLICE_MS);
   }
 
   async openFile(path: RootPath): Promise<ReadableFile> {

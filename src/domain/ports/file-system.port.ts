@@ -30,6 +30,34 @@ export interface EntryStat {
   readonly link?: LinkInfo;
 }
 
+/** What a tree scan (FileSystemPort.scanTree) is asked to find. */
+export interface TreeScanOptions {
+  /** Deepest level looked at (1 = entries directly in the start); directories at this level are not entered. */
+  readonly maxDepth?: number;
+  /**
+   * Whether the caller wants an entry, judged on its '/'-separated path relative to the start and
+   * the kind its directory listing gives (not followed). Only wanted entries are stat'ed and reported.
+   * Asked once per entry, in no promised order (an adapter may judge a directory's entries before
+   * it reports those of a subdirectory listed earlier); the reports come in walk order.
+   */
+  readonly select: (relativePath: string, kind: EntryKind) => boolean;
+}
+
+/** An entry a scan selected. */
+export interface ScannedEntry {
+  /** '/'-separated, relative to where the scan started. */
+  readonly relativePath: string;
+  /** The entry itself, not followed; a link's target is not described (`link` is unset). */
+  readonly stat: EntryStat;
+}
+
+/** The part of a scan done in one go; the caller may stop between two batches (cancellation, limits). */
+export interface TreeScanBatch {
+  /** Entries looked at in this batch, selected or not (for progress). */
+  readonly scanned: number;
+  readonly selected: readonly ScannedEntry[];
+}
+
 /** An open regular file. Reads are positional, so a caller can stream any range. */
 export interface ReadableFile {
   /** Metadata of the opened file itself (after following in-root links). */
@@ -116,6 +144,15 @@ export interface FileSystemPort {
    * which a caller that never looks at it (a tree walk) should not pay for.
    */
   readDirectory(path: RootPath, options?: { describeLinks?: boolean }): Promise<EntryStat[]>;
+
+  /**
+   * Walks the tree below the directory `path` (in-root links followed to reach it) depth-first,
+   * pre-order, names in code point order, and reports the entries `select` wants, in batches that
+   * each take a few milliseconds at most, so that the caller can stop between them and other work
+   * runs meanwhile. Links inside the tree are never followed (a link is an entry, not a way in); a
+   * directory that vanishes or stops being a directory while the scan runs is skipped.
+   */
+  scanTree(path: RootPath, options: TreeScanOptions): AsyncIterable<TreeScanBatch>;
 
   /** Open a regular file for reading; in-root links are followed. */
   openFile(path: RootPath): Promise<ReadableFile>;

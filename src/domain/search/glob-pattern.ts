@@ -1,5 +1,5 @@
 import type { RegexEngine } from '../ports/regex-engine.port.js';
-import { globToRegex } from './glob-to-regex.js';
+import { globEnding, globToRegex } from './glob-to-regex.js';
 import { assertPatternLength } from './pattern-length.js';
 
 export type PathPredicate = (relativePath: string) => boolean;
@@ -13,5 +13,16 @@ export type PathPredicate = (relativePath: string) => boolean;
 export function compileGlob(glob: string, engine: RegexEngine): PathPredicate {
   assertPatternLength(glob);
   const matcher = engine.compile(globToRegex(glob), { caseInsensitive: false });
-  return (relativePath) => matcher.test(relativePath);
+  const ending = globEnding(glob);
+  if (ending === null) return (relativePath) => matcher.test(relativePath);
+  const { suffix } = ending;
+  // Fast path: most paths of a tree fail the literal ending; those never reach the regex.
+  switch (ending.decides) {
+    case 'any-depth':
+      return (relativePath) => relativePath.endsWith(suffix);
+    case 'top-level':
+      return (relativePath) => relativePath.endsWith(suffix) && !relativePath.includes('/');
+    default:
+      return (relativePath) => relativePath.endsWith(suffix) && matcher.test(relativePath);
+  }
 }

@@ -19,6 +19,35 @@ export function globToRegex(glob: string): string {
   return `^${emitSequence(nodes, true, true)}$`;
 }
 
+/**
+ * The literal text every path matching `glob` ends with (its trailing literal characters), or null.
+ * `decides` says when that ending alone decides a match: `any-depth` for a globstar segment, a
+ * star and the literal (any path whose last segment ends so, the usual "any .ts file below"),
+ * `top-level` for a star and the literal (the same, in a path without '/'); otherwise the regex
+ * must still confirm. A cheap first test that
+ * spares the regex for most paths of a tree.
+ */
+export interface GlobEnding {
+  readonly suffix: string;
+  readonly decides: 'any-depth' | 'top-level' | false;
+}
+
+export function globEnding(glob: string): GlobEnding | null {
+  const nodes = new GlobParser(glob).parse();
+  let first = nodes.length;
+  while (first > 0 && nodes[first - 1].kind === 'literal') first -= 1;
+  const suffix = nodes
+    .slice(first)
+    .map((node) => (node.kind === 'literal' ? node.text : ''))
+    .join('');
+  if (suffix === '') return null;
+  const head = nodes.slice(0, first).map((node) => node.kind);
+  const plain = !suffix.includes('/');
+  if (plain && head.join(' ') === 'globstar separator star') return { suffix, decides: 'any-depth' };
+  if (plain && head.join(' ') === 'star') return { suffix, decides: 'top-level' };
+  return { suffix, decides: false };
+}
+
 type Repeat = '' | '?' | '*' | '+';
 
 type GlobNode =

@@ -1,5 +1,6 @@
 import { compareCodePoints } from '../code-point-order.js';
 import { errors } from '../errors.js';
+import { isoTimeFormatter } from '../iso-time.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
@@ -10,12 +11,8 @@ import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
 import type { Settings } from '../settings.js';
-import { walkTree } from '../tree-walker.js';
 import type { RootAccess } from './root-access.js';
-import type { WorkContext } from '../work-context.js';
-
-/** Entries walked between two progress reports (the adapter throttles what it sends). */
-const PROGRESS_EVERY_ENTRIES = 64;
+import { throwIfCancelled, type WorkContext } from '../work-context.js';
 
 export const TYPE_FILTERS = ['file', 'directory', 'symlink', 'all'] as const;
 export type TypeFilter = (typeof TYPE_FILTERS)[number];
@@ -71,25 +68,36 @@ export class Glob {
     let truncated = false;
     let timedOut = false;
     let scanned = 0;
-    for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth, work })) {
-      scanned += 1;
-      if (scanned % PROGRESS_EVERY_ENTRIES === 0) work?.progress?.(scanned, undefined, 'entries scanned');
-      if (limits.expired()) {
+    const shownPrefix = start.segments.length === 0 ? '' : `${displayPath(start)}/`;
+    const isoTime = isoTimeFormatter();
+    const select = (relativePath: string, kind: EntryKind): boolean => {
+      // The deadline is looked at on every entry, as the walk reaches it: what was selected before it passed is kept.
+      if (timedOut || limits.expired()) {
         timedOut = true;
-        break;
+        return false;
       }
-      if (typeFilter !== 'all' && entry.stat.kind !== typeFilter) continue;
-      if (!matches(entry.relativePath)) continue;
-      if (found.length >= limits.maxResults) {
-        truncated = true;
-        break;
+      return (typeFilter === 'all' || kind === typeFilter) && matches(relativePath);
+    };
+    throwIfCancelled(work);
+    scan: for await (const batch of this.fs.scanTree(start, { maxDepth: limits.maxDepth, select })) {
+      throwIfCancelled(work);
+      scanned += batch.scanned;
+      if (batch.scanned > 0) work?.progress?.(scanned, undefined, 'entries scanned');
+      for (const entry of batch.selected) {
+        if (found.length >= limits.maxResults) {
+          truncated = true;
+          // This entry was selected before the deadline passed, if it did: the limit came first.
+          timedOut = false;
+          break scan;
+        }
+        found.push({
+          path: shownPrefix + entry.relativePath,
+          type: entry.stat.kind,
+          size: entry.stat.size,
+          modified_at: isoTime(entry.stat.modifiedAt),
+        });
       }
-      found.push({
-        path: displayPath(entry.path),
-        type: entry.stat.kind,
-        size: entry.stat.size,
-        modified_at: entry.stat.modifiedAt.toISOString(),
-      });
+      if (timedOut) break;
     }
     found.sort((a, b) => compareCodePoints(a.path, b.path));
     return { matches: found, total_matches: found.length, truncated, timed_out: timedOut };

@@ -6,6 +6,7 @@ import { describeWriteContract } from './file-system-contract/write.contract.js'
 import { describeTreeContract } from './file-system-contract/tree.contract.js';
 import { describeHostPathContract } from './file-system-contract/host-path.contract.js';
 import { describeLockContract } from './file-system-contract/lock.contract.js';
+import { describeScanContract } from './file-system-contract/scan.contract.js';
 
 /**
  * One adapter set up for a test: a root named 'workspace', a directory outside it, and
@@ -96,5 +97,6 @@ export function describeFileSystemContract(adapterName: string, makeFixture: () 
     describeTreeContract(context);
     describeHostPathContract(context);
     describeLockContract(context);
+    describeScanContract(context);
   });
 }

@@ -322,6 +322,61 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(openFds()).toBe(before);
   });
 
+  it('scanTree walks a tree deeper than the directories it holds open, hides our temp files, and gives back every fd and the working directory', async () => {
+    const scanAll = async (files: NodeFileSystem, rel: string) => {
+      const paths: string[] = [];
+      for await (const batch of files.scanTree(box.at(rel), { select: (_path, kind) => kind === 'file' })) paths.push(...batch.selected.map((entry) => entry.relativePath));
+      return paths;
+    };
+    const levels = Array.from({ length: 150 }, (_, i) => `d${i}`);
+    mkdirSync(box.in(levels.join('/')), { recursive: true });
+    // A file every 10 levels, so that the walk comes back up through directories it had to give back.
+    for (let i = 10; i <= 150; i += 10) writeFileSync(box.in(`${levels.slice(0, i).join('/')}/f.txt`), 'f');
+    writeFileSync(box.in('d0/.mcp-fs-0123456789abcdef.tmp'), 'a write in progress');
+    // Wider than the directories a scan opens ahead: the rest are opened when the walk reaches them.
+    for (let i = 0; i < 300; i += 1) {
+      mkdirSync(box.in(`wide/w${String(i).padStart(3, '0')}`), { recursive: true });
+      writeFileSync(box.in(`wide/w${String(i).padStart(3, '0')}/f.txt`), 'f');
+    }
+    // Depth-first, names in order: `dN` comes before `f.txt`, so the deepest file comes first.
+    const expected = [
+      ...Array.from({ length: 15 }, (_, i) => `${levels.slice(0, (15 - i) * 10).join('/')}/f.txt`),
+      ...Array.from({ length: 300 }, (_, i) => `wide/w${String(i).padStart(3, '0')}/f.txt`),
+    ];
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    const fdsBefore = openFds();
+    const cwdBefore = process.cwd();
+    expect(await scanAll(fs, '')).toEqual(expected);
+    expect(await scanAll(new NodeFileSystem({ procFd: false }), '')).toEqual(expected);
+    for await (const batch of fs.scanTree(box.at(''), { select: () => true })) {
+      // Between two batches (and after a stop) the working directory is the process's own.
+      expect(process.cwd()).toBe(cwdBefore);
+      if (batch.scanned > 0) break;
+    }
+    await fs.readDirectory(box.at('d0'));
+    expect(process.cwd()).toBe(cwdBefore);
+    // The only fds still open are deep directories the DirectoryCache keeps for a second (at most 16).
+    expect(openFds() - fdsBefore).toBeLessThanOrEqual(16);
+  });
+
+  it('scanTree skips what is left of a directory that vanished while the scan had given its fd back', async () => {
+    // `top` is listed with 300 subdirectories: 256 are opened ahead, the rest when reached. Below the
+    // first, a chain deeper than the fds a scan holds makes it give back `top`'s fd; reaching w256
+    // needs `top` reopened, and by then it is gone.
+    const pad = (i: number) => String(i).padStart(3, '0');
+    for (let i = 0; i < 300; i += 1) {
+      mkdirSync(box.in(`top/w${pad(i)}`), { recursive: true });
+      writeFileSync(box.in(`top/w${pad(i)}/f.txt`), 'f');
+    }
+    mkdirSync(box.in(`top/w000/${Array.from({ length: 70 }, (_, i) => `c${i}`).join('/')}`), { recursive: true });
+    const files: string[] = [];
+    for await (const batch of fs.scanTree(box.at(''), { select: (_path, kind) => kind === 'file' })) {
+      files.push(...batch.selected.map((entry) => entry.relativePath));
+      if (files.includes('top/w255/f.txt') && existsSync(box.in('top'))) execFileSync('rm', ['-rf', '--', box.in('top')]);
+    }
+    expect(files).toEqual(Array.from({ length: 256 }, (_, i) => `top/w${pad(i)}/f.txt`));
+  });
+
   it('names owners from /etc/passwd and falls back to the number', async () => {
     expect(await fs.ownerNames(0, 0)).toEqual({ owner: 'root', group: 'root' });
     expect(await fs.ownerNames(2147480001, 0)).toEqual({ owner: '2147480001', group: 'root' });

@@ -132,6 +132,13 @@ describe('symlink swap race against NodeFileSystem', () => {
     const reads: string[] = [];
     const listed: string[] = [];
     const unexpected: unknown[] = [];
+    // The coarse tree walk glob runs on (one synchronous slice after another, names looked up in the
+    // directory that is the working directory): every relative path it reports, from the race's own
+    // directory and from the two that flip between in-root directories and outside links.
+    const here: RootPath = { root, segments: prefix === '' ? [] : prefix.replace(/\/$/, '').split('/') };
+    const scan = async (start: RootPath): Promise<void> => {
+      for await (const batch of fs.scanTree(start, { select: () => true })) listed.push(...batch.selected.map((entry) => entry.relativePath.split('/').pop() ?? ''));
+    };
     let attempts = 0;
     const attempt = async (operation: () => Promise<unknown>): Promise<void> => {
       attempts += 1;
@@ -156,6 +163,9 @@ describe('symlink swap race against NodeFileSystem', () => {
           attempt(async () => reads.push(await readWindow('swap.txt'))),
           attempt(async () => listed.push(...(await fs.readDirectory(at('flip'))).map((entry) => entry.name))),
           attempt(async () => listed.push(...(await fs.readDirectory(at('victim'))).map((entry) => entry.name))),
+          attempt(() => scan(here)),
+          attempt(() => scan(at('victim'))),
+          attempt(() => scan(at('flip'))),
           attempt(() => write('victim/secret.txt', { mode: 'replace' })),
           attempt(() => write('victim/new.txt', { mode: 'append' })),
           attempt(() => write(`victim/new-${n}.txt`, { mode: 'create_exclusive' })),

@@ -1,6 +1,6 @@
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
 import { compileGlob } from '../../../src/domain/search/glob-pattern.js';
-import { globToRegex } from '../../../src/domain/search/glob-to-regex.js';
+import { globEnding, globToRegex } from '../../../src/domain/search/glob-to-regex.js';
 import { thrownDomainError } from '../../support/domain.js';
 
 const engine = new Re2RegexEngine();
@@ -207,5 +207,27 @@ describe('globToRegex', () => {
     const nested = `${'{x,'.repeat(240)}y${'}'.repeat(240)}`;
     expect(matches(nested, 'y')).toBe(true);
     expect(matches(nested, 'xy')).toBe(false);
+  });
+});
+
+describe('globEnding (the literal-ending fast path of compileGlob)', () => {
+  it.each([
+    ['**/*.ts', { suffix: '.ts', decides: 'any-depth' }],
+    ['*.ts', { suffix: '.ts', decides: 'top-level' }],
+    ['src/**/*_test.go', { suffix: '_test.go', decides: false }],
+    ['**/*\\*', { suffix: '*', decides: 'any-depth' }],
+    ['**/a*.{yml,yaml}', null],
+    ['**/*', null],
+    ['**/x/*.ts', { suffix: '.ts', decides: false }],
+    ['*\\/x', { suffix: '/x', decides: false }],
+  ])('%s', (glob, expected) => {
+    expect(globEnding(glob)).toEqual(expected);
+  });
+
+  it('never changes an answer: every table row agrees with the regex alone', () => {
+    for (const [glob, path] of TABLE) {
+      const regex = engine.compile(globToRegex(glob), { caseInsensitive: false });
+      expect([glob, path, matches(glob, path)]).toEqual([glob, path, regex.test(path)]);
+    }
   });
 });

@@ -210,6 +210,13 @@ describe('Glob', () => {
     expect(result.matches.length).toBeLessThan(40);
   });
 
+  it('the limit reached before the deadline is truncated, not timed out, even when the deadline passes later in the same batch', async () => {
+    // One directory is one batch here; the deadline passes at the tenth entry, the limit at the fourth.
+    for (let i = 0; i < 20; i += 1) fs.seedFile(`/ws/f${String(i).padStart(2, '0')}.txt`, '');
+    const result = await glob({ pattern: '*.txt', max_results: 3, timeout_seconds: 1 }, globWith({ clock: new SteppingClock(100) }));
+    expect(result).toMatchObject({ total_matches: 3, truncated: true, timed_out: false });
+  });
+
   it('refuses a path that is a file, a missing path, a path above the root and a root without glob', async () => {
     fs.seedFile('/ws/a.txt', '');
 

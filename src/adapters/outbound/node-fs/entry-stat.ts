@@ -6,7 +6,7 @@ import type { RootPath } from '../../../domain/roots.js';
 import { SymlinkLoopError } from './node-errors.js';
 import { Walk, type Walker } from './walker.js';
 
-function kindOf(stats: Stats): EntryKind {
+export function kindOf(stats: Stats): EntryKind {
   if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'directory';
   if (stats.isSymbolicLink()) return 'symlink';
@@ -14,18 +14,20 @@ function kindOf(stats: Stats): EntryKind {
 }
 
 export function toEntryStat(name: string, stats: Stats, link?: LinkInfo): EntryStat {
-  return {
+  // Built field by field (no spreads): listings and scans make one per entry.
+  const entry: { -readonly [K in keyof EntryStat]: EntryStat[K] } = {
     name,
     kind: kindOf(stats),
     size: stats.size,
     // Built here rather than taking stats.mtime, so the Date belongs to our realm (jest's vm too).
     modifiedAt: new Date(stats.mtimeMs),
-    ...(stats.birthtimeMs > 0 ? { createdAt: new Date(stats.birthtimeMs) } : {}),
     permissions: stats.mode & 0o7777,
     uid: stats.uid,
     gid: stats.gid,
-    ...(link ? { link } : {}),
   };
+  if (stats.birthtimeMs > 0) entry.createdAt = new Date(stats.birthtimeMs);
+  if (link) entry.link = link;
+  return entry;
 }
 
 /**

@@ -228,8 +228,13 @@ export class Walker {
   }
 
   lstatInSync(dir: Dir, name: string, walk: Walk): Stats | null {
+    return this.lstatAtSync(`${dir.self}/`, name, walk);
+  }
+
+  /** lstat of `prefix + name`, where `prefix` names a directory we hold ('' when it is the working directory). */
+  lstatAtSync(prefix: string, name: string, walk: Walk): Stats | null {
     try {
-      return lstatSync(dir.entry(name), { throwIfNoEntry: false }) ?? null;
+      return lstatSync(prefix + name, { throwIfNoEntry: false }) ?? null;
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return null;
       throw translate(error, walk.subject);

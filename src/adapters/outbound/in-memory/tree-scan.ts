@@ -1,0 +1,42 @@
+import { compareCodePoints } from '../../../domain/code-point-order.js';
+import type { ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
+import { childPath, type RootPath } from '../../../domain/roots.js';
+import type { DirectoryNode, Tree } from './tree.js';
+
+interface Frame {
+  readonly directory: RootPath;
+  readonly relativePath: string;
+  readonly depth: number;
+  readonly names: string[];
+  readonly node: DirectoryNode;
+  next: number;
+}
+
+/** FileSystemPort.scanTree over the in-memory tree: one batch per directory, links never entered. */
+export async function* scanMemoryTree(tree: Tree, start: RootPath, node: DirectoryNode, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
+  const stack: Frame[] = [frameOf(start, '', 0, node)];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const selected: ScannedEntry[] = [];
+    let scanned = 0;
+    while (frame.next < frame.names.length) {
+      const name = frame.names[frame.next++];
+      const child = frame.node.children.get(name);
+      // Removed by an earlier batch's caller: gone, like a vanished entry on disk.
+      if (child === undefined) continue;
+      scanned += 1;
+      const relativePath = frame.relativePath === '' ? name : `${frame.relativePath}/${name}`;
+      if (options.select(relativePath, child.kind)) selected.push({ relativePath, stat: tree.statOf(name, child, frame.directory, false) });
+      if (child.kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
+        stack.push(frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child));
+        break;
+      }
+    }
+    if (frame.next >= frame.names.length && stack[stack.length - 1] === frame) stack.pop();
+    yield { scanned, selected };
+  }
+}
+
+function frameOf(directory: RootPath, relativePath: string, depth: number, node: DirectoryNode): Frame {
+  return { directory, relativePath, depth, node, names: [...node.children.keys()].sort(compareCodePoints), next: 0 };
+}

@@ -1,0 +1,326 @@
+import { closeSync, lstatSync, openSync, readdirSync, type Dirent } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { compareCodePoints } from '../../../domain/code-point-order.js';
+import type { EntryKind, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
+import { hostPathInside } from '../../../domain/path-policy.js';
+import type { RootPath } from '../../../domain/roots.js';
+import { kindOf, toEntryStat } from './entry-stat.js';
+import { errnoOf, outsideRoot, translate } from './node-errors.js';
+import { isOwnWorkFile } from './own-work-files.js';
+import { Dir, DIRECTORY_FLAGS, Walk, type Walker } from './walker.js';
+import { WorkingDirectory } from './working-directory.js';
+
+/** Entries between two looks at the clock inside a slice. */
+const ENTRIES_PER_CLOCK = 128;
+/** Directory fds one scan holds at most; deeper trees close their shallowest ones and reopen them through the walker. */
+const MAX_OPEN_DIRECTORIES = 64;
+
+/** A child directory to open only when the walk reaches it (the scan holds EAGER_DIRECTORIES already). */
+const LATER = -1;
+/** Not a directory to enter (not one, too deep, or gone since the listing). */
+const NONE = -2;
+/** Child directories one scan opens ahead at most, while their parent is the working directory. */
+const EAGER_DIRECTORIES = 256;
+
+interface Frame {
+  /** The open directory, or null when it was closed to stay under MAX_OPEN_DIRECTORIES. */
+  dir: Dir | null;
+  /** Put before a name to look it up in this directory: '' once it is the working directory, its host path + '/' without /proc. */
+  prefix: string;
+  /** '' for the start directory. */
+  readonly relativePath: string;
+  readonly depth: number;
+  entries: Dirent[];
+  /**
+   * Entries up to here are prepared: selected, stat'ed and, for a directory to enter, opened, all
+   * while this directory is the working directory, so the walk never has to come back into it.
+   */
+  prepared: number;
+  /** Per prepared entry: what it reports (selected) or undefined. */
+  readonly reports: (ScannedEntry | undefined)[];
+  /** Per prepared entry: an fd of the child directory opened ahead, LATER or NONE. */
+  readonly children: number[];
+  /** Entries up to here are reported (and their subtrees walked). */
+  next: number;
+}
+
+/**
+ * FileSystemPort.scanTree for the Node adapter: the whole walk runs with synchronous syscalls in
+ * slices of `sliceMs` (between two, other requests and a cancellation get their turn), one
+ * readdir (names and kinds, no stat) per directory and one lstat per selected entry only, with no
+ * promise per entry or per directory. Each directory is the working directory once: its entries
+ * are selected, stat'ed and its subdirectories opened in one visit.
+ *
+ * Security: the start is opened and verified by the walker like any other directory. Below it,
+ * every directory is opened O_DIRECTORY|O_NOFOLLOW by a bare name in its parent while the parent
+ * is the working directory, entered through the parent's checked descriptor (see
+ * WorkingDirectory: the same lookup as `/proc/self/fd/N/name`), so a link (or an entry swapped
+ * for one) is never entered: the open fails and the entry is skipped. Listings and lstats are
+ * lookups in the directory that was opened, and each opened directory's kernel path is checked to
+ * lie inside the root (a directory moved out while we held its parent is refused), as the walker
+ * checks the directories it opens. The symlink-race test drives this walk.
+ */
+export async function* scanTree(walker: Walker, start: RootPath, options: TreeScanOptions, sliceMs: number): AsyncGenerator<TreeScanBatch> {
+  const walk = new Walk(start);
+  const { dir } = await walker.directory(start, walk);
+  const scan = new Scan(walker, dir, walk, options);
+  try {
+    scan.begin();
+    while (!scan.done) {
+      const reopen = scan.reopenNeeded();
+      if (reopen) await scan.reopen(reopen);
+      yield scan.slice(sliceMs);
+      await nextTurn();
+    }
+  } finally {
+    scan.close();
+  }
+}
+
+class Scan {
+  private readonly stack: Frame[] = [];
+  private readonly base: RootPath;
+  /** The directory being scanned is the working directory during a slice (procFd only). */
+  private readonly place = new WorkingDirectory();
+  /** Child directories opened ahead and not yet entered or closed. */
+  private eager = 0;
+
+  constructor(
+    private readonly walker: Walker,
+    start: Dir,
+    private readonly walk: Walk,
+    private readonly options: TreeScanOptions,
+  ) {
+    // The physical path of the start: links on the way to it are already substituted.
+    this.base = start.path;
+    this.stack.push(newFrame(start, this.prefixOf(start), '', 0));
+  }
+
+  /** Lists the start directory. */
+  begin(): void {
+    const frame = this.stack[0];
+    try {
+      this.changeInto(frame);
+      frame.entries = this.list(frame);
+    } finally {
+      this.place.leave();
+    }
+  }
+
+  get done(): boolean {
+    return this.stack.length === 0;
+  }
+
+  /** The top frame when its directory must be opened again before the scan can go on. */
+  reopenNeeded(): Frame | null {
+    const top = this.stack[this.stack.length - 1];
+    if (top === undefined || top.dir !== null) return null;
+    return top.prepared < top.entries.length || top.children[top.next] === LATER ? top : null;
+  }
+
+  async reopen(frame: Frame): Promise<void> {
+    const path = this.pathOf(frame.relativePath);
+    let dir: Dir;
+    try {
+      // The walker opens it afresh from the root (or a directory it verified), checking every hop.
+      ({ dir } = await this.walker.directory(path, new Walk(path)));
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== 'NOT_FOUND' && code !== 'NOT_A_DIRECTORY') throw error;
+      // Gone since it was listed: what is left of it is skipped, like any vanished directory.
+      frame.entries.length = frame.prepared;
+      for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] === LATER) frame.children[index] = NONE;
+      return;
+    }
+    frame.dir = dir;
+    frame.prefix = this.prefixOf(dir);
+  }
+
+  /** Walks on for at most `sliceMs` (or until a directory must be reopened). */
+  slice(sliceMs: number): TreeScanBatch {
+    const selected: ScannedEntry[] = [];
+    const until = performance.now() + sliceMs;
+    let scanned = 0;
+    let steps = 0;
+    try {
+      while (this.stack.length > 0) {
+        if (++steps % ENTRIES_PER_CLOCK === 0 && performance.now() >= until) break;
+        const frame = this.stack[this.stack.length - 1];
+        if (frame.prepared < frame.entries.length) {
+          if (frame.dir === null) break;
+          this.prepare(frame);
+          scanned += 1;
+          continue;
+        }
+        if (frame.next >= frame.entries.length) {
+          this.stack.pop();
+          void frame.dir?.close();
+          continue;
+        }
+        let child = frame.children[frame.next];
+        if (child === LATER) {
+          if (frame.dir === null) break;
+          this.changeInto(frame);
+          child = this.openChild(frame, frame.next);
+        } else if (child >= 0) {
+          this.eager -= 1;
+        }
+        const index = frame.next++;
+        const report = frame.reports[index];
+        if (report !== undefined) selected.push(report);
+        if (child >= 0) this.enter(frame, frame.entries[index].name, child);
+      }
+    } finally {
+      this.place.leave();
+    }
+    return { scanned, selected };
+  }
+
+  close(): void {
+    for (const frame of this.stack) {
+      void frame.dir?.close();
+      for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] >= 0) closeSync(frame.children[index]);
+    }
+    this.stack.length = 0;
+    this.eager = 0;
+  }
+
+  /** Selects, stats and (for a directory to enter) opens the next entry of `frame`, which becomes the working directory. */
+  private prepare(frame: Frame): void {
+    this.changeInto(frame);
+    const index = frame.prepared++;
+    const entry = frame.entries[index];
+    const name = entry.name;
+    const kind = direntKind(entry);
+    const relativePath = frame.relativePath === '' ? name : `${frame.relativePath}/${name}`;
+    frame.reports.push(this.options.select(relativePath, kind) ? this.stat(frame, name, kind, relativePath) : undefined);
+    const { maxDepth } = this.options;
+    if (kind !== 'directory' || (maxDepth !== undefined && frame.depth + 1 >= maxDepth)) frame.children.push(NONE);
+    else if (this.eager >= EAGER_DIRECTORIES) frame.children.push(LATER);
+    else {
+      const fd = this.openChild(frame, index);
+      if (fd >= 0) this.eager += 1;
+      frame.children.push(fd);
+    }
+  }
+
+  private stat(frame: Frame, name: string, kind: EntryKind, relativePath: string): ScannedEntry | undefined {
+    let stats;
+    try {
+      stats = lstatSync(frame.prefix + name, { throwIfNoEntry: false });
+    } catch (error) {
+      throw translate(error, this.pathOf(relativePath));
+    }
+    // Gone since the listing: nothing to report.
+    if (stats === undefined) return undefined;
+    const now = kindOf(stats);
+    if (now !== kind && !this.options.select(relativePath, now)) return undefined;
+    return { relativePath, stat: toEntryStat(name, stats) };
+  }
+
+  /** Opens entry `index` of `frame` (the working directory) as a directory, never through a link; NONE when it is not one (any more). */
+  private openChild(frame: Frame, index: number): number {
+    const name = frame.entries[index].name;
+    try {
+      return openSync(frame.prefix + name, DIRECTORY_FLAGS);
+    } catch (error) {
+      const code = errnoOf(error);
+      // Security: ELOOP/ENOTDIR is an entry swapped for a link or a file since the listing: never entered.
+      if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return NONE;
+      throw translate(error, this.pathOf(childRelativePath(frame, name)), 'directory');
+    }
+  }
+
+  private enter(parent: Frame, name: string, fd: number): void {
+    const relativePath = childRelativePath(parent, name);
+    const dir = new Dir(fd, this.pathOf(relativePath), this.walker.procFd);
+    const child = newFrame(dir, this.prefixOf(dir), relativePath, parent.depth + 1);
+    try {
+      this.changeInto(child);
+      this.verify(child, dir);
+      child.entries = this.list(child);
+    } catch (error) {
+      void dir.close();
+      throw error;
+    }
+    this.stack.push(child);
+    this.closeShallowest();
+  }
+
+  /**
+   * Security: defense in depth, as Walker.verify: the kernel's own name for the directory must lie
+   * inside the root. It is the working directory now, so getcwd names it without a /proc lookup;
+   * the walker's check (which also handles paths past PATH_MAX) when that cannot answer.
+   */
+  private verify(frame: Frame, dir: Dir): void {
+    const here = this.walker.procFd ? kernelWorkingDirectory() : null;
+    if (here === null) return this.walker.verifySync(dir, this.base.root, this.walk);
+    if (hostPathInside(this.base.root.hostPath, here) === null) throw outsideRoot(this.pathOf(frame.relativePath), here);
+  }
+
+  /** See WorkingDirectory: lookups in the directory being scanned are of bare names (procFd only). */
+  private changeInto(frame: Frame): void {
+    if (!this.walker.procFd || frame.dir === null) return;
+    try {
+      this.place.enter(frame, frame.dir.fd);
+    } catch (error) {
+      throw translate(error, this.pathOf(frame.relativePath), 'directory');
+    }
+  }
+
+  private prefixOf(dir: Dir): string {
+    return this.walker.procFd ? '' : `${dir.self}/`;
+  }
+
+  /**
+   * Keeps at most MAX_OPEN_DIRECTORIES fds on the stack: a deep tree gives back its shallowest ones
+   * (never the start's). They are fully prepared, so only a child left for LATER needs one reopened.
+   */
+  private closeShallowest(): void {
+    const excess = this.stack.length - MAX_OPEN_DIRECTORIES;
+    if (excess <= 0) return;
+    const frame = this.stack[excess];
+    if (frame.dir === null) return;
+    void frame.dir.close();
+    frame.dir = null;
+  }
+
+  private list(frame: Frame): Dirent[] {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(frame.prefix === '' ? '.' : frame.prefix, { withFileTypes: true });
+    } catch (error) {
+      throw translate(error, this.pathOf(frame.relativePath), 'directory');
+    }
+    // A temp file of a write in progress (or a lock) is an implementation detail, not an entry.
+    return entries.filter((entry) => !isOwnWorkFile(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
+  }
+
+  private pathOf(relativePath: string): RootPath {
+    return relativePath === '' ? this.base : { root: this.base.root, segments: [...this.base.segments, ...relativePath.split('/')] };
+  }
+}
+
+function newFrame(dir: Dir, prefix: string, relativePath: string, depth: number): Frame {
+  return { dir, prefix, relativePath, depth, entries: [], prepared: 0, reports: [], children: [], next: 0 };
+}
+
+function childRelativePath(parent: Frame, name: string): string {
+  return parent.relativePath === '' ? name : `${parent.relativePath}/${name}`;
+}
+
+/** getcwd, or null when it cannot name the working directory (deleted, or past PATH_MAX). */
+function kernelWorkingDirectory(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
+}
+
+function direntKind(entry: Dirent): EntryKind {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isSymbolicLink()) return 'symlink';
+  return 'other';
+}

@@ -1,0 +1,96 @@
+import type { EntryKind, ScannedEntry, TreeScanOptions } from '../../../../src/domain/ports/file-system.port.js';
+import type { ContractContext } from '../file-system.contract.js';
+import { DIRECTORY_ESCAPES, seedEscapes } from './escapes.js';
+
+/** scanTree: the coarse walk glob runs on. */
+export function describeScanContract({ fixture, at, expectError }: ContractContext): void {
+  const seed = () => fixture().seed;
+
+  /** Every batch's selected entries, in order, and every (path, kind) that `select` was asked about. */
+  const scan = async (rel: string, options: Partial<TreeScanOptions> = {}) => {
+    const asked: string[] = [];
+    const selected: ScannedEntry[] = [];
+    let scanned = 0;
+    const select = options.select ?? (() => true);
+    for await (const batch of fixture().fs.scanTree(at(rel), {
+      ...options,
+      select: (path: string, kind: EntryKind) => {
+        asked.push(`${path}:${kind}`);
+        return select(path, kind);
+      },
+    })) {
+      scanned += batch.scanned;
+      selected.push(...batch.selected);
+    }
+    return { asked, selected, scanned, paths: selected.map((entry) => entry.relativePath) };
+  };
+
+  describe('scanTree', () => {
+    it('walks depth-first, names in code point order, and stats only the entries selected', async () => {
+      seed().file('b.txt', 'bb');
+      seed().file('a/z.ts', 'zzz');
+      seed().file('a/b/c.ts', 'c');
+      seed().file('a.ts', 'a');
+      seed().dir('a-empty');
+      seed().file('\u{1F600}.ts', 'emoji');
+      seed().file('\uFF21.ts', 'fullwidth');
+      const result = await scan('', { select: (path, kind) => kind === 'file' && path.endsWith('.ts') });
+      // Each entry is asked about once (in no promised order: an adapter may judge a whole directory at once).
+      expect([...result.asked].sort()).toEqual(
+        ['a:directory', 'a/b:directory', 'a/b/c.ts:file', 'a/z.ts:file', 'a-empty:directory', 'a.ts:file', 'b.txt:file', '\uFF21.ts:file', '\u{1F600}.ts:file'].sort(),
+      );
+      expect(result.scanned).toBe(9);
+      expect(result.paths).toEqual(['a/b/c.ts', 'a/z.ts', 'a.ts', '\uFF21.ts', '\u{1F600}.ts']);
+      expect(result.selected.map((entry) => [entry.stat.name, entry.stat.kind, entry.stat.size])).toEqual([
+        ['c.ts', 'file', 1], ['z.ts', 'file', 3], ['a.ts', 'file', 1], ['\uFF21.ts', 'file', 9], ['\u{1F600}.ts', 'file', 5],
+      ]);
+      expect(result.selected[0].stat.modifiedAt).toBeInstanceOf(Date);
+    });
+
+    it('reports links as entries and never walks through one, in or out of the root', async () => {
+      seedEscapes(fixture());
+      seed().file('dir/inner.txt', 'x');
+      seed().symlink('in-link', 'dir');
+      const result = await scan('');
+      expect(result.paths).toContain('in-link');
+      expect(result.selected.find((entry) => entry.relativePath === 'in-link')?.stat.kind).toBe('symlink');
+      expect(result.selected.find((entry) => entry.relativePath === 'in-link')?.stat.link).toBeUndefined();
+      for (const [, rel] of DIRECTORY_ESCAPES) expect(result.asked).toContain(`${rel}:symlink`);
+      expect(result.paths.filter((path) => path.endsWith('inner.txt'))).toEqual(['dir/inner.txt']);
+      expect(result.paths.filter((path) => path.includes('secret.txt'))).toEqual([]);
+    });
+
+    it('stops at maxDepth: directories there are reported, not entered', async () => {
+      seed().file('a/b/c/d.txt', 'd');
+      expect((await scan('', { maxDepth: 2 })).paths).toEqual(['a', 'a/b']);
+      expect((await scan('', { maxDepth: 1 })).paths).toEqual(['a']);
+    });
+
+    it('starts below the root, through an in-root link, with paths relative to the start', async () => {
+      seed().file('deep/sub/x.txt', 'x');
+      seed().symlink('alias', 'deep');
+      expect((await scan('deep')).paths).toEqual(['sub', 'sub/x.txt']);
+      expect((await scan('alias')).paths).toEqual(['sub', 'sub/x.txt']);
+    });
+
+    it('refuses a start that leaves the root, is missing or is not a directory', async () => {
+      seedEscapes(fixture());
+      for (const [, rel] of DIRECTORY_ESCAPES) await expectError(scan(rel), 'ACCESS_DENIED');
+      await expectError(scan('missing'), 'NOT_FOUND');
+      await expectError(scan('real.txt'), 'NOT_A_DIRECTORY');
+    });
+
+    it('may be stopped between batches', async () => {
+      for (let i = 0; i < 20; i++) seed().file(`d${i}/f.txt`, 'f');
+      let batches = 0;
+      for await (const batch of fixture().fs.scanTree(at(''), { select: () => true })) {
+        batches += 1;
+        expect(batch.selected.length).toBeGreaterThan(0);
+        break;
+      }
+      expect(batches).toBe(1);
+      // The tree can be scanned again (nothing was left held or changed).
+      expect((await scan('')).paths).toHaveLength(40);
+    });
+  });
+}
