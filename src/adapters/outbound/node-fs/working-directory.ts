@@ -43,7 +43,12 @@ export class WorkingDirectory {
     this.home = null;
     this.owner = null;
     this.fd = -1;
-    process.chdir(home);
+    try {
+      process.chdir(home);
+    } catch {
+      // Security: never stay inside a root's directory after the action; a home removed meanwhile becomes '/'.
+      process.chdir('/');
+    }
   }
 }
 
