@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, type Stats } from 'node:fs';
 import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { injectable } from 'inversify';
 import { DomainError, errors, inRoot } from '../../domain/errors.js';
@@ -27,12 +27,10 @@ import { isOwnWorkFile } from './node-fs/own-work-files.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
 import { scanTree } from './node-fs/tree-scan.js';
-import { Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
+import { FILE_READ_FLAGS, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
 import { WorkingDirectory } from './node-fs/working-directory.js';
 import { versionOf, Writer } from './node-fs/writes.js';
 
-// Security: O_NONBLOCK so a FIFO planted in a root cannot hang the server on open.
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const LISTING_CONCURRENCY = 64;
 /**
  * The longest run of synchronous file system work (a walk, a search) before a stat, listing or open
@@ -49,14 +47,14 @@ interface Opener<H extends HasFd> {
 // Fast path: open + fstat of a file we will read are short metadata syscalls; done synchronously
 // they cost less than one libuv thread-pool hop. Security: same flags, same checks, same descriptor.
 const descriptorOpener: Opener<{ fd: number }> = {
-  open: (entry) => ({ fd: openSync(entry, READ_FLAGS) }),
+  open: (entry) => ({ fd: openSync(entry, FILE_READ_FLAGS) }),
   stat: (handle) => fstatSync(handle.fd),
   close: (handle) => closeSync(handle.fd),
 };
 
 // copy hands the source to the writer, which streams it through a FileHandle.
 const fileHandleOpener: Opener<FileHandle> = {
-  open: (entry) => open(entry, READ_FLAGS),
+  open: (entry) => open(entry, FILE_READ_FLAGS),
   stat: (handle) => handle.stat(),
   close: (handle) => handle.close(),
 };

@@ -41,6 +41,12 @@ export interface TreeScanOptions {
    * it reports those of a subdirectory listed earlier); the reports come in walk order.
    */
   readonly select: (relativePath: string, kind: EntryKind) => boolean;
+  /**
+   * Also read each selected regular file of at most `maxBytes` whole, as the scan reports it (so a
+   * search need not open every file again). An adapter may leave `contents` out of any entry (the
+   * caller then opens the file itself); it bounds what one batch holds.
+   */
+  readonly readContents?: { readonly maxBytes: number };
 }
 
 /** An entry a scan selected. */
@@ -49,6 +55,8 @@ export interface ScannedEntry {
   readonly relativePath: string;
   /** The entry itself, not followed; a link's target is not described (`link` is unset). */
   readonly stat: EntryStat;
+  /** With TreeScanOptions.readContents: the file's bytes, read from the entry itself (never through a link). */
+  readonly contents?: Uint8Array;
 }
 
 /** The part of a scan done in one go; the caller may stop between two batches (cancellation, limits). */

@@ -1,4 +1,4 @@
-import type { FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
+import type { EntryStat, FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
 import type { LineMatcher } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import { BINARY_SNIFF_BYTES, looksBinary } from '../tools/file-text.js';
@@ -47,13 +47,21 @@ export interface FileMatches {
 const LINES_PER_DEADLINE_CHECK = 1000;
 const CHARS_PER_DEADLINE_CHECK = 4 * 1024 * 1024;
 
+/** A file's bytes as a tree scan read them (FileSystemPort.scanTree with readContents). */
+export interface ReadAhead {
+  readonly stat: EntryStat;
+  readonly contents: Uint8Array;
+}
+
 /** Searches one file; undefined when there is nothing to search (gone since it was listed, or binary). */
 export async function searchFile(
   fs: FileSystemPort,
   path: RootPath,
   options: FileSearchOptions,
   limits: FileSearchLimits,
+  readAhead?: ReadAhead,
 ): Promise<FileMatches | undefined> {
+  if (readAhead !== undefined) return searchContents(readAhead, displayPath(path), options, limits);
   let file: ReadableFile;
   try {
     file = await fs.openFile(path);
@@ -94,10 +102,32 @@ async function wholeSmallFile(file: ReadableFile, head: Uint8Array, matcher: Lin
   return whole.subarray(0, filled);
 }
 
+/** searchFile over bytes already read: the same binary test, the same one look, the same line scan. */
+async function searchContents(readAhead: ReadAhead, shownPath: string, options: FileSearchOptions, limits: FileSearchLimits): Promise<FileMatches | undefined> {
+  const { contents } = readAhead;
+  if (looksBinary(contents.subarray(0, BINARY_SNIFF_BYTES))) return undefined;
+  const whole = options.matcher.mayMatchSomeLine !== undefined && contents.length <= MAX_LINE_CHARS;
+  if (whole && !mayMatchSomeLine(contents, options.matcher)) return noMatches();
+  const file: ReadableFile = {
+    stat: { ...readAhead.stat, size: contents.length },
+    read: async (position, length) => contents.subarray(position, position + length),
+    close: async () => undefined,
+  };
+  return scan(readLines(file, contents), shownPath, options, limits);
+}
+
+const CARRIAGE_RETURN = 0x0d;
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+
 function mayMatchSomeLine(bytes: Uint8Array, matcher: LineMatcher): boolean {
-  const text = new TextDecoder('utf-8').decode(bytes);
   // readLines drops a '\r' before each '\n', which the block matcher's $ would not see past.
-  return text.includes('\r') || (matcher.mayMatchSomeLine?.(text) ?? true);
+  if (bytes.includes(CARRIAGE_RETURN)) return true;
+  if (matcher.mayMatchSomeLineBytes) {
+    // readLines' decoder drops a leading byte order mark; the look must not see it either (^ would miss).
+    const bom = BYTE_ORDER_MARK.every((byte, index) => bytes[index] === byte);
+    return matcher.mayMatchSomeLineBytes(bom ? bytes.subarray(BYTE_ORDER_MARK.length) : bytes);
+  }
+  return matcher.mayMatchSomeLine?.(new TextDecoder('utf-8').decode(bytes)) ?? true;
 }
 
 function noMatches(): FileMatches {

@@ -1,6 +1,6 @@
 import { errors } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
-import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
@@ -10,6 +10,7 @@ import {
   type FileSearchOptions,
   type GrepMatch,
   matchResultBytes,
+  type ReadAhead,
   searchFile,
 } from '../search/file-search.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
@@ -18,7 +19,6 @@ import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
 import type { Settings } from '../settings.js';
-import { walkTree } from '../tree-walker.js';
 import type { RootAccess } from './root-access.js';
 import { throwIfCancelled, type WorkContext } from '../work-context.js';
 
@@ -51,6 +51,12 @@ export interface GrepResult {
  */
 const FILES_IN_FLIGHT = 8;
 
+/** Entries a scan passes over (directories, links, filtered out) between two looks at the deadline. */
+const ENTRIES_PER_DEADLINE_CHECK = 256;
+
+/** Files up to this size come read by the tree scan; a larger one is opened and read in chunks. */
+const READ_AHEAD_MAX_BYTES = 256 * 1024;
+
 /** FR-016: regex search over file contents below a directory of a root. */
 export class Grep {
   constructor(
@@ -73,17 +79,32 @@ export class Grep {
     } else if (startStat.kind === 'directory') {
       // Files are searched ahead, but their results are taken strictly in walk order.
       const inFlight: PendingFile[] = [];
+      // Symlinks are not followed and special files (FIFOs...) could block a read: only regular files are searched.
+      let passedOver = 0;
+      const select = (relativePath: string, kind: EntryKind): boolean => {
+        if (search.timedOut) return false;
+        if (kind === 'file' && filter(relativePath)) return true;
+        // The deadline is looked at before each file searched (below) and every so many entries passed
+        // over, so a large tree with nothing to search still stops at it.
+        if (++passedOver % ENTRIES_PER_DEADLINE_CHECK === 0 && limits.expired()) search.timedOut = true;
+        return false;
+      };
+      throwIfCancelled(work);
       try {
-        for await (const entry of walkTree(this.fs, start, { maxDepth: limits.maxDepth, work })) {
-          if (limits.expired()) {
-            search.timedOut = true;
-            break;
+        scan: for await (const batch of this.fs.scanTree(start, { maxDepth: limits.maxDepth, select, readContents: { maxBytes: READ_AHEAD_MAX_BYTES } })) {
+          throwIfCancelled(work);
+          for (const entry of batch.selected) {
+            if (limits.expired()) {
+              search.timedOut = true;
+              break scan;
+            }
+            if (entry.stat.kind !== 'file') continue;
+            const readAhead = entry.contents === undefined ? undefined : { stat: entry.stat, contents: entry.contents };
+            inFlight.push(search.start(descendantPath(start, entry.relativePath), readAhead));
+            if (inFlight.length >= FILES_IN_FLIGHT) await search.consume(inFlight.shift()!);
+            if (search.stopped) break scan;
           }
-          // Symlinks are not followed and special files (FIFOs...) could block a read: only regular files are searched.
-          if (entry.stat.kind !== 'file' || !filter(entry.relativePath)) continue;
-          inFlight.push(search.start(entry.path));
-          if (inFlight.length >= FILES_IN_FLIGHT) await search.consume(inFlight.shift()!);
-          if (search.stopped) break;
+          if (search.timedOut) break;
         }
         // Files started before the deadline are still used, as a file being searched at the deadline always was.
         while (inFlight.length > 0 && !search.stopped) await search.consume(inFlight.shift()!);
@@ -124,8 +145,14 @@ function fileFilter(glob: string, engine: RegexEngine): PathPredicate {
   return (relativePath) => matches(relativePath.slice(relativePath.lastIndexOf('/') + 1));
 }
 
+/** The in-root path of an entry a scan of `start` reported. */
+function descendantPath(start: RootPath, relativePath: string): RootPath {
+  return { root: start.root, segments: [...start.segments, ...relativePath.split('/')] };
+}
+
 interface PendingFile {
   readonly path: RootPath;
+  readonly readAhead?: ReadAhead;
   readonly limits: FileSearchLimits;
   readonly result: Promise<FileMatches | undefined>;
 }
@@ -157,12 +184,12 @@ class ContentSearch {
   }
 
   /** Starts searching a file with what the result can still take: a later file may only get less. */
-  start(path: RootPath): PendingFile {
+  start(path: RootPath, readAhead?: ReadAhead): PendingFile {
     const limits = this.remaining();
-    const result = searchFile(this.fs, path, this.options, limits);
+    const result = searchFile(this.fs, path, this.options, limits, readAhead);
     // Its error, if any, is raised when its turn comes, or not at all if the search stops before.
     result.catch(() => undefined);
-    return { path, limits, result };
+    return { path, readAhead, limits, result };
   }
 
   /** Adds the next file's result, in walk order. */
@@ -172,7 +199,7 @@ class ContentSearch {
     throwIfCancelled(this.work);
     if (found !== undefined && !this.exactUnder(found, pending.limits, limits)) {
       // Where the text budget cut a file depends on what earlier files returned: search it again, now in turn.
-      found = await searchFile(this.fs, pending.path, this.options, limits);
+      found = await searchFile(this.fs, pending.path, this.options, limits, pending.readAhead);
     }
     if (found === undefined) return;
     const kept = found.matches.slice(0, limits.maxMatches);

@@ -136,8 +136,14 @@ describe('symlink swap race against NodeFileSystem', () => {
     // directory that is the working directory): every relative path it reports, from the race's own
     // directory and from the two that flip between in-root directories and outside links.
     const here: RootPath = { root, segments: prefix === '' ? [] : prefix.replace(/\/$/, '').split('/') };
+    // With readContents (grep's scan) it also reads each file as it reports it: none may be an outside one.
     const scan = async (start: RootPath): Promise<void> => {
-      for await (const batch of fs.scanTree(start, { select: () => true })) listed.push(...batch.selected.map((entry) => entry.relativePath.split('/').pop() ?? ''));
+      for await (const batch of fs.scanTree(start, { select: () => true, readContents: { maxBytes: 1 << 20 } })) {
+        for (const entry of batch.selected) {
+          listed.push(entry.relativePath.split('/').pop() ?? '');
+          if (entry.contents !== undefined) reads.push(new TextDecoder().decode(entry.contents));
+        }
+      }
     };
     let attempts = 0;
     const attempt = async (operation: () => Promise<unknown>): Promise<void> => {

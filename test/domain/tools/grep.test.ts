@@ -26,6 +26,13 @@ const grep = (input: Omit<GrepInput, 'root'>, grepper = grepWith()) => grepper.e
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`);
 
+/** The file system whose tree scans never read contents ahead, so grep opens every file itself. */
+function withoutReadAhead(files: FileSystemPort): FileSystemPort {
+  const port: FileSystemPort = Object.create(files);
+  port.scanTree = (path, options) => files.scanTree(path, { ...options, readContents: undefined });
+  return port;
+}
+
 /**
  * The in-memory file system, recording which files were opened and closed (by name, in order);
  * `hold(name)` may return a promise that the opening of that file waits for.
@@ -33,7 +40,7 @@ const numbered = (count: number) => Array.from({ length: count }, (_, i) => `lin
 function trackedFiles(hold: (name: string) => Promise<void> | undefined = () => undefined) {
   const opened: string[] = [];
   const closed: string[] = [];
-  const port: FileSystemPort = Object.create(fs);
+  const port = withoutReadAhead(fs);
   port.openFile = async (path: RootPath) => {
     const name = path.segments.join('/');
     await hold(name);
@@ -332,7 +339,7 @@ describe('Grep', () => {
   it('reads a small file once: the binary sniff is also its first chunk of lines', async () => {
     fs.seedFile('/ws/a.txt', 'one\nTODO two\n');
     const { port, readLengths } = recordingReads(fs);
-    const grepper = new Grep(port, new SteppingClock(0), new Re2RegexEngine(), settings, rootAccess(makeRoot('workspace', '/ws', ['*'])));
+    const grepper = new Grep(withoutReadAhead(port), new SteppingClock(0), new Re2RegexEngine(), settings, rootAccess(makeRoot('workspace', '/ws', ['*'])));
 
     const { matches } = await grepper.execute({ root: 'workspace', pattern: 'TODO' });
     expect(matches.map((m) => m.line_number)).toEqual([2]);
@@ -398,6 +405,60 @@ describe('Grep', () => {
 
     const result = await grep({ pattern: 'x', timeout_seconds: 86_400 }, grepWith({ clock }));
     expect(result).toMatchObject({ timed_out: true, files_searched: 0 });
+  });
+
+  describe('files the tree scan read ahead', () => {
+    /** The in-memory file system, recording the files grep opened itself. */
+    function countingOpens() {
+      const opened: string[] = [];
+      const port: FileSystemPort = Object.create(fs);
+      port.openFile = async (path: RootPath) => {
+        opened.push(path.segments.join('/'));
+        return fs.openFile(path);
+      };
+      return { opened, port };
+    }
+
+    it('are searched without being opened again; a file over 256 KiB is opened and read in chunks', async () => {
+      fs.seedFile('/ws/a.txt', 'hit a\n');
+      fs.seedFile('/ws/sub/b.txt', 'miss\nhit b\n');
+      fs.seedFile('/ws/big.txt', `${'x\n'.repeat(128 * 1024)}hit big\n`);
+      const { opened, port } = countingOpens();
+      const grepper = new Grep(port, new SteppingClock(0), new Re2RegexEngine(), settings, rootAccess(makeRoot('workspace', '/ws', ['*'])));
+
+      const result = await grepper.execute({ root: 'workspace', pattern: 'hit' });
+      expect(result.matches.map((m) => [m.file, m.line_number])).toEqual([['a.txt', 1], ['big.txt', 128 * 1024 + 1], ['sub/b.txt', 2]]);
+      expect(opened).toEqual(['big.txt']);
+    });
+
+    it('give the same result as files grep opens itself: context, binary, CRLF, multi-byte text, filters, depth, limits', async () => {
+      fs.seedFile('/ws/a.txt', 'one\r\ntwo hit\r\nthree\r\n');
+      fs.seedFile('/ws/b.bin', new Uint8Array([104, 105, 116, 0, 1, 2]));
+      fs.seedFile('/ws/c/d.txt', 'é hit €\nafter\n');
+      fs.seedFile('/ws/c/e/f.md', 'hit deep\n');
+      fs.seedFile('/ws/g.txt', Array.from({ length: 30 }, (_, i) => `hit ${i}`).join('\n'));
+      fs.seedSymlink('/ws/link.txt', 'a.txt');
+      const inputs: Omit<GrepInput, 'root'>[] = [
+        { pattern: 'hit', context_lines: 1 },
+        { pattern: 'hit$', glob_filter: '*.txt' },
+        { pattern: 'hit', max_depth: 2 },
+        { pattern: 'hit', max_results: 12 },
+        { pattern: 'HIT', case_insensitive: true, path: 'c' },
+      ];
+      for (const input of inputs) {
+        const readAhead = await grep(input);
+        const opening = await grep(input, new Grep(withoutReadAhead(fs), new SteppingClock(0), new Re2RegexEngine(), settings, rootAccess(makeRoot('workspace', '/ws', ['*']))));
+        expect({ input, result: readAhead }).toEqual({ input, result: opening });
+      }
+      expect((await grep({ pattern: 'hit', context_lines: 1 })).matches.map((m) => m.file)).toContain('c/d.txt');
+    });
+
+    it('find a first line behind a byte order mark, and invalid UTF-8 read as U+FFFD, as a line-by-line search does', async () => {
+      fs.seedFile('/ws/bom.txt', new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('first line\nsecond\n')]));
+      fs.seedFile('/ws/bad.txt', new Uint8Array([0x61, 0xff, 0x62, 0x0a]));
+      expect((await grep({ pattern: '^first' })).matches.map((m) => [m.file, m.line_number])).toEqual([['bom.txt', 1]]);
+      expect((await grep({ pattern: 'a\\x{FFFD}b' })).matches.map((m) => [m.file, m.line_content])).toEqual([['bad.txt', 'a\uFFFDb']]);
+    });
   });
 
   describe('searches several files at once, with the result of a search one file at a time', () => {

@@ -26,7 +26,11 @@ export async function* scanMemoryTree(tree: Tree, start: RootPath, node: Directo
       if (child === undefined) continue;
       scanned += 1;
       const relativePath = frame.relativePath === '' ? name : `${frame.relativePath}/${name}`;
-      if (options.select(relativePath, child.kind)) selected.push({ relativePath, stat: tree.statOf(name, child, frame.directory, false) });
+      if (options.select(relativePath, child.kind)) {
+        const stat = tree.statOf(name, child, frame.directory, false);
+        const read = options.readContents !== undefined && child.kind === 'file' && child.data.length <= options.readContents.maxBytes;
+        selected.push(read ? { relativePath, stat, contents: child.data.slice() } : { relativePath, stat });
+      }
       if (child.kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
         stack.push(frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child));
         break;

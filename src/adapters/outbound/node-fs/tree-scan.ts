@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readdirSync, type Dirent } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { compareCodePoints } from '../../../domain/code-point-order.js';
 import type { EntryKind, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
@@ -7,7 +7,7 @@ import type { RootPath } from '../../../domain/roots.js';
 import { kindOf, toEntryStat } from './entry-stat.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
 import { isOwnWorkFile } from './own-work-files.js';
-import { Dir, DIRECTORY_FLAGS, Walk, type Walker } from './walker.js';
+import { Dir, DIRECTORY_FLAGS, FILE_READ_FLAGS, Walk, type Walker } from './walker.js';
 import { WorkingDirectory } from './working-directory.js';
 
 /** Entries between two looks at the clock inside a slice. */
@@ -21,6 +21,8 @@ const LATER = -1;
 const NONE = -2;
 /** Child directories one scan opens ahead at most, while their parent is the working directory. */
 const EAGER_DIRECTORIES = 256;
+/** File contents one batch carries at most (TreeScanOptions.readContents): a batch ends once it holds this much. */
+const BATCH_CONTENT_BYTES = 1024 * 1024;
 
 interface Frame {
   /** The open directory, or null when it was closed to stay under MAX_OPEN_DIRECTORIES. */
@@ -142,9 +144,11 @@ class Scan {
     const until = performance.now() + sliceMs;
     let scanned = 0;
     let steps = 0;
+    let contentBytes = 0;
     try {
       while (this.stack.length > 0) {
         if (++steps % ENTRIES_PER_CLOCK === 0 && performance.now() >= until) break;
+        if (contentBytes >= BATCH_CONTENT_BYTES) break;
         const frame = this.stack[this.stack.length - 1];
         if (frame.prepared < frame.entries.length) {
           if (frame.dir === null) break;
@@ -166,8 +170,13 @@ class Scan {
           this.eager -= 1;
         }
         const index = frame.next++;
-        const report = frame.reports[index];
-        if (report !== undefined) selected.push(report);
+        let report = frame.reports[index];
+        if (report !== undefined) {
+          // Read as it is reported, not as it is prepared: a batch holds at most BATCH_CONTENT_BYTES of contents.
+          report = this.withContents(frame, frame.entries[index].name, report);
+          contentBytes += report.contents?.length ?? 0;
+          selected.push(report);
+        }
         if (child >= 0) this.enter(frame, frame.entries[index].name, child);
       }
     } finally {
@@ -216,6 +225,42 @@ class Scan {
     const now = kindOf(stats);
     if (now !== kind && !this.options.select(relativePath, now)) return undefined;
     return { relativePath, stat: toEntryStat(name, stats) };
+  }
+
+  /**
+   * The entry with its bytes, when readContents asks for them and the entry is a regular file small
+   * enough; otherwise as it is (the caller opens it and meets whatever error there is to meet).
+   *
+   * Security: opened O_NOFOLLOW by its bare name while its directory is the working directory (the
+   * same lookup as `/proc/self/fd/N/name`, see WorkingDirectory), so an entry swapped for a link is
+   * not opened; O_NONBLOCK and the fstat check keep a FIFO or device from being read or waited on.
+   */
+  private withContents(frame: Frame, name: string, report: ScannedEntry): ScannedEntry {
+    const wanted = this.options.readContents;
+    if (wanted === undefined || report.stat.kind !== 'file' || report.stat.size > wanted.maxBytes || frame.dir === null) return report;
+    this.changeInto(frame);
+    let fd: number;
+    try {
+      fd = openSync(frame.prefix + name, FILE_READ_FLAGS);
+    } catch {
+      return report;
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile() || stats.size > wanted.maxBytes) return report;
+      const contents = Buffer.allocUnsafe(stats.size);
+      let filled = 0;
+      while (filled < contents.length) {
+        const bytesRead = readSync(fd, contents, filled, contents.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return { relativePath: report.relativePath, stat: report.stat, contents: contents.subarray(0, filled) };
+    } catch {
+      return report;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Opens entry `index` of `frame` (the working directory) as a directory, never through a link; NONE when it is not one (any more). */

@@ -7,6 +7,8 @@ import { errnoOf, outsideRoot, SymlinkLoopError, translate } from './node-errors
 
 /** Security: O_NOFOLLOW, so a directory is only ever opened when the entry itself is one, never through a link. */
 export const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+/** Security: a file is opened only when the entry itself is one (O_NOFOLLOW); O_NONBLOCK so a FIFO planted in a root cannot hang the server on open. */
+export const FILE_READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const NEW_DIRECTORY_MODE = 0o755;
 /** Each '..' drops at least two bytes ('/' and a name), so this reaches back far past PATH_MAX. */
 const MAX_CLIMB = 4096;

@@ -1,6 +1,6 @@
 import type { EntryKind, ScannedEntry, TreeScanOptions } from '../../../../src/domain/ports/file-system.port.js';
 import type { ContractContext } from '../file-system.contract.js';
-import { DIRECTORY_ESCAPES, seedEscapes } from './escapes.js';
+import { DIRECTORY_ESCAPES, FILE_ESCAPES, REAL, SECRET, seedEscapes } from './escapes.js';
 
 /** scanTree: the coarse walk glob runs on. */
 export function describeScanContract({ fixture, at, expectError }: ContractContext): void {
@@ -78,6 +78,30 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
       for (const [, rel] of DIRECTORY_ESCAPES) await expectError(scan(rel), 'ACCESS_DENIED');
       await expectError(scan('missing'), 'NOT_FOUND');
       await expectError(scan('real.txt'), 'NOT_A_DIRECTORY');
+    });
+
+    it('with readContents, carries the bytes of selected regular files up to maxBytes, never of a link, a directory or a bigger file', async () => {
+      seedEscapes(fixture());
+      seed().file('dir/inner.txt', 'inner');
+      seed().file('big.txt', 'x'.repeat(101));
+      seed().file('edge.txt', 'y'.repeat(100));
+      seed().symlink('in-link.txt', 'real.txt');
+      const result = await scan('', { readContents: { maxBytes: 100 } });
+      const contents = new Map(result.selected.map((entry) => [entry.relativePath, entry.contents && new TextDecoder().decode(entry.contents)]));
+      expect(contents.get('real.txt')).toBe(REAL);
+      expect(contents.get('dir/inner.txt')).toBe('inner');
+      expect(contents.get('edge.txt')).toBe('y'.repeat(100));
+      expect(contents.get('big.txt')).toBeUndefined();
+      expect(contents.get('dir')).toBeUndefined();
+      expect(contents.get('in-link.txt')).toBeUndefined();
+      for (const [, rel] of FILE_ESCAPES) expect({ rel, contents: contents.get(rel) }).toEqual({ rel, contents: undefined });
+      for (const entry of result.selected) if (entry.stat.kind !== 'file') expect(entry.contents).toBeUndefined();
+      expect([...contents.values()].filter((text) => text?.includes(SECRET))).toEqual([]);
+    });
+
+    it('without readContents, carries no bytes', async () => {
+      seed().file('a.txt', 'a');
+      expect((await scan('')).selected.map((entry) => entry.contents)).toEqual([undefined]);
     });
 
     it('may be stopped between batches', async () => {
