@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { injectable } from 'inversify';
 import RE2 from 're2';
 import { errors } from '../../domain/errors.js';
@@ -21,8 +22,25 @@ export class Re2RegexEngine implements RegexEngine {
       throw errors.invalidArgument(reasonOf(error));
     }
     const block = blockMatcher(pattern, flags);
-    return block ? { test: (line) => compiled.test(line), mayMatchSomeLine: (text) => block.test(text) } : { test: (line) => compiled.test(line) };
+    if (!block) return { test: (line) => compiled.test(line) };
+    return {
+      test: (line) => compiled.test(line),
+      mayMatchSomeLine: (text) => block.test(text),
+      mayMatchSomeLineBytes: (bytes) => block.test(asUtf8Input(bytes)),
+    };
   }
+}
+
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * RE2 matches a Buffer as UTF-8 in place, sparing the decode to a JS string and RE2's encode back.
+ * Only valid UTF-8 goes in as bytes: a decoder turns invalid sequences into U+FFFD, which a pattern
+ * may match, so such bytes are decoded first to keep the answer exactly what the text would give.
+ */
+function asUtf8Input(bytes: Uint8Array): Buffer | string {
+  if (!isUtf8(bytes)) return decoder.decode(bytes);
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**

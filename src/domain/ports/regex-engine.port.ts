@@ -7,6 +7,11 @@ export interface LineMatcher {
    * line". Absent when the engine cannot promise that for this pattern.
    */
   readonly mayMatchSomeLine?: (text: string) => boolean;
+  /**
+   * mayMatchSomeLine over the same text as UTF-8 bytes (no byte order mark), with the same promise,
+   * so a file read as bytes need not be decoded for a look that mostly says "no match here".
+   */
+  readonly mayMatchSomeLineBytes?: (bytes: Uint8Array) => boolean;
 }
 
 export interface RegexEngine {

@@ -69,11 +69,39 @@ describe('Re2RegexEngine', () => {
       expect(block('error', true)?.('fine\nERROR here')).toBe(true);
     });
 
+    it('gives over UTF-8 bytes (mayMatchSomeLineBytes) what it gives over the decoded text', () => {
+      const utf8 = (text: string) => new TextEncoder().encode(text);
+      const invalid = new Uint8Array([0x61, 0xff, 0x62, 0x0a, 0x63]);
+      const cases: [string, boolean, Uint8Array][] = [
+        ['^beta$', false, utf8('alpha\nbeta\ngamma')],
+        ['^eta', false, utf8('alpha\nbeta\ngamma')],
+        ['é€$', false, utf8('x\nzé€\ny')],
+        ['É', true, utf8('é')],
+        ['[^a-z]', false, utf8('abc\nd€f')],
+        ['needle_[0-9]{4}', false, utf8('needle_12\nneedle_1234')],
+        // Invalid UTF-8 decodes to U+FFFD, which these match: bytes must not hide it.
+        ['a\\x{FFFD}b', false, invalid],
+        ['a.b', false, invalid],
+        ['^c$', false, invalid],
+      ];
+      for (const [pattern, caseInsensitive, bytes] of cases) {
+        const matcher = engine.compile(pattern, { caseInsensitive });
+        const text = new TextDecoder().decode(bytes);
+        expect({ pattern, bytes: matcher.mayMatchSomeLineBytes?.(bytes) }).toEqual({ pattern, bytes: matcher.mayMatchSomeLine?.(text) });
+        // A view into a larger buffer (not a Buffer, offset) gives the same answer.
+        const padded = new Uint8Array(bytes.length + 8);
+        padded.set(bytes, 4);
+        expect({ pattern, view: matcher.mayMatchSomeLineBytes?.(padded.subarray(4, 4 + bytes.length)) }).toEqual({ pattern, view: matcher.mayMatchSomeLine?.(text) });
+      }
+      expect(engine.compile('a\\x{FFFD}b', { caseInsensitive: false }).mayMatchSomeLineBytes?.(invalid)).toBe(true);
+    });
+
     it('is absent where a block could hide a matching line: \\A, \\z and inline flags turned off', () => {
       expect(block('\\Abeta')).toBeUndefined();
       expect(block('beta\\z')).toBeUndefined();
       expect(block('(?-m)^beta')).toBeUndefined();
       expect(block('(?i-s:beta)')).toBeUndefined();
+      expect(engine.compile('\\Abeta', { caseInsensitive: false }).mayMatchSomeLineBytes).toBeUndefined();
       expect(engine.compile('\\Abeta', { caseInsensitive: false }).test('beta')).toBe(true);
     });
   });
