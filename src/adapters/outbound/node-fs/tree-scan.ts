@@ -145,6 +145,9 @@ class Scan {
     let scanned = 0;
     let steps = 0;
     let contentBytes = 0;
+    // One allocation per batch for the contents of its files, not one per file (a 10 KB Buffer each is
+    // memory outside the heap that the collector must track); a batch's files are views into it.
+    let slab: Buffer | undefined;
     try {
       while (this.stack.length > 0) {
         if (++steps % ENTRIES_PER_CLOCK === 0 && performance.now() >= until) break;
@@ -173,7 +176,8 @@ class Scan {
         let report = frame.reports[index];
         if (report !== undefined) {
           // Read as it is reported, not as it is prepared: a batch holds at most BATCH_CONTENT_BYTES of contents.
-          report = this.withContents(frame, frame.entries[index].name, report);
+          if (this.options.readContents !== undefined) slab ??= Buffer.allocUnsafeSlow(2 * BATCH_CONTENT_BYTES);
+          report = this.withContents(frame, frame.entries[index].name, report, slab?.subarray(contentBytes));
           contentBytes += report.contents?.length ?? 0;
           selected.push(report);
         }
@@ -235,7 +239,7 @@ class Scan {
    * same lookup as `/proc/self/fd/N/name`, see WorkingDirectory), so an entry swapped for a link is
    * not opened; O_NONBLOCK and the fstat check keep a FIFO or device from being read or waited on.
    */
-  private withContents(frame: Frame, name: string, report: ScannedEntry): ScannedEntry {
+  private withContents(frame: Frame, name: string, report: ScannedEntry, room: Buffer | undefined): ScannedEntry {
     const wanted = this.options.readContents;
     if (wanted === undefined || report.stat.kind !== 'file' || report.stat.size > wanted.maxBytes || frame.dir === null) return report;
     this.changeInto(frame);
@@ -248,7 +252,7 @@ class Scan {
     try {
       const stats = fstatSync(fd);
       if (!stats.isFile() || stats.size > wanted.maxBytes) return report;
-      const contents = Buffer.allocUnsafe(stats.size);
+      const contents = room !== undefined && stats.size <= room.length ? room.subarray(0, stats.size) : Buffer.allocUnsafe(stats.size);
       let filled = 0;
       while (filled < contents.length) {
         const bytesRead = readSync(fd, contents, filled, contents.length - filled, filled);
