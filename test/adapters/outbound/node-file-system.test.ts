@@ -331,7 +331,8 @@ describe('NodeFileSystem (Linux specifics)', () => {
     const levels = Array.from({ length: 150 }, (_, i) => `d${i}`);
     mkdirSync(box.in(levels.join('/')), { recursive: true });
     // A file every 10 levels, so that the walk comes back up through directories it had to give back.
-    for (let i = 10; i <= 150; i += 10) writeFileSync(box.in(`${levels.slice(0, i).join('/')}/f.txt`), 'f');
+    // Each says its own depth (one byte, as `f` in wide/), so a file read from another directory shows.
+    for (let i = 10; i <= 150; i += 10) writeFileSync(box.in(`${levels.slice(0, i).join('/')}/f.txt`), String.fromCharCode(64 + i / 10));
     writeFileSync(box.in('d0/.mcp-fs-0123456789abcdef.tmp'), 'a write in progress');
     // Wider than the directories a scan opens ahead: the rest are opened when the walk reaches them.
     for (let i = 0; i < 300; i += 1) {
@@ -348,6 +349,20 @@ describe('NodeFileSystem (Linux specifics)', () => {
     const cwdBefore = process.cwd();
     expect(await scanAll(fs, '')).toEqual(expected);
     expect(await scanAll(new NodeFileSystem({ procFd: false }), '')).toEqual(expected);
+    // Reading contents as it reports: a file whose directory the scan gave back meanwhile is still
+    // reported (judged by lstat), only without its bytes; every other comes with them.
+    for (const files of [fs, new NodeFileSystem({ procFd: false })]) {
+      const reported: { path: string; size: number; contents?: string }[] = [];
+      for await (const batch of files.scanTree(box.at(''), { select: (_path, kind) => kind === 'file', readContents: { maxBytes: 16 } })) {
+        for (const entry of batch.selected) {
+          reported.push({ path: entry.relativePath, size: entry.stat.size, contents: entry.contents && new TextDecoder().decode(entry.contents) });
+        }
+      }
+      expect(reported.map((entry) => entry.path)).toEqual(expected);
+      const own = (path: string) => (path.startsWith('wide/') ? 'f' : String.fromCharCode(64 + path.split('/').length / 10));
+      expect(reported.filter((entry) => entry.size !== 1 || (entry.contents !== undefined && entry.contents !== own(entry.path)))).toEqual([]);
+      expect(reported.filter((entry) => entry.contents !== undefined).length).toBeGreaterThan(300);
+    }
     for await (const batch of fs.scanTree(box.at(''), { select: () => true })) {
       // Between two batches (and after a stop) the working directory is the process's own.
       expect(process.cwd()).toBe(cwdBefore);

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent, type Stats } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { compareCodePoints } from '../../../domain/code-point-order.js';
 import type { EntryKind, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
@@ -24,6 +24,14 @@ const EAGER_DIRECTORIES = 256;
 /** File contents one batch carries at most (TreeScanOptions.readContents): a batch ends once it holds this much. */
 const BATCH_CONTENT_BYTES = 1024 * 1024;
 
+/**
+ * A selected file of a scan with readContents: it is opened when reported, and its stat then comes
+ * from the descriptor (fstat) instead of a separate lstat.
+ */
+class ReadWhenReported {
+  constructor(readonly relativePath: string) {}
+}
+
 interface Frame {
   /** The open directory, or null when it was closed to stay under MAX_OPEN_DIRECTORIES. */
   dir: Dir | null;
@@ -38,8 +46,8 @@ interface Frame {
    * while this directory is the working directory, so the walk never has to come back into it.
    */
   prepared: number;
-  /** Per prepared entry: what it reports (selected) or undefined. */
-  readonly reports: (ScannedEntry | undefined)[];
+  /** Per prepared entry: what it reports (selected), a file to open and read when reported, or undefined. */
+  readonly reports: (ScannedEntry | ReadWhenReported | undefined)[];
   /** Per prepared entry: an fd of the child directory opened ahead, LATER or NONE. */
   readonly children: number[];
   /** Entries up to here are reported (and their subtrees walked). */
@@ -173,11 +181,16 @@ class Scan {
           this.eager -= 1;
         }
         const index = frame.next++;
-        let report = frame.reports[index];
-        if (report !== undefined) {
+        const prepared = frame.reports[index];
+        let report: ScannedEntry | undefined;
+        if (prepared instanceof ReadWhenReported) {
           // Read as it is reported, not as it is prepared: a batch holds at most BATCH_CONTENT_BYTES of contents.
-          if (this.options.readContents !== undefined) slab ??= Buffer.allocUnsafeSlow(2 * BATCH_CONTENT_BYTES);
-          report = this.withContents(frame, frame.entries[index].name, report, slab?.subarray(contentBytes));
+          slab ??= Buffer.allocUnsafeSlow(2 * BATCH_CONTENT_BYTES);
+          report = this.readSelected(frame, frame.entries[index].name, prepared.relativePath, slab.subarray(contentBytes));
+        } else {
+          report = prepared;
+        }
+        if (report !== undefined) {
           contentBytes += report.contents?.length ?? 0;
           selected.push(report);
         }
@@ -206,7 +219,9 @@ class Scan {
     const name = entry.name;
     const kind = direntKind(entry);
     const relativePath = frame.relativePath === '' ? name : `${frame.relativePath}/${name}`;
-    frame.reports.push(this.options.select(relativePath, kind) ? this.stat(frame, name, kind, relativePath) : undefined);
+    if (!this.options.select(relativePath, kind)) frame.reports.push(undefined);
+    else if (kind === 'file' && this.options.readContents !== undefined) frame.reports.push(new ReadWhenReported(relativePath));
+    else frame.reports.push(this.stat(frame, name, kind, relativePath));
     const { maxDepth } = this.options;
     if (kind !== 'directory' || (maxDepth !== undefined && frame.depth + 1 >= maxDepth)) frame.children.push(NONE);
     else if (this.eager >= EAGER_DIRECTORIES) frame.children.push(LATER);
@@ -226,42 +241,52 @@ class Scan {
     }
     // Gone since the listing: nothing to report.
     if (stats === undefined) return undefined;
+    return this.reportOf(name, kind, relativePath, stats);
+  }
+
+  /** The entry as `stats` show it now, if it is still wanted (its kind may have changed since the listing). */
+  private reportOf(name: string, listedKind: EntryKind, relativePath: string, stats: Stats): ScannedEntry | undefined {
     const now = kindOf(stats);
-    if (now !== kind && !this.options.select(relativePath, now)) return undefined;
+    if (now !== listedKind && !this.options.select(relativePath, now)) return undefined;
     return { relativePath, stat: toEntryStat(name, stats) };
   }
 
   /**
-   * The entry with its bytes, when readContents asks for them and the entry is a regular file small
-   * enough; otherwise as it is (the caller opens it and meets whatever error there is to meet).
+   * A file selected with readContents, as it is reported: opened, fstat'ed (its stat, no lstat) and,
+   * when it is a regular file of at most maxBytes, read whole into `room` (or its own buffer). An
+   * entry that cannot be opened that way is judged by lstat like any other and comes without bytes
+   * (the caller opens it and meets whatever error there is to meet).
    *
    * Security: opened O_NOFOLLOW by its bare name while its directory is the working directory (the
    * same lookup as `/proc/self/fd/N/name`, see WorkingDirectory), so an entry swapped for a link is
    * not opened; O_NONBLOCK and the fstat check keep a FIFO or device from being read or waited on.
    */
-  private withContents(frame: Frame, name: string, report: ScannedEntry, room: Buffer | undefined): ScannedEntry {
-    const wanted = this.options.readContents;
-    if (wanted === undefined || report.stat.kind !== 'file' || report.stat.size > wanted.maxBytes || frame.dir === null) return report;
+  private readSelected(frame: Frame, name: string, relativePath: string, room: Buffer): ScannedEntry | undefined {
+    const maxBytes = this.options.readContents?.maxBytes ?? 0;
+    // Security: a bare name means "in the working directory", which is this directory only while its fd is
+    // held (closeShallowest judges such files before giving a directory back).
+    if (frame.dir === null) throw new Error('scan: a file to read in a directory no longer held');
     this.changeInto(frame);
     let fd: number;
     try {
       fd = openSync(frame.prefix + name, FILE_READ_FLAGS);
     } catch {
-      return report;
+      return this.stat(frame, name, 'file', relativePath);
     }
     try {
       const stats = fstatSync(fd);
-      if (!stats.isFile() || stats.size > wanted.maxBytes) return report;
-      const contents = room !== undefined && stats.size <= room.length ? room.subarray(0, stats.size) : Buffer.allocUnsafe(stats.size);
+      const report = this.reportOf(name, 'file', relativePath, stats);
+      if (report === undefined || !stats.isFile() || stats.size > maxBytes) return report;
+      const contents = stats.size <= room.length ? room.subarray(0, stats.size) : Buffer.allocUnsafe(stats.size);
       let filled = 0;
       while (filled < contents.length) {
         const bytesRead = readSync(fd, contents, filled, contents.length - filled, filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
-      return { relativePath: report.relativePath, stat: report.stat, contents: contents.subarray(0, filled) };
+      return { relativePath, stat: report.stat, contents: contents.subarray(0, filled) };
     } catch {
-      return report;
+      return this.stat(frame, name, 'file', relativePath);
     } finally {
       closeSync(fd);
     }
@@ -330,6 +355,12 @@ class Scan {
     if (excess <= 0) return;
     const frame = this.stack[excess];
     if (frame.dir === null) return;
+    // Files still to be read when reported need their directory: judge them now, by lstat, without bytes.
+    this.changeInto(frame);
+    for (let index = frame.next; index < frame.prepared; index += 1) {
+      const pending = frame.reports[index];
+      if (pending instanceof ReadWhenReported) frame.reports[index] = this.stat(frame, frame.entries[index].name, 'file', pending.relativePath);
+    }
     void frame.dir.close();
     frame.dir = null;
   }
