@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fchmodSync, fsync, openSync, renameSync, writeSync, type Stats } from 'node:fs';
+import { link, open, unlink, type FileHandle } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { errors } from '../../../domain/errors.js';
 import { fitsHostPath, hostPathOf, hostPathTooLong, resolveLinkTarget } from '../../../domain/path-policy.js';
 import type { FileVersion, WriteOptions, WriteResult } from '../../../domain/ports/file-system.port.js';
@@ -16,8 +17,17 @@ const APPEND_FLAGS = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK;
 const TEMP_MODE = 0o600;
 const DEFAULT_FILE_MODE = 0o644;
 const COPY_CHUNK = 128 * 1024;
+/**
+ * Fast path: content up to this size is written into its temp file with synchronous syscalls (a
+ * page-cache copy costs less than the thread-pool hops of open, write, chmod and close). The fsync
+ * stays on the pool, so a slow disk never holds the event loop.
+ */
+const SYNC_WRITE_MAX = 1024 * 1024;
+const fsyncOnPool = promisify(fsync);
 
 type Fill = (handle: FileHandle) => Promise<number>;
+/** What a temp file is filled with: bytes, or a function that streams into its handle (copy). */
+type Content = Uint8Array | Fill;
 
 /** The identity of one version of a file: a rename-replace changes the inode, an in-place write the ctime. */
 export function versionOf(stats: Stats): FileVersion {
@@ -38,12 +48,12 @@ export class Writer {
     const target = await this.walker.locate(path, walk, { followFinal, createParents: options.createParents });
     try {
       if (options.mode === 'create_exclusive') {
-        await this.createExclusive(target, (handle) => writeAll(handle, data), permissions, walk);
+        await this.createExclusive(target, data, permissions, walk);
         return { created: true, size: data.byteLength };
       }
       assertWritableFile(target, walk);
       const mode = target.stats ? target.stats.mode & 0o7777 : permissions;
-      await this.replace(target, (handle) => writeAll(handle, data), mode, walk, options.expected);
+      await this.replace(target, data, mode, walk, options.expected);
       return { created: target.stats === null, size: data.byteLength };
     } finally {
       await target.parent.close();
@@ -61,14 +71,14 @@ export class Writer {
     }
   }
 
-  private async createExclusive(target: Located, fill: Fill, permissions: number, walk: Walk): Promise<void> {
+  private async createExclusive(target: Located, content: Content, permissions: number, walk: Walk): Promise<void> {
     if (!fitsHostPath(target.path)) throw hostPathTooLong(walk.subject);
     if (target.stats?.isSymbolicLink()) {
       const text = await this.walker.readLinkIn(target.parent, target.name, walk);
       if (text !== null && resolveLinkTarget(target.parent.path, text) === null) throw outsideRoot(walk.subject, text);
     }
     if (target.stats !== null) throw errors.alreadyExists(walk.subject.root.name, displayPath(walk.subject));
-    const { name: temp, done } = await this.writeTemp(target.parent, fill, permissions, walk);
+    const { name: temp, done } = await this.writeTemp(target.parent, content, permissions, walk);
     try {
       // link(2) fails with EEXIST if anything (a link included) appeared meanwhile: atomic create-only.
       await link(target.parent.entry(temp), target.parent.entry(target.name));
@@ -119,9 +129,8 @@ export class Writer {
    * With `expected`, the target must still be that version right before the rename (CONFLICT
    * otherwise); callers hold the file's lock (FileSystemPort.lockFile) across read and write.
    */
-  private async replace(target: Located, fill: Fill, permissions: number, walk: Walk, expected?: FileVersion): Promise<number> {
-    let size = 0;
-    const { name: temp, done } = await this.writeTemp(target.parent, async (handle) => (size = await fill(handle)), permissions, walk);
+  private async replace(target: Located, content: Content, permissions: number, walk: Walk, expected?: FileVersion): Promise<number> {
+    const { name: temp, size, done } = await this.writeTemp(target.parent, content, permissions, walk);
     try {
       if (expected !== undefined) {
         const now = await this.walker.lstatIn(target.parent, target.name, walk);
@@ -129,7 +138,8 @@ export class Writer {
           throw errors.conflict(walk.subject.root.name, displayPath(walk.subject));
         }
       }
-      await rename(target.parent.entry(temp), target.parent.entry(target.name));
+      // Same directory fd, same names: a metadata call on dentries the kernel holds, done synchronously.
+      renameSync(target.parent.entry(temp), target.parent.entry(target.name));
     } catch (error) {
       await unlinkQuietly(target.parent.entry(temp));
       throw translate(error, walk.subject);
@@ -144,9 +154,13 @@ export class Writer {
    * its name and what to call once it is renamed or removed. The temp is recorded as in flight
    * first, so a restart after a crash removes it (InFlightWrites.recover).
    */
-  private async writeTemp(dir: Dir, fill: Fill, permissions: number, walk: Walk): Promise<{ name: string; done: () => Promise<void> }> {
+  private async writeTemp(dir: Dir, content: Content, permissions: number, walk: Walk): Promise<{ name: string; size: number; done: () => Promise<void> }> {
     const name = tempName();
     const done = await this.inFlight.begin(hostPathOf(dir.path), name);
+    if (typeof content !== 'function' && content.byteLength <= SYNC_WRITE_MAX) {
+      return { name, size: await writeTempSync(dir, name, content, permissions, walk, done), done };
+    }
+    const fill: Fill = typeof content === 'function' ? content : (handle) => writeAll(handle, content);
     let handle: FileHandle;
     try {
       handle = await createTemp(dir, name, walk);
@@ -156,18 +170,45 @@ export class Writer {
     }
     let open = true;
     try {
-      await fill(handle);
+      const size = await fill(handle);
       await handle.chmod(permissions);
       await handle.sync();
       open = false;
       await handle.close();
-      return { name, done };
+      return { name, size, done };
     } catch (error) {
       if (open) await handle.close();
       await unlinkQuietly(dir.entry(name));
       await done();
       throw translate(error, walk.subject);
     }
+  }
+}
+
+/** writeTemp's fast path for small content; on failure the temp is removed and `done` called, as there. */
+async function writeTempSync(dir: Dir, name: string, data: Uint8Array, permissions: number, walk: Walk, done: () => Promise<void>): Promise<number> {
+  let fd: number;
+  try {
+    fd = openSync(dir.entry(name), CREATE_FLAGS, TEMP_MODE);
+  } catch (error) {
+    await done();
+    throw translate(error, walk.subject);
+  }
+  let open = true;
+  try {
+    let offset = 0;
+    while (offset < data.byteLength) offset += writeSync(fd, data, offset, data.byteLength - offset);
+    fchmodSync(fd, permissions);
+    // Security: the fd stays open until fsync returns, so the pool never works on a reused number.
+    await fsyncOnPool(fd);
+    open = false;
+    closeSync(fd);
+    return offset;
+  } catch (error) {
+    if (open) closeSync(fd);
+    await unlinkQuietly(dir.entry(name));
+    await done();
+    throw translate(error, walk.subject);
   }
 }
 
