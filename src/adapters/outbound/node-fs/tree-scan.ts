@@ -8,6 +8,7 @@ import { kindOf, toEntryStat } from './entry-stat.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
 import { isOwnWorkFile } from './own-work-files.js';
 import { Dir, DIRECTORY_FLAGS, FILE_READ_FLAGS, Walk, type Walker } from './walker.js';
+import { childRelativePath, direntKind, kernelWorkingDirectory, LATER, newFrame, NONE, ReadWhenReported, type Frame } from './scan-frame.js';
 import { WorkingDirectory } from './working-directory.js';
 
 /** Entries between two looks at the clock inside a slice. */
@@ -15,44 +16,10 @@ const ENTRIES_PER_CLOCK = 128;
 /** Directory fds one scan holds at most; deeper trees close their shallowest ones and reopen them through the walker. */
 const MAX_OPEN_DIRECTORIES = 64;
 
-/** A child directory to open only when the walk reaches it (the scan holds EAGER_DIRECTORIES already). */
-const LATER = -1;
-/** Not a directory to enter (not one, too deep, or gone since the listing). */
-const NONE = -2;
 /** Child directories one scan opens ahead at most, while their parent is the working directory. */
 const EAGER_DIRECTORIES = 256;
 /** File contents one batch carries at most (TreeScanOptions.readContents): a batch ends once it holds this much. */
 const BATCH_CONTENT_BYTES = 1024 * 1024;
-
-/**
- * A selected file of a scan with readContents: it is opened when reported, and its stat then comes
- * from the descriptor (fstat) instead of a separate lstat.
- */
-class ReadWhenReported {
-  constructor(readonly relativePath: string) {}
-}
-
-interface Frame {
-  /** The open directory, or null when it was closed to stay under MAX_OPEN_DIRECTORIES. */
-  dir: Dir | null;
-  /** Put before a name to look it up in this directory: '' once it is the working directory, its host path + '/' without /proc. */
-  prefix: string;
-  /** '' for the start directory. */
-  readonly relativePath: string;
-  readonly depth: number;
-  entries: Dirent[];
-  /**
-   * Entries up to here are prepared: selected, stat'ed and, for a directory to enter, opened, all
-   * while this directory is the working directory, so the walk never has to come back into it.
-   */
-  prepared: number;
-  /** Per prepared entry: what it reports (selected), a file to open and read when reported, or undefined. */
-  readonly reports: (ScannedEntry | ReadWhenReported | undefined)[];
-  /** Per prepared entry: an fd of the child directory opened ahead, LATER or NONE. */
-  readonly children: number[];
-  /** Entries up to here are reported (and their subtrees walked). */
-  next: number;
-}
 
 /**
  * FileSystemPort.scanTree for the Node adapter: the whole walk runs with synchronous syscalls in
@@ -379,28 +346,4 @@ class Scan {
   private pathOf(relativePath: string): RootPath {
     return relativePath === '' ? this.base : { root: this.base.root, segments: [...this.base.segments, ...relativePath.split('/')] };
   }
-}
-
-function newFrame(dir: Dir, prefix: string, relativePath: string, depth: number): Frame {
-  return { dir, prefix, relativePath, depth, entries: [], prepared: 0, reports: [], children: [], next: 0 };
-}
-
-function childRelativePath(parent: Frame, name: string): string {
-  return parent.relativePath === '' ? name : `${parent.relativePath}/${name}`;
-}
-
-/** getcwd, or null when it cannot name the working directory (deleted, or past PATH_MAX). */
-function kernelWorkingDirectory(): string | null {
-  try {
-    return process.cwd();
-  } catch {
-    return null;
-  }
-}
-
-function direntKind(entry: Dirent): EntryKind {
-  if (entry.isFile()) return 'file';
-  if (entry.isDirectory()) return 'directory';
-  if (entry.isSymbolicLink()) return 'symlink';
-  return 'other';
 }
