@@ -4,6 +4,7 @@
 // CPU time from /proc, stops it, and prints CPU ms a call and the functions with the most self
 // time, grouped by package (koa, @modelcontextprotocol/sdk, zod, winston, ours ...).
 // Usage: npm run build && node scripts/bench/profile-http.mjs [rounds=5] [profile dir=/tmp/prof-http]
+import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,11 +25,17 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** dist/main.js is one bundle: its source map names the package or src/ file of each frame. */
-const bundleMap = new SourceMap(JSON.parse(readFileSync(`${OUR_MAIN}.map`, 'utf8')));
+/** The bundle is dist/main.js plus the chunks it imports (dist/chunks/): each one's source map names the package or src/ file of a frame. */
+const bundleMaps = new Map();
+function bundleMapOf(url) {
+  if (!url.startsWith('file://') || !/\/dist\/(main|chunks\/[^/]+)\.js$/.test(url)) return undefined;
+  if (!bundleMaps.has(url)) bundleMaps.set(url, new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8'))));
+  return bundleMaps.get(url);
+}
 
 function sourceOf(callFrame) {
-  if (!callFrame.url.endsWith('/dist/main.js')) return { url: callFrame.url, line: callFrame.lineNumber + 1 };
+  const bundleMap = bundleMapOf(callFrame.url);
+  if (!bundleMap) return { url: callFrame.url, line: callFrame.lineNumber + 1 };
   const entry = bundleMap.findEntry(callFrame.lineNumber, callFrame.columnNumber);
   return entry.originalSource ? { url: entry.originalSource, line: entry.originalLine + 1 } : { url: callFrame.url, line: callFrame.lineNumber + 1 };
 }
