@@ -398,6 +398,14 @@ describe('Grep', () => {
     expect(result.total_matches).toBeLessThan(50);
   });
 
+  it('stops at the deadline in a large tree where no file is searched (every name filtered out)', async () => {
+    for (let i = 0; i < 600; i += 1) fs.seedFile(`/ws/d${i % 3}/f${i}.txt`, 'hit');
+    // Ten minutes a look: the first look at the clock while passing over entries finds the deadline gone.
+    const clock = new SteppingClock(600_000);
+    const result = await grep({ pattern: 'hit', glob_filter: '*.none', timeout_seconds: 1 }, grepWith({ clock }));
+    expect(result).toMatchObject({ timed_out: true, files_searched: 0, total_matches: 0 });
+  });
+
   it('OQ-001: a timeout above the ceiling is clamped to it', async () => {
     fs.seedFile('/ws/a.txt', 'x');
     // One hour per look: only the clamped 600 s ceiling is short enough to expire before the first file.
