@@ -19,7 +19,7 @@ const DEFAULT_FILE_MODE = 0o644;
 const COPY_CHUNK = 128 * 1024;
 /**
  * Fast path: content up to this size is written into its temp file with synchronous syscalls (a
- * page-cache copy costs less than the thread-pool hops of open, write, chmod and close). The fsync
+ * page-cache copy costs less than the thread-pool hops of open, write, chmod and close). Every fsync
  * stays on the pool, so a slow disk never holds the event loop.
  */
 const SYNC_WRITE_MAX = 1024 * 1024;
@@ -28,6 +28,14 @@ const fsyncOnPool = promisify(fsync);
 type Fill = (handle: FileHandle) => Promise<number>;
 /** What a temp file is filled with: bytes, or a function that streams into its handle (copy). */
 type Content = Uint8Array | Fill;
+
+/** A temp file being written: its content, its mode, its data on disk, then closed. */
+interface TempFile {
+  fill(): Promise<number>;
+  chmod(mode: number): void | Promise<void>;
+  sync(): Promise<void>;
+  close(): void | Promise<void>;
+}
 
 /** The identity of one version of a file: a rename-replace changes the inode, an in-place write the ctime. */
 export function versionOf(stats: Stats): FileVersion {
@@ -157,27 +165,23 @@ export class Writer {
   private async writeTemp(dir: Dir, content: Content, permissions: number, walk: Walk): Promise<{ name: string; size: number; done: () => Promise<void> }> {
     const name = tempName();
     const done = await this.inFlight.begin(hostPathOf(dir.path), name);
-    if (typeof content !== 'function' && content.byteLength <= SYNC_WRITE_MAX) {
-      return { name, size: await writeTempSync(dir, name, content, permissions, walk, done), done };
-    }
-    const fill: Fill = typeof content === 'function' ? content : (handle) => writeAll(handle, content);
-    let handle: FileHandle;
+    let file: TempFile;
     try {
-      handle = await createTemp(dir, name, walk);
+      file = await createTemp(dir.entry(name), content);
     } catch (error) {
       await done();
-      throw error;
+      throw translate(error, walk.subject);
     }
     let open = true;
     try {
-      const size = await fill(handle);
-      await handle.chmod(permissions);
-      await handle.sync();
+      const size = await file.fill();
+      await file.chmod(permissions);
+      await file.sync();
       open = false;
-      await handle.close();
+      await file.close();
       return { name, size, done };
     } catch (error) {
-      if (open) await handle.close();
+      if (open) await file.close();
       await unlinkQuietly(dir.entry(name));
       await done();
       throw translate(error, walk.subject);
@@ -185,43 +189,33 @@ export class Writer {
   }
 }
 
-/** writeTemp's fast path for small content; on failure the temp is removed and `done` called, as there. */
-async function writeTempSync(dir: Dir, name: string, data: Uint8Array, permissions: number, walk: Walk, done: () => Promise<void>): Promise<number> {
-  let fd: number;
-  try {
-    fd = openSync(dir.entry(name), CREATE_FLAGS, TEMP_MODE);
-  } catch (error) {
-    await done();
-    throw translate(error, walk.subject);
+/** Creates the temp file (O_EXCL: never an existing entry, never through a link), synchronously for small bytes. */
+async function createTemp(entry: string, content: Content): Promise<TempFile> {
+  if (typeof content !== 'function' && content.byteLength <= SYNC_WRITE_MAX) {
+    const fd = openSync(entry, CREATE_FLAGS, TEMP_MODE);
+    return {
+      fill: async () => {
+        let offset = 0;
+        while (offset < content.byteLength) offset += writeSync(fd, content, offset, content.byteLength - offset);
+        return offset;
+      },
+      chmod: (mode) => fchmodSync(fd, mode),
+      // Security: the fd stays open until fsync returns, so the pool never works on a reused number.
+      sync: () => fsyncOnPool(fd),
+      close: () => closeSync(fd),
+    };
   }
-  let open = true;
-  try {
-    let offset = 0;
-    while (offset < data.byteLength) offset += writeSync(fd, data, offset, data.byteLength - offset);
-    fchmodSync(fd, permissions);
-    // Security: the fd stays open until fsync returns, so the pool never works on a reused number.
-    await fsyncOnPool(fd);
-    open = false;
-    closeSync(fd);
-    return offset;
-  } catch (error) {
-    if (open) closeSync(fd);
-    await unlinkQuietly(dir.entry(name));
-    await done();
-    throw translate(error, walk.subject);
-  }
+  const handle = await open(entry, CREATE_FLAGS, TEMP_MODE);
+  return {
+    fill: () => (typeof content === 'function' ? content(handle) : writeAll(handle, content)),
+    chmod: (mode) => handle.chmod(mode),
+    sync: () => handle.sync(),
+    close: () => handle.close(),
+  };
 }
 
 function tempName(): string {
   return `.mcp-fs-${randomBytes(8).toString('hex')}.tmp`;
-}
-
-async function createTemp(dir: Dir, name: string, walk: Walk): Promise<FileHandle> {
-  try {
-    return await open(dir.entry(name), CREATE_FLAGS, TEMP_MODE);
-  } catch (error) {
-    throw translate(error, walk.subject);
-  }
 }
 
 function assertWritableFile(target: Located, walk: Walk, linkReplaced = false): void {

@@ -35,6 +35,25 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
       expect((await statOf('a.txt'))?.permissions).toBe(0o600);
     });
 
+    it('writes content of every size whole: small content and content past 1 MiB, by replace and create_exclusive', async () => {
+      // The Node adapter fills temp files of up to 1 MiB with synchronous calls and larger ones through a FileHandle.
+      const sizes = [1, 1024 * 1024, 1024 * 1024 + 1, 3 * 1024 * 1024 + 7];
+      for (const size of sizes) {
+        const text = 'abcdefghij'.repeat(Math.ceil(size / 10)).slice(0, size);
+        fixture().seed.file(`replace-${size}.txt`, 'old', 0o600);
+        expect(await write(`replace-${size}.txt`, text)).toEqual({ created: false, size });
+        expect(await write(`new-${size}.txt`, text, { mode: 'create_exclusive' })).toEqual({ created: true, size });
+        expect({ size, replaced: fixture().inspect.text(`replace-${size}.txt`) === text, created: fixture().inspect.text(`new-${size}.txt`) === text }).toEqual({
+          size,
+          replaced: true,
+          created: true,
+        });
+        expect((await statOf(`replace-${size}.txt`))?.permissions).toBe(0o600);
+      }
+      const listed = (await fixture().fs.readDirectory(at(''))).map((entry) => entry.name).sort();
+      expect(listed).toEqual(sizes.flatMap((size) => [`new-${size}.txt`, `replace-${size}.txt`]).sort());
+    });
+
     it('create_exclusive: creates when nothing is there', async () => {
       expect(await write('new.txt', 'x', { mode: 'create_exclusive' })).toEqual({ created: true, size: 1 });
       expect(fixture().inspect.text('new.txt')).toBe('x');
