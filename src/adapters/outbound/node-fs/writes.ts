@@ -96,6 +96,7 @@ export class Writer {
       await unlinkQuietly(target.parent.entry(temp));
       await done();
     }
+    await syncDirectory(target.parent, walk);
   }
 
   private async append(path: RootPath, data: Uint8Array, permissions: number, createParents: boolean, walk: Walk): Promise<WriteResult> {
@@ -119,6 +120,9 @@ export class Writer {
           await this.walker.verify(handle, path.root, walk);
           if (created) await handle.chmod(permissions);
           await writeAll(handle, data);
+          // Durability: an acknowledged append is on disk, as a replaced file is (writeTemp syncs it).
+          await handle.sync();
+          if (created) await syncDirectory(target.parent, walk);
           return { created, size: (await handle.stat()).size };
         } catch (error) {
           if (created) await unlinkQuietly(entry);
@@ -154,6 +158,7 @@ export class Writer {
     } finally {
       await done();
     }
+    await syncDirectory(target.parent, walk);
     return size;
   }
 
@@ -212,6 +217,19 @@ async function createTemp(entry: string, content: Content): Promise<TempFile> {
     sync: () => handle.sync(),
     close: () => handle.close(),
   };
+}
+
+/**
+ * Durability: a rename or a new name is an entry of the directory; syncing the directory makes an
+ * acknowledged write survive a power loss, not only a crash of this process. A file system that
+ * cannot sync a directory (EINVAL) has nothing more to offer. The fd stays open until fsync returns.
+ */
+async function syncDirectory(dir: Dir, walk: Walk): Promise<void> {
+  try {
+    await fsyncOnPool(dir.fd);
+  } catch (error) {
+    if (errnoOf(error) !== 'EINVAL') throw translate(error, walk.subject);
+  }
 }
 
 function tempName(): string {
