@@ -61,17 +61,11 @@ export async function searchFile(
   limits: FileSearchLimits,
   readAhead?: ReadAhead,
 ): Promise<FileMatches | undefined> {
-  if (readAhead !== undefined) return searchContents(readAhead, displayPath(path), options, limits);
-  let file: ReadableFile;
+  const file = readAhead === undefined ? await openToSearch(fs, path) : contentsFile(readAhead);
+  if (file === undefined) return undefined;
   try {
-    file = await fs.openFile(path);
-  } catch (error) {
-    // Gone between listing and opening: there is nothing left to search.
-    if ((error as { code?: unknown } | null)?.code === 'NOT_FOUND') return undefined;
-    throw error;
-  }
-  try {
-    const head = await file.read(0, BINARY_SNIFF_BYTES);
+    // A file read ahead is its own first chunk: nothing of it is read twice.
+    const head = readAhead?.contents ?? (await file.read(0, BINARY_SNIFF_BYTES));
     if (looksBinary(head)) return undefined;
     const whole = await wholeSmallFile(file, head, options.matcher);
     if (whole && !mayMatchSomeLine(whole, options.matcher)) return noMatches();
@@ -79,6 +73,25 @@ export async function searchFile(
   } finally {
     await file.close();
   }
+}
+
+async function openToSearch(fs: FileSystemPort, path: RootPath): Promise<ReadableFile | undefined> {
+  try {
+    return await fs.openFile(path);
+  } catch (error) {
+    // Gone between listing and opening: there is nothing left to search.
+    if ((error as { code?: unknown } | null)?.code === 'NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+/** Bytes a tree scan read, as a file to search. */
+function contentsFile({ stat, contents }: ReadAhead): ReadableFile {
+  return {
+    stat: { ...stat, size: contents.length },
+    read: async (position, length) => contents.subarray(position, position + length),
+    close: async () => undefined,
+  };
 }
 
 /**
@@ -100,20 +113,6 @@ async function wholeSmallFile(file: ReadableFile, head: Uint8Array, matcher: Lin
     filled += bytes.length;
   }
   return whole.subarray(0, filled);
-}
-
-/** searchFile over bytes already read: the same binary test, the same one look, the same line scan. */
-async function searchContents(readAhead: ReadAhead, shownPath: string, options: FileSearchOptions, limits: FileSearchLimits): Promise<FileMatches | undefined> {
-  const { contents } = readAhead;
-  if (looksBinary(contents.subarray(0, BINARY_SNIFF_BYTES))) return undefined;
-  const whole = options.matcher.mayMatchSomeLine !== undefined && contents.length <= MAX_LINE_CHARS;
-  if (whole && !mayMatchSomeLine(contents, options.matcher)) return noMatches();
-  const file: ReadableFile = {
-    stat: { ...readAhead.stat, size: contents.length },
-    read: async (position, length) => contents.subarray(position, position + length),
-    close: async () => undefined,
-  };
-  return scan(readLines(file, contents), shownPath, options, limits);
 }
 
 const CARRIAGE_RETURN = 0x0d;
