@@ -28,7 +28,7 @@ describe('NodeFileSystem: reading an opened file', () => {
     execFileSync('rm', ['-rf', '--', base]);
   });
 
-  it.each([0, 1, 4096, 65536, 65537, 3 * HASH_CHUNK_BYTES + 17])('a %p-byte file reads back and hashes exactly', async (size) => {
+  it.each([0, 1, 4096, 65536, 65537, 1024 * 1024, 1024 * 1024 + 1, 3 * HASH_CHUNK_BYTES + 17])('a %p-byte file reads back and hashes exactly', async (size) => {
     const bytes = patterned(size);
     writeFileSync(join(base, 'f.bin'), bytes);
     const file = await fs.openFile(at('f.bin'));
@@ -53,6 +53,22 @@ describe('NodeFileSystem: reading an opened file', () => {
       const last = await file.read(190_000, 50_000, buffer);
       expect(Buffer.from(last).equals(Buffer.from(bytes.subarray(190_000)))).toBe(true);
       expect((await file.read(200_000, 10, buffer)).length).toBe(0);
+    } finally {
+      await file.close();
+    }
+  });
+
+  it.each([
+    [1024 * 1024, true],
+    [1024 * 1024 + 1, false],
+  ])('a file of %p bytes is read without leaving the current turn of the event loop: %p (a larger one goes to the thread pool)', async (size, synchronous) => {
+    writeFileSync(join(base, 'f.bin'), patterned(size));
+    const file = await fs.openFile(at('f.bin'));
+    try {
+      let loopTurned = false;
+      setImmediate(() => (loopTurned = true));
+      expect((await file.read(0, 32 * 1024)).length).toBe(32 * 1024);
+      expect(loopTurned).toBe(!synchronous);
     } finally {
       await file.close();
     }
