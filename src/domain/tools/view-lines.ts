@@ -36,6 +36,9 @@ export async function readLineWindow(
   const lines: string[] = [];
   let lineNumber = 1;
   let kept = '';
+  /** UTF-16 units of the current line so far; its code points are counted only once it may be too long. */
+  let units = 0;
+  let long = false;
   let length = 0;
   let lastUnit = '';
   let lineHasText = false;
@@ -46,14 +49,22 @@ export async function readLineWindow(
     lineHasText = true;
     if (!inWindow()) return;
     const piece = text.slice(from, to);
-    length += codePointCount(piece);
+    if (!long && units + piece.length > MAX_LINE_CHARS) {
+      // Up to here `kept` holds the whole line (MAX_LINE_CHARS < KEEP_UNITS), so its count is exact.
+      long = true;
+      length = codePointCount(kept);
+    }
+    if (long) length += codePointCount(piece);
+    units += piece.length;
     lastUnit = piece[piece.length - 1];
     if (kept.length < KEEP_UNITS) kept += piece.slice(0, KEEP_UNITS - kept.length);
   };
   const endLine = () => {
-    if (inWindow()) lines.push(renderLine(kept, length, lastUnit === '\r'));
+    if (inWindow()) lines.push(renderLine(kept, long ? length : units, lastUnit === '\r'));
     lineNumber += 1;
     kept = '';
+    units = 0;
+    long = false;
     length = 0;
     lastUnit = '';
     lineHasText = false;
@@ -78,6 +89,7 @@ export async function readLineWindow(
   return { lines, totalLines: lineNumber - 1, sha256: hash.digest() };
 }
 
+/** `length` counts code points, or UTF-16 units when those are at most MAX_LINE_CHARS (then code points are too). */
 function renderLine(kept: string, length: number, endsWithCarriageReturn: boolean): string {
   const chars = endsWithCarriageReturn ? length - 1 : length;
   // A line this short fits in `kept` whole, its '\r' included.

@@ -95,6 +95,14 @@ describe('view: text files', () => {
     expect((await view(world, 'emoji.txt')).text).toBe(`   1\t${'😀'.repeat(2000)}... [truncated, 2500 chars total]`);
   });
 
+  it('shows whole a line of 2,000 characters that takes more UTF-16 units (and a CRLF line of 2,000 + \\r)', async () => {
+    const world = editorWorld();
+    world.fs.seedFile('/ws/emoji.txt', `${'😀'.repeat(2000)}\n${'é😀'.repeat(1000)}\r\n${'x'.repeat(2001)}\n`);
+    expect((await view(world, 'emoji.txt')).text).toBe(
+      `   1\t${'😀'.repeat(2000)}\n   2\t${'é😀'.repeat(1000)}\n   3\t${'x'.repeat(2000)}... [truncated, 2001 chars total]`,
+    );
+  });
+
   it('Large file truncation: 5,000 lines without view_range show 2,000 and a note', async () => {
     const world = editorWorld();
     world.fs.seedFile('/ws/big.txt', numberedLines(5000));
