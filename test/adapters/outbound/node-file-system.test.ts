@@ -374,6 +374,21 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(openFds() - fdsBefore).toBeLessThanOrEqual(16);
   });
 
+  it('scanTree with readContents ends a batch once it holds 128 KiB of contents, so the search of one batch stays short', async () => {
+    // 100 files of 10 KiB: 1,000 KiB in all, at most 13 files (12 under the bound, one crossing it) a batch.
+    const bytes = Buffer.alloc(10 * 1024, 'x');
+    for (let i = 0; i < 100; i += 1) writeFileSync(box.in(`f${String(i).padStart(3, '0')}.txt`), bytes);
+    const batches: number[] = [];
+    for await (const batch of fs.scanTree(box.at(''), { select: () => true, readContents: { maxBytes: 256 * 1024 } })) {
+      const carried = batch.selected.reduce((sum, entry) => sum + (entry.contents?.length ?? 0), 0);
+      if (carried > 0) batches.push(carried);
+      expect(batch.selected.every((entry) => entry.contents?.length === 10 * 1024)).toBe(true);
+    }
+    expect(batches.reduce((sum, carried) => sum + carried, 0)).toBe(100 * 10 * 1024);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(128 * 1024 + 10 * 1024);
+    expect(batches.length).toBeGreaterThanOrEqual(8);
+  });
+
   it('scanTree skips what is left of a directory that vanished while the scan had given its fd back', async () => {
     // `top` is listed with 300 subdirectories: 256 are opened ahead, the rest when reached. Below the
     // first, a chain deeper than the fds a scan holds makes it give back `top`'s fd; reaching w256
