@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { serializeMessage, serializeMessages } from './message-json.js';
 import { SseStream } from './sse-stream.js';
 
 /**
@@ -68,7 +69,7 @@ export class PostResponse {
       new SseStream(this.res, this.sessionId).end();
     } else {
       const answers = this.order.map((id) => this.answers.get(id)).filter((answer) => answer !== undefined);
-      const body = JSON.stringify(this.order.length === 1 ? answers[0] : answers);
+      const body = this.order.length === 1 ? serializeMessage(answers[0]) : serializeMessages(answers);
       const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
       if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
       this.res.writeHead(200, headers);

@@ -4,6 +4,7 @@ import type { Logger } from '../../../domain/ports/logger.port.js';
 import { cancelled } from '../../../domain/work-context.js';
 import { describeIssues, parseArguments } from './argument-parser.js';
 import { jsonByteLength } from './json-size.js';
+import { rememberResultJson } from './message-json.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
 import type { ToolCallObserver, ToolCallRecord } from './tool-call-observer.js';
 import type { PreparedTool } from './tool-schemas.js';
@@ -38,7 +39,11 @@ function textBlocks(output: ToolOutput, definition?: Pick<ToolDefinition, 'toTex
     return typeof rendered === 'string' ? [rendered] : rendered;
   }
   const json = JSON.stringify(output.structured);
+  // The text block is the structured content's JSON: made once here, measured and sent from here.
+  const textJson = JSON.stringify(json);
   sizes?.set(output.structured, Buffer.byteLength(json));
+  sizes?.set(json, Buffer.byteLength(textJson));
+  rememberResultJson({ text: json, textJson, structured: output.structured, structuredJson: json });
   return [json];
 }
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { serializeMessage } from './message-json.js';
 
 /** As the SDK's transport: a comment frame this often keeps proxies and idle timeouts from cutting a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
@@ -36,7 +37,7 @@ export class SseStream {
   }
 
   event(message: JSONRPCMessage): void {
-    this.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    this.write(`event: message\ndata: ${serializeMessage(message)}\n\n`);
   }
 
   end(): void {

@@ -4,10 +4,27 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { TOKENS } from '../../../composition/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import type { Writable } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { serializeMessage } from './message-json.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
 const STDIO_SESSION_ID = 'stdio';
+
+/** The SDK's stdio transport, sending each message as serializeMessage writes it (a result's JSON made once). */
+class StdioTransport extends StdioServerTransport {
+  constructor(private readonly out: Writable = process.stdout) {
+    super(process.stdin, out);
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.out.write(`${serializeMessage(message)}\n`)) resolve();
+      else this.out.once('drain', resolve);
+    });
+  }
+}
 
 /** One MCP session over stdin/stdout. stdout belongs to the protocol: logs go to stderr. */
 @injectable()
@@ -22,7 +39,7 @@ export class StdioServer {
   /** Serves until stdin ends; `closed` resolves then. */
   async start(): Promise<{ closed: Promise<void> }> {
     const server = this.servers.create(STDIO_SESSION_ID);
-    const transport = new StdioServerTransport();
+    const transport = new StdioTransport();
     this.sessions.add({ id: STDIO_SESSION_ID, server, transport });
     await server.connect(transport);
     const closed = new Promise<void>((resolve) => {

@@ -1,0 +1,92 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The JSON of a tool result's largest parts, made once. A result whose text block is the compact
+ * JSON of its structuredContent (list_folder, glob, ...) was serialised three times: the text
+ * block, the measure of the message (which escapes the text), and the message itself, which
+ * serialises the structured content a second time and escapes the text again. For 10,000
+ * entries that is about 2 MB of JSON made twice over. The result mapper hands over what it
+ * already made; sending the message reuses it.
+ */
+interface KnownParts {
+  /** The text block's text, compared by identity. */
+  readonly text: string;
+  /** JSON.stringify(text). */
+  readonly textJson: string;
+  readonly structured: Readonly<Record<string, unknown>>;
+  /** JSON.stringify(structured), which is also `text`. */
+  readonly structuredJson: string;
+}
+
+/**
+ * Results mapped and not yet sent, newest last. A result is sent right after it is mapped, so a
+ * few suffice; one that falls out (or is never sent) is serialised in full, which is always right.
+ */
+const MAX_REMEMBERED = 16;
+const remembered: KnownParts[] = [];
+
+export function rememberResultJson(parts: KnownParts): void {
+  remembered.push(parts);
+  if (remembered.length > MAX_REMEMBERED) remembered.shift();
+}
+
+/**
+ * JSON.stringify(message), byte for byte, reusing the parts a result mapper made when the message
+ * carries that very result: the same text string (identity) and a structuredContent with the same
+ * keys holding the same values (the SDK's schema check hands on a shallow copy). The parts are
+ * plain data nobody changes between mapping and sending.
+ */
+export function serializeMessage(message: JSONRPCMessage): string {
+  const result = (message as { result?: unknown }).result;
+  const parts = result === undefined ? undefined : takeKnownParts(result);
+  if (parts === undefined) return JSON.stringify(message);
+  return objectJson(message as unknown as Record<string, unknown>, (key, value) =>
+    key === 'result' ? objectJson(value as Record<string, unknown>, (resultKey, resultValue) => resultPartJson(resultKey, resultValue, parts)) : undefined,
+  );
+}
+
+/** JSON.stringify of a batch of messages (an array), each as serializeMessage does it. */
+export function serializeMessages(messages: readonly JSONRPCMessage[]): string {
+  return `[${messages.map(serializeMessage).join(',')}]`;
+}
+
+function takeKnownParts(result: unknown): KnownParts | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { content, structuredContent } = result as { content?: unknown; structuredContent?: unknown };
+  if (!Array.isArray(content) || content.length !== 1 || typeof structuredContent !== 'object' || structuredContent === null) return undefined;
+  const block = content[0] as { type?: unknown; text?: unknown } | null;
+  if (typeof block !== 'object' || block === null || typeof block.text !== 'string') return undefined;
+  const keys = Object.keys(block);
+  if (keys.length !== 2 || keys[0] !== 'type' || keys[1] !== 'text' || block.type !== 'text') return undefined;
+  const index = remembered.findIndex((parts) => parts.text === block.text);
+  if (index === -1) return undefined;
+  const parts = remembered[index];
+  if (!sameMembers(parts.structured, structuredContent as Record<string, unknown>)) return undefined;
+  remembered.splice(index, 1);
+  return parts;
+}
+
+/** The same own keys in the same order, each holding the very same value. */
+function sameMembers(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  if (keys.length !== others.length) return false;
+  return keys.every((key, index) => others[index] === key && a[key] === b[key]);
+}
+
+function resultPartJson(key: string, value: unknown, parts: KnownParts): string | undefined {
+  if (key === 'content') return `[{"type":"text","text":${parts.textJson}}]`;
+  if (key === 'structuredContent') return parts.structuredJson;
+  return undefined;
+}
+
+/** `{"k":v,...}` as JSON.stringify writes it, with `special` giving the JSON of some members (undefined: the usual). */
+function objectJson(value: Record<string, unknown>, special: (key: string, value: unknown) => string | undefined): string {
+  const members: string[] = [];
+  for (const key of Object.keys(value)) {
+    const json = special(key, value[key]) ?? JSON.stringify(value[key]);
+    // JSON.stringify leaves out members whose value has no JSON (undefined, a function, a symbol).
+    if (json !== undefined) members.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{${members.join(',')}}`;
+}
