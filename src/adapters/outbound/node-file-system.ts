@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, type Stats } from 'node:fs'
 import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { injectable } from 'inversify';
 import { DomainError, errors, inRoot } from '../../domain/errors.js';
-import { fitsHostPath, hostPathTooLong } from '../../domain/path-policy.js';
+import { fitsHostPath, hostPathOf, hostPathTooLong } from '../../domain/path-policy.js';
 import type {
   EntryStat,
   FileLock,
@@ -29,7 +29,7 @@ import { removeTree } from './node-fs/removal.js';
 import { scanTree } from './node-fs/tree-scan.js';
 import { FILE_READ_FLAGS, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
 import { WorkingDirectory } from './node-fs/working-directory.js';
-import { versionOf, Writer } from './node-fs/writes.js';
+import { syncDirectory, versionOf, Writer } from './node-fs/writes.js';
 
 const LISTING_CONCURRENCY = 64;
 /**
@@ -230,11 +230,15 @@ export class NodeFileSystem implements FileSystemPort {
     const source = await this.walker.locate(from, new Walk(from), { followFinal: false });
     try {
       if (source.stats === null) throw errors.notFound('source', from.root.name, displayPath(from));
-      const target = await this.walker.locate(to, new Walk(to), { followFinal: false });
+      const toWalk = new Walk(to);
+      const target = await this.walker.locate(to, toWalk, { followFinal: false });
       try {
         if (target.stats?.isDirectory()) throw errors.isADirectory(to.root.name, displayPath(to));
         if (!fitsHostPath(target.path)) throw hostPathTooLong(to);
         await rename(source.parent.entry(source.name), target.parent.entry(target.name));
+        // Durability: the new name and the old one's removal are entries of both directories.
+        await syncDirectory(target.parent, toWalk);
+        if (hostPathOf(source.parent.path) !== hostPathOf(target.parent.path)) await syncDirectory(source.parent, toWalk);
         return 'renamed';
       } catch (error) {
         if (errnoOf(error) === 'EXDEV') return 'cross-device';

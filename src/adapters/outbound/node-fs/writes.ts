@@ -224,7 +224,7 @@ async function createTemp(entry: string, content: Content): Promise<TempFile> {
  * acknowledged write survive a power loss, not only a crash of this process. A file system that
  * cannot sync a directory (EINVAL) has nothing more to offer. The fd stays open until fsync returns.
  */
-async function syncDirectory(dir: Dir, walk: Walk): Promise<void> {
+export async function syncDirectory(dir: Dir, walk: Walk): Promise<void> {
   try {
     await fsyncOnPool(dir.fd);
   } catch (error) {

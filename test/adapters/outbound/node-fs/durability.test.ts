@@ -32,6 +32,8 @@ await fs.writeFile(at('sub/large.txt'), large, { mode: 'replace', createParents:
 await fs.writeFile(at('sub/created.txt'), small, { mode: 'create_exclusive', createParents: false });
 await fs.writeFile(at('sub/log.txt'), bytes('more'), { mode: 'append', createParents: false });
 await fs.writeFile(at('sub/new.log'), bytes('first'), { mode: 'append', createParents: false });
+await fs.rename(at('sub/replaced.txt'), at('other/moved.txt'));
+await fs.rename(at('sub/created.txt'), at('sub/renamed.txt'));
 `;
 
 describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () => {
@@ -42,6 +44,7 @@ describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () 
     base = mkdtempSync(join(tmpdir(), 'durability-'));
     const sub = join(base, 'ws', 'sub');
     mkdirSync(sub, { recursive: true });
+    mkdirSync(join(base, 'ws', 'other'));
     writeFileSync(join(sub, 'replaced.txt'), 'old');
     writeFileSync(join(sub, 'large.txt'), 'old');
     writeFileSync(join(sub, 'log.txt'), 'one\n');
@@ -77,6 +80,10 @@ describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () 
   });
 
   it('append: the file itself, and the directory when the append created the file', () => {
-    expect(calls.slice(9)).toEqual(['fsync(ws/sub/log.txt)', 'fsync(ws/sub/new.log)', 'fsync(ws/sub)']);
+    expect(calls.slice(9, 12)).toEqual(['fsync(ws/sub/log.txt)', 'fsync(ws/sub/new.log)', 'fsync(ws/sub)']);
+  });
+
+  it('rename (move): both directories after the rename, the one directory when it stays', () => {
+    expect(calls.slice(12)).toEqual(['rename(moved.txt)', 'fsync(ws/other)', 'fsync(ws/sub)', 'rename(renamed.txt)', 'fsync(ws/sub)']);
   });
 });
