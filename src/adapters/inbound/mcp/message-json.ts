@@ -19,15 +19,23 @@ interface KnownParts {
 }
 
 /**
- * Results mapped and not yet sent, newest last. A result is sent right after it is mapped, so a
- * few suffice; one that falls out (or is never sent) is serialised in full, which is always right.
+ * Results mapped in this turn of the event loop and not sent yet. The SDK sends a result in the same
+ * turn it is mapped (its handler's promise chain, no I/O in between), so the list is emptied once the
+ * turn ends: a result never sent (cancelled, or replaced by RESULT_TOO_LARGE) is not kept alive, and one
+ * sent later would simply be serialised in full, which is always right.
  */
-const MAX_REMEMBERED = 16;
 const remembered: KnownParts[] = [];
+let clearScheduled = false;
+const clearRemembered = () => {
+  remembered.length = 0;
+  clearScheduled = false;
+};
 
 export function rememberResultJson(parts: KnownParts): void {
   remembered.push(parts);
-  if (remembered.length > MAX_REMEMBERED) remembered.shift();
+  if (clearScheduled) return;
+  clearScheduled = true;
+  setImmediate(clearRemembered);
 }
 
 /**

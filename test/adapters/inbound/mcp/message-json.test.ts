@@ -35,6 +35,15 @@ describe('serializeMessage: a result sent from the JSON its mapper made', () => 
     );
   });
 
+  it('forgets what it remembered once the turn of the event loop ends (a result never sent is not kept alive)', async () => {
+    const structured = { marker: 'real' };
+    const text = JSON.stringify(structured);
+    rememberResultJson({ text, textJson: JSON.stringify(text), structured, structuredJson: '{"marker":"remembered"}' });
+    await new Promise((resolve) => setImmediate(resolve));
+    const message = answer(2, { content: [{ type: 'text', text }], structuredContent: { ...structured } });
+    expect(serializeMessage(message)).toBe(JSON.stringify(message));
+  });
+
   it.each([
     ['a structured content with another member', (r: Record<string, unknown>) => ({ ...r, structuredContent: { ...(r.structuredContent as object), extra: 1 } })],
     ['a structured content holding another value', (r: Record<string, unknown>) => ({ ...r, structuredContent: { ...(r.structuredContent as object), count: 1 } })],
