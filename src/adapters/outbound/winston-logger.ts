@@ -11,8 +11,6 @@ type Level = (typeof LEVELS)[number];
  */
 export class WinstonLogger implements Logger {
   private readonly logger: winston.Logger;
-  /** Index in LEVELS of the least severe level written. */
-  private readonly threshold: number;
 
   constructor(level: string) {
     this.logger = winston.createLogger({
@@ -20,8 +18,6 @@ export class WinstonLogger implements Logger {
       format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
       transports: [new winston.transports.Console({ stderrLevels: [...LEVELS] })],
     });
-    const index = LEVELS.indexOf(level as Level);
-    this.threshold = index === -1 ? LEVELS.length : index;
   }
 
   debug(message: string, fields: LogFields = {}): void {
@@ -42,7 +38,7 @@ export class WinstonLogger implements Logger {
 
   /** A line below the level is dropped here: winston would copy the fields into a record, run its formats, then drop it. */
   private write(level: Level, message: string, fields: LogFields): void {
-    if (LEVELS.indexOf(level) > this.threshold) return;
+    if (!this.logger.isLevelEnabled(level)) return;
     this.logger.log(level, message, fields);
   }
 }
