@@ -11,6 +11,7 @@ import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principa
 import { principalOf } from '../http/auth/bearer-middleware.js';
 import { SessionStoreUnavailable } from '../../outbound/session-state-store.js';
 import { NodeStreamableHttpTransport } from './node-streamable-http-transport.js';
+import { writeJsonRpcError } from './sse-stream.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -219,10 +220,7 @@ export class McpHttpEndpoint {
       // A DELETE ends the session in the store: an unreachable store is a 503 (withStore), not a failure.
       if (error instanceof SessionStoreUnavailable) throw error;
       this.logger.error('MCP request failed', { error: String(error), stack: error instanceof Error ? error.stack : undefined });
-      if (!ctx.res.headersSent) {
-        ctx.res.writeHead(500, { 'content-type': 'application/json' });
-        ctx.res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null }));
-      }
+      if (!ctx.res.headersSent) writeJsonRpcError(ctx.res, 500, -32603, 'Internal server error');
     }
   }
 }

@@ -9,11 +9,9 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { PostResponse } from './post-response.js';
 import { SseStream, writeJsonRpcError } from './sse-stream.js';
-
-/** As the SDK's transport (MAX_BATCH_SIZE). */
-const MAX_BATCH_SIZE = 100;
 
 export interface NodeStreamableHttpTransportOptions {
   /** The id this transport answers to; it is announced by the initialize answer. */
@@ -52,16 +50,12 @@ export class NodeStreamableHttpTransport implements Transport {
   /** Undefined until the session is initialized: a refused handshake leaves no session behind. */
   sessionId?: string;
 
-  private readonly id: string;
-  private initialized: boolean;
   private closed = false;
   private readonly responses = new Map<RequestId, PostResponse>();
   private standalone?: SseStream;
 
   constructor(private readonly options: NodeStreamableHttpTransportOptions) {
-    this.id = options.sessionId;
-    this.initialized = options.initialized ?? false;
-    if (this.initialized) this.sessionId = this.id;
+    if (options.initialized) this.sessionId = options.sessionId;
   }
 
   async start(): Promise<void> {}
@@ -127,11 +121,10 @@ export class NodeStreamableHttpTransport implements Transport {
     }
     const initializing = messages.some((message) => message.method === 'initialize' && isInitializeRequest(message));
     if (initializing) {
-      if (this.initialized) return this.refuse(res, 400, -32600, 'Invalid Request: Server already initialized');
+      if (this.sessionId !== undefined) return this.refuse(res, 400, -32600, 'Invalid Request: Server already initialized');
       if (messages.length > 1) return this.refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
-      this.initialized = true;
-      this.sessionId = this.id;
-      await this.options.onsessioninitialized?.(this.id);
+      this.sessionId = this.options.sessionId;
+      await this.options.onsessioninitialized?.(this.sessionId);
     } else if (!this.acceptsSession(req, res)) {
       return;
     }
@@ -178,7 +171,7 @@ export class NodeStreamableHttpTransport implements Transport {
   private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.acceptsSession(req, res)) return;
     try {
-      await this.options.onsessionclosed?.(this.id);
+      await this.options.onsessionclosed?.(this.options.sessionId);
       res.writeHead(200).end();
     } finally {
       await this.close();
@@ -187,7 +180,7 @@ export class NodeStreamableHttpTransport implements Transport {
 
   /** The SDK transport's session and protocol-version checks for every request but initialize. */
   private acceptsSession(req: IncomingMessage, res: ServerResponse): boolean {
-    if (!this.initialized) {
+    if (this.sessionId === undefined) {
       this.refuse(res, 400, -32000, 'Bad Request: Server not initialized');
       return false;
     }

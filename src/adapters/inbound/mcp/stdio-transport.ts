@@ -4,7 +4,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { TOKENS } from '../../../composition/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
-import type { Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { serializeMessage } from './message-json.js';
 import { McpServerFactory } from './server-factory.js';
@@ -14,14 +13,10 @@ const STDIO_SESSION_ID = 'stdio';
 
 /** The SDK's stdio transport, sending each message as serializeMessage writes it (a result's JSON made once). */
 class StdioTransport extends StdioServerTransport {
-  constructor(private readonly out: Writable = process.stdout) {
-    super(process.stdin, out);
-  }
-
   override send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.out.write(`${serializeMessage(message)}\n`)) resolve();
-      else this.out.once('drain', resolve);
+      if (process.stdout.write(`${serializeMessage(message)}\n`)) resolve();
+      else process.stdout.once('drain', resolve);
     });
   }
 }
