@@ -5,8 +5,9 @@ import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { NodeStreamableHttpTransport } from '../../../../src/adapters/inbound/mcp/node-streamable-http-transport.js';
 
 /**
- * The transport alone, under a real SDK Server, on a bare node:http server. Two tools: `progress`
- * sends one progress notification before it answers; `wait` answers only when aborted (never).
+ * The transport alone, under a real SDK Server, on a bare node:http server. Tools: `progress`
+ * sends one progress notification before it answers; `late-progress` does so after 20 ms; `slow`
+ * answers after 20 ms; `wait` answers only when aborted (never).
  */
 
 const SESSION = 'session-1';
@@ -52,7 +53,9 @@ async function serve(options: { initialized?: boolean } = {}): Promise<void> {
   });
   const server = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    if (req.params.name === 'progress') {
+    if (req.params.name === 'slow' || req.params.name === 'late-progress') await new Promise((resolve) => setTimeout(resolve, 20));
+    if (req.params.name === 'slow') return { content: [{ type: 'text', text: 'slow' }] };
+    if (req.params.name === 'progress' || req.params.name === 'late-progress') {
       await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: req.params._meta!.progressToken!, progress: 1 } });
       return { content: [{ type: 'text', text: 'done' }] };
     }
@@ -182,6 +185,12 @@ describe('NodeStreamableHttpTransport: POST', () => {
       { jsonrpc: '2.0', id: 3, result: {} },
       { jsonrpc: '2.0', id: 4, result: {} },
     ]);
+    // The slow request first: its answer comes last, but the array keeps the order of the requests.
+    const reordered = await post([call(5, 'slow'), ping(6)]);
+    expect(JSON.parse(reordered.body)).toEqual([
+      { jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'slow' }] } },
+      { jsonrpc: '2.0', id: 6, result: {} },
+    ]);
   });
 
   it('switches to SSE when a notification is sent for the request: the notification, then the answer', async () => {
@@ -198,6 +207,20 @@ describe('NodeStreamableHttpTransport: POST', () => {
     expect(events).toEqual([
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'token-5', progress: 1 } },
       { jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+  });
+
+  it('switching to SSE, the stream carries the answers held so far, then the rest', async () => {
+    const reply = await post([ping(8), call(9, 'late-progress', 'token-9')]);
+    expect(reply.headers['content-type']).toBe('text/event-stream');
+    const events = reply.body
+      .split('\n\n')
+      .filter(Boolean)
+      .map((event) => JSON.parse(event.slice('event: message\ndata: '.length)) as Record<string, unknown>);
+    expect(events).toEqual([
+      { jsonrpc: '2.0', id: 8, result: {} },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'token-9', progress: 1 } },
+      { jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text: 'done' }] } },
     ]);
   });
 
@@ -229,6 +252,39 @@ describe('NodeStreamableHttpTransport: GET, DELETE, other methods', () => {
     await transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     await transport.close();
     expect((await stream).body).toBe('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n');
+  });
+
+  it('a client that drops its GET stream may open another', async () => {
+    const first = request(url, { method: 'GET', headers: SESSION_HEADERS });
+    const opened = new Promise<IncomingMessage>((resolve) => first.on('response', resolve));
+    first.on('error', () => undefined);
+    first.end();
+    const res = await opened;
+    expect(res.statusCode).toBe(200);
+    const gone = new Promise((resolve) => res.once('close', resolve));
+    first.destroy();
+    await gone;
+    // The server sees the close a moment later; until then a new stream would be the second.
+    let second: IncomingMessage | undefined;
+    for (let attempt = 0; attempt < 50 && second?.statusCode !== 200; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const next = request(url, { method: 'GET', headers: SESSION_HEADERS });
+      next.on('error', () => undefined);
+      second = await new Promise<IncomingMessage>((resolve) => next.on('response', resolve).end());
+      if (second.statusCode !== 200) second.resume();
+      else next.destroy();
+    }
+    expect(second?.statusCode).toBe(200);
+  });
+
+  it('DELETE checks the session id and the protocol version like every other request, and then the session lives on', async () => {
+    const { 'mcp-session-id': _omitted, ...withoutSession } = SESSION_HEADERS;
+    const missing = await send('DELETE', withoutSession);
+    expect([missing.status, errorOf(missing).message]).toEqual([400, 'Bad Request: Mcp-Session-Id header is required']);
+    const version = await send('DELETE', { ...SESSION_HEADERS, 'mcp-protocol-version': '1999-01-01' });
+    expect(version.status).toBe(400);
+    expect(closedSessions).toEqual([]);
+    expect((await post(ping(2))).status).toBe(200);
   });
 
   it('DELETE tells the session owner, answers 200 and closes the transport: the session is gone', async () => {
