@@ -27,9 +27,9 @@ import { isOwnWorkFile } from './node-fs/own-work-files.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
 import { scanTree } from './node-fs/tree-scan.js';
-import { FILE_READ_FLAGS, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
+import { FILE_READ_FLAGS, syncDirectory, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
 import { WorkingDirectory } from './node-fs/working-directory.js';
-import { syncDirectory, versionOf, Writer } from './node-fs/writes.js';
+import { versionOf, Writer } from './node-fs/writes.js';
 
 const LISTING_CONCURRENCY = 64;
 /**

@@ -1,4 +1,5 @@
-import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsync, lstatSync, mkdirSync, openSync, readlinkSync, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { fitsHostPath, hostPathInside, hostPathOf, hostPathTooLong, MAX_SYMLINK_HOPS, resolveLinkTarget } from '../../../domain/path-policy.js';
 import { errors } from '../../../domain/errors.js';
 import { baseName, childPath, displayPath, parentPath, type Root, type RootPath } from '../../../domain/roots.js';
@@ -306,12 +307,29 @@ export class Walker {
       try {
         // Explicit, so the umask does not decide the mode of directories we create.
         fchmodSync(fd, NEW_DIRECTORY_MODE);
+        // Durability: the new directory is an entry of its parent; a write into it is acknowledged only once it exists on disk.
+        await syncDirectory(dir, walk);
       } catch (error) {
         await child.close();
         throw translate(error, walk.subject);
       }
     }
     return { dir: child, created };
+  }
+}
+
+const fsyncOnPool = promisify(fsync);
+
+/**
+ * Durability: a rename or a new name is an entry of the directory; syncing the directory makes an
+ * acknowledged write survive a power loss, not only a crash of this process. A file system that
+ * cannot sync a directory (EINVAL) has nothing more to offer. The fd stays open until fsync returns.
+ */
+export async function syncDirectory(dir: Dir, walk: Walk): Promise<void> {
+  try {
+    await fsyncOnPool(dir.fd);
+  } catch (error) {
+    if (errnoOf(error) !== 'EINVAL') throw translate(error, walk.subject);
   }
 }
 

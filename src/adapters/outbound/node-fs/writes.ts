@@ -8,7 +8,7 @@ import type { FileVersion, WriteOptions, WriteResult } from '../../../domain/por
 import { displayPath, type RootPath } from '../../../domain/roots.js';
 import type { InFlightWrites } from './in-flight.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
-import type { Dir, Located, Walk, Walker } from './walker.js';
+import { syncDirectory, type Dir, type Located, type Walk, type Walker } from './walker.js';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = constants;
 // Security: O_EXCL never follows a link, not even a dangling one, and O_NOFOLLOW says so twice.
@@ -89,14 +89,14 @@ export class Writer {
     const { name: temp, done } = await this.writeTemp(target.parent, content, permissions, walk);
     try {
       // link(2) fails with EEXIST if anything (a link included) appeared meanwhile: atomic create-only.
-      await link(target.parent.entry(temp), target.parent.entry(target.name));
+      await link(target.parent.entry(temp), target.parent.entry(target.name)).finally(() => unlinkQuietly(target.parent.entry(temp)));
+      await syncDirectory(target.parent, walk);
     } catch (error) {
       throw translate(error, walk.subject);
     } finally {
-      await unlinkQuietly(target.parent.entry(temp));
+      // Only now: until the directory is synced, a power loss could bring the temp name back, and its record must find it.
       await done();
     }
-    await syncDirectory(target.parent, walk);
   }
 
   private async append(path: RootPath, data: Uint8Array, permissions: number, createParents: boolean, walk: Walk): Promise<WriteResult> {
@@ -152,13 +152,14 @@ export class Writer {
       }
       // Same directory fd, same names: a metadata call on dentries the kernel holds, done synchronously.
       renameSync(target.parent.entry(temp), target.parent.entry(target.name));
+      await syncDirectory(target.parent, walk);
     } catch (error) {
       await unlinkQuietly(target.parent.entry(temp));
       throw translate(error, walk.subject);
     } finally {
+      // Only now: until the directory is synced, a power loss could bring the temp name back, and its record must find it.
       await done();
     }
-    await syncDirectory(target.parent, walk);
     return size;
   }
 
@@ -217,19 +218,6 @@ async function createTemp(entry: string, content: Content): Promise<TempFile> {
     sync: () => handle.sync(),
     close: () => handle.close(),
   };
-}
-
-/**
- * Durability: a rename or a new name is an entry of the directory; syncing the directory makes an
- * acknowledged write survive a power loss, not only a crash of this process. A file system that
- * cannot sync a directory (EINVAL) has nothing more to offer. The fd stays open until fsync returns.
- */
-export async function syncDirectory(dir: Dir, walk: Walk): Promise<void> {
-  try {
-    await fsyncOnPool(dir.fd);
-  } catch (error) {
-    if (errnoOf(error) !== 'EINVAL') throw translate(error, walk.subject);
-  }
 }
 
 function tempName(): string {

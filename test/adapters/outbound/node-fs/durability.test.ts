@@ -34,6 +34,7 @@ await fs.writeFile(at('sub/log.txt'), bytes('more'), { mode: 'append', createPar
 await fs.writeFile(at('sub/new.log'), bytes('first'), { mode: 'append', createParents: false });
 await fs.rename(at('sub/replaced.txt'), at('other/moved.txt'));
 await fs.rename(at('sub/created.txt'), at('sub/renamed.txt'));
+await fs.writeFile(at('sub/new1/new2/deep.txt'), small, { mode: 'replace', createParents: true });
 `;
 
 describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () => {
@@ -84,6 +85,10 @@ describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () 
   });
 
   it('rename (move): both directories after the rename, the one directory when it stays', () => {
-    expect(calls.slice(12)).toEqual(['rename(moved.txt)', 'fsync(ws/other)', 'fsync(ws/sub)', 'rename(renamed.txt)', 'fsync(ws/sub)']);
+    expect(calls.slice(12, 17)).toEqual(['rename(moved.txt)', 'fsync(ws/other)', 'fsync(ws/sub)', 'rename(renamed.txt)', 'fsync(ws/sub)']);
+  });
+
+  it('createParents: each directory it makes is synced into its parent before the write goes on', () => {
+    expect(calls.slice(17)).toEqual(['fsync(ws/sub)', 'fsync(ws/sub/new1)', 'fsync(ws/sub/new1/new2/TEMP)', 'rename(deep.txt)', 'fsync(ws/sub/new1/new2)']);
   });
 });
