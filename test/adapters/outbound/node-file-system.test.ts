@@ -8,6 +8,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -405,6 +406,39 @@ describe('NodeFileSystem (Linux specifics)', () => {
       if (files.includes('top/w255/f.txt') && existsSync(box.in('top'))) execFileSync('rm', ['-rf', '--', box.in('top')]);
     }
     expect(files).toEqual(Array.from({ length: 256 }, (_, i) => `top/w${pad(i)}/f.txt`));
+  });
+
+  it('scanTree skips what is left of a directory swapped for a link to another while it had given the fd back', async () => {
+    // As above, but while the walk is deep below `top/w000` (so `top`'s fd was given back), `top` is renamed
+    // away and replaced by a link to `zz`, which holds the names still to be walked: reopening `top` must not
+    // walk `zz` under `top`'s name.
+    const pad = (i: number) => String(i).padStart(3, '0');
+    for (let i = 0; i < 300; i += 1) {
+      mkdirSync(box.in(`top/w${pad(i)}`), { recursive: true });
+      writeFileSync(box.in(`top/w${pad(i)}/f.txt`), 'f');
+    }
+    for (let i = 256; i < 300; i += 1) {
+      mkdirSync(box.in(`zz/w${pad(i)}`), { recursive: true });
+      writeFileSync(box.in(`zz/w${pad(i)}/f.txt`), 'z');
+    }
+    const chain = `top/w000/${Array.from({ length: 70 }, (_, i) => `c${i}`).join('/')}`;
+    mkdirSync(box.in(chain), { recursive: true });
+    writeFileSync(box.in(`${chain}/deep.txt`), 'd');
+    const files: string[] = [];
+    for await (const batch of fs.scanTree(box.at(''), { select: (_path, kind) => kind === 'file' })) {
+      files.push(...batch.selected.map((entry) => entry.relativePath));
+      if (files.includes(`${chain}/deep.txt`) && !existsSync(box.in('top-old'))) {
+        renameSync(box.in('top'), box.in('top-old'));
+        symlinkSync('zz', box.in('top'));
+      }
+    }
+    // `top`'s children opened ahead (about 256) are still walked; none of those left for later, which `zz` now holds.
+    const underTop = files.filter((path) => path.startsWith('top/w') && path !== `${chain}/deep.txt`);
+    expect(underTop).toEqual(Array.from({ length: underTop.length }, (_, i) => `top/w${pad(i)}/f.txt`));
+    expect(underTop.length).toBeGreaterThanOrEqual(250);
+    expect(underTop.length).toBeLessThan(256 + 1);
+    expect(files.filter((path) => !path.startsWith('top/w'))).toEqual(Array.from({ length: 44 }, (_, i) => `zz/w${pad(i + 256)}/f.txt`));
+    expect(files[0]).toBe(`${chain}/deep.txt`);
   });
 
   it('names owners from /etc/passwd and falls back to the number', async () => {

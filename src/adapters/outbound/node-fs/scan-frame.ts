@@ -37,6 +37,8 @@ export interface Frame {
   readonly children: number[];
   /** Entries up to here are reported (and their subtrees walked). */
   next: number;
+  /** The directory's device and inode, taken when its fd is given back: a reopen must find the same directory. */
+  identity?: { readonly dev: number; readonly ino: number };
 }
 
 export function newFrame(dir: Dir, prefix: string, relativePath: string, depth: number): Frame {

@@ -111,12 +111,24 @@ class Scan {
       const code = (error as { code?: unknown } | null)?.code;
       if (code !== 'NOT_FOUND' && code !== 'NOT_A_DIRECTORY') throw error;
       // Gone since it was listed: what is left of it is skipped, like any vanished directory.
-      frame.entries.length = frame.prepared;
-      for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] === LATER) frame.children[index] = NONE;
-      return;
+      return this.skipRest(frame);
+    }
+    // Security: the walker follows in-root links on its way; a directory swapped meanwhile (for a link to
+    // another directory, or another directory renamed into place) is not this one, and its names are
+    // not looked up as if they were the ones listed: what is left of it is skipped, as if it vanished.
+    const now = fstatSync(dir.fd);
+    if (frame.identity !== undefined && (now.dev !== frame.identity.dev || now.ino !== frame.identity.ino)) {
+      void dir.close();
+      return this.skipRest(frame);
     }
     frame.dir = dir;
     frame.prefix = this.prefixOf(dir);
+  }
+
+  /** What is left of a directory that is gone (or not the one listed) is skipped, like any vanished directory. */
+  private skipRest(frame: Frame): void {
+    frame.entries.length = frame.prepared;
+    for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] === LATER) frame.children[index] = NONE;
   }
 
   /** Walks on for at most `sliceMs` (or until a directory must be reopened). */
@@ -335,6 +347,8 @@ class Scan {
       const pending = frame.reports[index];
       if (pending instanceof ReadWhenReported) frame.reports[index] = this.stat(frame, frame.entries[index].name, 'file', pending.relativePath);
     }
+    const { dev, ino } = fstatSync(frame.dir.fd);
+    frame.identity = { dev, ino };
     void frame.dir.close();
     frame.dir = null;
   }
