@@ -38,7 +38,7 @@ export async function readLineWindow(
   let kept = '';
   /** UTF-16 units of the current line so far; its code points are counted only once it may be too long. */
   let units = 0;
-  let long = false;
+  /** Code points of the current line, counted once it has more than MAX_LINE_CHARS units. */
   let length = 0;
   let lastUnit = '';
   let lineHasText = false;
@@ -49,22 +49,20 @@ export async function readLineWindow(
     lineHasText = true;
     if (!inWindow()) return;
     const piece = text.slice(from, to);
-    if (!long && units + piece.length > MAX_LINE_CHARS) {
+    if (units + piece.length > MAX_LINE_CHARS) {
       // Up to here `kept` holds the whole line (MAX_LINE_CHARS < KEEP_UNITS), so its count is exact.
-      long = true;
-      length = codePointCount(kept);
+      if (units <= MAX_LINE_CHARS) length = codePointCount(kept);
+      length += codePointCount(piece);
     }
-    if (long) length += codePointCount(piece);
     units += piece.length;
     lastUnit = piece[piece.length - 1];
     if (kept.length < KEEP_UNITS) kept += piece.slice(0, KEEP_UNITS - kept.length);
   };
   const endLine = () => {
-    if (inWindow()) lines.push(renderLine(kept, long ? length : units, lastUnit === '\r'));
+    if (inWindow()) lines.push(renderLine(kept, units > MAX_LINE_CHARS ? length : units, lastUnit === '\r'));
     lineNumber += 1;
     kept = '';
     units = 0;
-    long = false;
     length = 0;
     lastUnit = '';
     lineHasText = false;
