@@ -94,15 +94,20 @@ export async function read4k(ctx) {
   const rounds = ctx.quick ? 100 : 400;
   const path = join(ctx.corpus, 'small-4k.txt');
   const expected = readFileSync(path, 'utf8');
+  // The protocol floor over HTTP: the same SDK client calling the SDK's own transport, whose one
+  // tool reads the file and nothing else. It shows what HTTP costs any SDK-based server here.
+  const floorClient = await ctx.floorServer.connect();
   const samples = await interleaved(rounds, {
     ours: async () => expectEqual('read_file stdio', (await call(ctx.ours, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected),
     http: async () => expectEqual('read_file HTTP', (await call(ctx.oursHttp, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected),
     reference: async () => expectEqual('read_text_file', (await call(ctx.reference, 'read_text_file', { path })).content, expected),
+    floorHttp: async () => expectEqual('SDK floor over HTTP', (await call(floorClient, 'read_file', { path })).text, expected),
     fs: async () => expectEqual('fs.readFile', await readFile(path, 'utf8'), expected),
-  });
+  }).finally(() => floorClient.close());
   const ours = latency(samples.ours);
   const http = latency(samples.http);
   const ref = latency(samples.reference);
+  const floorHttp = latency(samples.floorHttp);
   const toRef = ratio(ours.median, ref.median);
   const httpToStdio = ratio(http.median, ours.median);
   return {
@@ -110,8 +115,8 @@ export async function read4k(ctx) {
     ours,
     oursHttp: http,
     reference: ref,
-    floors: [['fs.readFile', latency(samples.fs)]],
-    ratio: `stdio ${ratioText(toRef, 'ref')}; HTTP ${ratioText(httpToStdio, 'stdio')}`,
+    floors: [['fs.readFile', latency(samples.fs)], ['SDK floor over HTTP', floorHttp]],
+    ratio: `stdio ${ratioText(toRef, 'ref')}; HTTP ${ratioText(httpToStdio, 'stdio')} (SDK floor over HTTP ${ratioText(ratio(floorHttp.median, ours.median), 'stdio')})`,
     bar: 'stdio ≤ reference; HTTP ≤ 2× stdio',
     met: toRef <= 1 && httpToStdio <= 2,
   };
