@@ -4,6 +4,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
+import { ListingPrefetch } from '../../../src/adapters/outbound/node-fs/listing-prefetch.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import type { WriteOptions } from '../../../src/domain/ports/file-system.port.js';
 import type { RootPath } from '../../../src/domain/roots.js';
@@ -98,7 +99,9 @@ describe('symlink swap race against NodeFileSystem', () => {
 
     const root = makeRoot('workspace', top);
     const at = (rel: string): RootPath => ({ root, segments: `${prefix}${rel}`.split('/') });
-    const fs = new NodeFileSystem();
+    // The scans' helper thread lists directories too: the race drives that path as well.
+    const listings = new ListingPrefetch();
+    const fs = new NodeFileSystem({ listings });
     const data = new TextEncoder().encode('written by the test');
     const write = (rel: string, options: Partial<WriteOptions>) =>
       fs.writeFile(at(rel), data, { mode: 'replace', createParents: false, ...options });
@@ -200,5 +203,7 @@ describe('symlink swap race against NodeFileSystem', () => {
     expect(reads.filter((text) => text.includes(OUTSIDE_SECRET))).toEqual([]);
     expect(listed).not.toContain('marker-outside');
     expect(snapshot(outside)).toEqual(outsideBefore);
+    expect(listings.helped).toBeGreaterThan(0);
+    await listings.close();
   }, MAX_RACE_MS + 25_000);
 });

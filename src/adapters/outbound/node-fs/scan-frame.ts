@@ -1,5 +1,6 @@
 import type { Dirent } from 'node:fs';
 import type { EntryKind, ScannedEntry } from '../../../domain/ports/file-system.port.js';
+import type { ListedEntry } from './listing-prefetch.js';
 import type { Dir } from './walker.js';
 
 /** The bookkeeping of a Node tree scan (tree-scan.ts): one frame per directory on its stack. */
@@ -25,7 +26,7 @@ export interface Frame {
   /** '' for the start directory. */
   readonly relativePath: string;
   readonly depth: number;
-  entries: Dirent[];
+  entries: ListedEntry[];
   /**
    * Entries up to here are prepared: selected, stat'ed and, for a directory to enter, opened, all
    * while this directory is the working directory, so the walk never has to come back into it.

@@ -1,10 +1,11 @@
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { compareCodePoints } from '../../../domain/code-point-order.js';
 import type { EntryKind, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
 import { hostPathInside } from '../../../domain/path-policy.js';
 import type { RootPath } from '../../../domain/roots.js';
 import { kindOf, toEntryStat } from './entry-stat.js';
+import type { ListedEntry, ListingPrefetch } from './listing-prefetch.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
 import { isOwnWorkFile } from './own-work-files.js';
 import { Dir, DIRECTORY_FLAGS, FILE_READ_FLAGS, Walk, type Walker } from './walker.js';
@@ -43,10 +44,16 @@ const BATCH_CONTENT_BYTES = 128 * 1024;
  * lie inside the root (a directory moved out while we held its parent is refused), as the walker
  * checks the directories it opens. The symlink-race test drives this walk.
  */
-export async function* scanTree(walker: Walker, start: RootPath, options: TreeScanOptions, sliceMs: number): AsyncGenerator<TreeScanBatch> {
+export async function* scanTree(
+  walker: Walker,
+  start: RootPath,
+  options: TreeScanOptions,
+  sliceMs: number,
+  listings?: ListingPrefetch,
+): AsyncGenerator<TreeScanBatch> {
   const walk = new Walk(start);
   const { dir } = await walker.directory(start, walk);
-  const scan = new Scan(walker, dir, walk, options);
+  const scan = new Scan(walker, dir, walk, options, walker.procFd ? listings : undefined);
   try {
     scan.begin();
     while (!scan.done) {
@@ -73,6 +80,8 @@ class Scan {
     start: Dir,
     private readonly walk: Walk,
     private readonly options: TreeScanOptions,
+    /** Lists the children opened ahead on another thread (procFd only); see ListingPrefetch. */
+    private readonly listings?: ListingPrefetch,
   ) {
     // The physical path of the start: links on the way to it are already substituted.
     this.base = start.path;
@@ -184,6 +193,8 @@ class Scan {
       }
     } finally {
       this.place.leave();
+      // The helper lists the children opened in this slice while the event loop serves others.
+      this.listings?.flush();
     }
     return { scanned, selected };
   }
@@ -191,7 +202,7 @@ class Scan {
   close(): void {
     for (const frame of this.stack) {
       void frame.dir?.close();
-      for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] >= 0) closeSync(frame.children[index]);
+      for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] >= 0) this.closeUnentered(frame.children[index]);
     }
     this.stack.length = 0;
     this.eager = 0;
@@ -203,7 +214,7 @@ class Scan {
     const index = frame.prepared++;
     const entry = frame.entries[index];
     const name = entry.name;
-    const kind = direntKind(entry);
+    const kind = entry.kind;
     const relativePath = frame.relativePath === '' ? name : `${frame.relativePath}/${name}`;
     if (!this.options.select(relativePath, kind)) frame.reports.push(undefined);
     else if (kind === 'file' && this.options.readContents !== undefined) frame.reports.push(new ReadWhenReported(relativePath));
@@ -213,7 +224,10 @@ class Scan {
     else if (this.eager >= EAGER_DIRECTORIES) frame.children.push(LATER);
     else {
       const fd = this.openChild(frame, index);
-      if (fd >= 0) this.eager += 1;
+      if (fd >= 0) {
+        this.eager += 1;
+        this.listings?.request(fd);
+      }
       frame.children.push(fd);
     }
   }
@@ -300,6 +314,7 @@ class Scan {
       this.verify(child, dir);
       child.entries = this.list(child);
     } catch (error) {
+      this.listings?.abandon(fd);
       void dir.close();
       throw error;
     }
@@ -353,15 +368,25 @@ class Scan {
     frame.dir = null;
   }
 
-  private list(frame: Frame): Dirent[] {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(frame.prefix === '' ? '.' : frame.prefix, { withFileTypes: true });
-    } catch (error) {
-      throw translate(error, this.pathOf(frame.relativePath), 'directory');
+  private list(frame: Frame): ListedEntry[] {
+    const fetched = frame.dir === null ? undefined : this.listings?.take(frame.dir.fd);
+    let entries: ListedEntry[];
+    if (fetched !== undefined) entries = fetched;
+    else {
+      try {
+        entries = readdirSync(frame.prefix === '' ? '.' : frame.prefix, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: direntKind(entry) }));
+      } catch (error) {
+        throw translate(error, this.pathOf(frame.relativePath), 'directory');
+      }
     }
     // A temp file of a write in progress (or a lock) is an implementation detail, not an entry.
     return entries.filter((entry) => !isOwnWorkFile(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
+  }
+
+  /** A child directory opened ahead and never entered: its listing, if asked for, is no longer wanted. */
+  private closeUnentered(fd: number): void {
+    this.listings?.abandon(fd);
+    closeSync(fd);
   }
 
   private pathOf(relativePath: string): RootPath {
