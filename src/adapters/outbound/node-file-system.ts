@@ -26,7 +26,7 @@ import { OwnerDirectory } from './node-fs/owners.js';
 import { isOwnWorkFile } from './node-fs/own-work-files.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
-import { ListingPrefetch } from './node-fs/listing-prefetch.js';
+import { sharedListingPrefetch, type ListingPrefetch } from './node-fs/listing-prefetch.js';
 import { scanTree } from './node-fs/tree-scan.js';
 import { FILE_READ_FLAGS, syncDirectory, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
 import { WorkingDirectory } from './node-fs/working-directory.js';
@@ -65,7 +65,7 @@ export interface NodeFileSystemOptions {
   readonly procFd?: boolean;
   /** Where in-flight temp files are recorded (default: a private directory under the OS temp dir). */
   readonly stateDir?: string;
-  /** The helper thread that lists the directories a tree scan opened ahead (procFd only); null for none. Default: one of its own. */
+  /** The helper thread that lists the directories a tree scan opened ahead (procFd only); null for none. Default: the process's shared one. */
   readonly listings?: ListingPrefetch | null;
 }
 
@@ -85,7 +85,7 @@ export class NodeFileSystem implements FileSystemPort {
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
-    if (this.walker.procFd && options.listings !== null) this.listings = options.listings ?? new ListingPrefetch();
+    if (this.walker.procFd && options.listings !== null) this.listings = options.listings ?? sharedListingPrefetch();
     const inFlight = new InFlightWrites(options.stateDir);
     // Temp files of writes a crashed process left behind go before this process serves anything.
     inFlight.recover();

@@ -7,8 +7,12 @@ export interface ListedEntry {
   readonly kind: EntryKind;
 }
 
-/** A helper with no request for this long is stopped (a thread and its memory are not kept for nothing); the next scan starts another. */
-const IDLE_MS = 5000;
+/**
+ * A helper with no request for this long is stopped (a thread and its memory are not kept for
+ * nothing); the next scan starts another. Long enough that an agent's searches a few seconds apart
+ * find it running: starting one costs about 40 ms on the second core, and the scan lists alone meanwhile.
+ */
+const IDLE_MS = 30_000;
 
 /** How long `take` waits for a listing the helper has not delivered yet before the caller lists the directory itself. */
 const TAKE_DEADLINE_MS = 5;
@@ -81,6 +85,8 @@ export class ListingPrefetch {
   private online?: Promise<void>;
   private port?: MessagePort;
   private delivered?: Int32Array;
+  /** Requests sent to the current helper. */
+  private sent = 0;
   private retired = false;
   private idleTimer?: NodeJS.Timeout;
   /** The helper missed a deadline and has not answered since: `take` does not wait for it. */
@@ -125,7 +131,13 @@ export class ListingPrefetch {
     this.pending = [];
     if (!this.start()) return;
     this.port!.postMessage(batch);
+    this.sent += batch.length;
     this.idleTimer?.refresh();
+  }
+
+  /** Resolves once the helper has answered every request sent to it (for tests: nothing then depends on timing). */
+  async drained(): Promise<void> {
+    while (this.delivered !== undefined && Atomics.load(this.delivered, 0) < this.sent) await new Promise((resolve) => setTimeout(resolve, 2));
   }
 
   /**
@@ -225,6 +237,7 @@ export class ListingPrefetch {
     this.helper = helper;
     this.port = port1;
     this.delivered = new Int32Array(signal);
+    this.sent = 0;
     this.stalled = false;
     this.idleTimer = setTimeout(() => void this.stop(), this.idleMs).unref();
     return true;
@@ -256,4 +269,12 @@ function unpack(packed: string): ListedEntry[] {
     at = end + 1;
   }
   return entries;
+}
+
+let shared: ListingPrefetch | undefined;
+
+/** The process's one helper, shared by every NodeFileSystem (fd numbers and the working directory are the process's too). */
+export function sharedListingPrefetch(): ListingPrefetch {
+  shared ??= new ListingPrefetch();
+  return shared;
 }

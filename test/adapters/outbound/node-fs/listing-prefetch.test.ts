@@ -25,11 +25,11 @@ describe('ListingPrefetch (a helper thread lists the directories a scan opened a
     closeSync(fd);
     fds.splice(fds.indexOf(fd), 1);
   };
-  /** Asks for the listing and gives the helper time to answer before it is taken. */
+  /** Asks for the listing and lets the helper answer before it is taken. */
   const listedByHelper = async (fd: number) => {
     prefetch.request(fd);
     prefetch.flush();
-    await sleep(100);
+    await prefetch.drained();
     return prefetch.take(fd);
   };
 
@@ -80,7 +80,7 @@ describe('ListingPrefetch (a helper thread lists the directories a scan opened a
     for (const fd of [a, b, c]) prefetch.request(fd);
 
     expect(prefetch.take(a)).toBeUndefined();
-    await sleep(100);
+    await prefetch.drained();
     expect(prefetch.take(b)).toEqual([{ name: 'in-b.txt', kind: 'file' }]);
     expect(prefetch.take(c)).toEqual([]);
     expect(prefetch.helped).toBe(2);
@@ -94,7 +94,7 @@ describe('ListingPrefetch (a helper thread lists the directories a scan opened a
     const first = openDirectory(join(base, 'first'));
     prefetch.request(first);
     prefetch.flush();
-    await sleep(100);
+    await prefetch.drained();
     // The scan gives the directory up before taking its listing (the helper has answered by now).
     prefetch.abandon(first);
     closeDirectory(first);
@@ -120,7 +120,7 @@ describe('ListingPrefetch (a helper thread lists the directories a scan opened a
       quick.flush();
       expect(quick.running).toBe(true);
       await quick.ready();
-      await sleep(50);
+      await quick.drained();
       expect(quick.take(fd)).toEqual([{ name: 'f', kind: 'file' }]);
     } finally {
       await quick.close();
