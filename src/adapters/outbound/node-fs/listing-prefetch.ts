@@ -103,6 +103,11 @@ export class ListingPrefetch {
 
   constructor(private readonly idleMs = IDLE_MS) {}
 
+  /** Requests neither taken nor abandoned yet (each holds the promise that its fd stays open). */
+  get outstandingRequests(): number {
+    return this.outstanding.size;
+  }
+
   /** Whether a helper thread runs now. */
   get running(): boolean {
     return this.helper !== undefined;

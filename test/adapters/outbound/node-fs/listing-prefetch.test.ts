@@ -135,6 +135,25 @@ describe('ListingPrefetch (a helper thread lists the directories a scan opened a
     expect(prefetch.running).toBe(false);
   });
 
+  it('a scan stopped early abandons what it asked for, so no answer can outlive the fds it closed', async () => {
+    // Each directory holds one 100 KiB file, and a batch with contents ends past 128 KiB: the first batch
+    // comes back after two directories, with the others opened ahead and asked for.
+    const bytes = Buffer.alloc(100 * 1024, 'x');
+    for (let i = 0; i < 40; i += 1) {
+      mkdirSync(join(base, 'tree', `d${String(i).padStart(2, '0')}`), { recursive: true });
+      writeFileSync(join(base, 'tree', `d${String(i).padStart(2, '0')}`, 'f.txt'), bytes);
+    }
+    const files = new NodeFileSystem({ listings: prefetch });
+    const start: RootPath = { root: makeRoot('workspace', join(base, 'tree')), segments: [] };
+    let asked = 0;
+    for await (const batch of files.scanTree(start, { select: () => true, readContents: { maxBytes: bytes.length } })) {
+      asked = prefetch.outstandingRequests;
+      if (batch.selected.length > 0) break;
+    }
+    expect(asked).toBeGreaterThan(30);
+    expect(prefetch.outstandingRequests).toBe(0);
+  });
+
   it('a tree scan reports the same with the helper as without it, and uses its listings', async () => {
     // 30 directories of 6 subdirectories each, every one with files and a link that is never entered.
     for (let i = 0; i < 30; i += 1) {
