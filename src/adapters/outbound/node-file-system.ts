@@ -204,11 +204,14 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   async removeFile(path: RootPath): Promise<void> {
-    const found = await this.walker.locate(path, new Walk(path), { followFinal: false });
+    const walk = new Walk(path);
+    const found = await this.walker.locate(path, walk, { followFinal: false });
     try {
       if (found.stats === null) throw errors.notFound('file', path.root.name, displayPath(path));
       if (found.stats.isDirectory()) throw errors.isADirectory(path.root.name, displayPath(path));
       await unlink(found.parent.entry(found.name));
+      // Durability: an acknowledged removal does not come back after a power loss.
+      await syncDirectory(found.parent, walk);
     } catch (error) {
       throw translate(error, path, 'file');
     } finally {
@@ -224,6 +227,8 @@ export class NodeFileSystem implements FileSystemPort {
       if (found.stats === null) throw errors.notFound('directory', path.root.name, displayPath(path));
       if (!found.stats.isDirectory()) throw errors.notADirectory(path.root.name, displayPath(path));
       await removeTree(this.walker, found.parent, found.name, walk, work && { signal: work.signal, progress: work.progress?.bind(work), removed: 0 });
+      // Durability: the tree's own entry is gone from its parent for good; what was inside it is unreachable with it.
+      await syncDirectory(found.parent, walk);
     } finally {
       await found.parent.close();
     }

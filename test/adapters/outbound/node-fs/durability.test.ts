@@ -35,6 +35,8 @@ await fs.writeFile(at('sub/new.log'), bytes('first'), { mode: 'append', createPa
 await fs.rename(at('sub/replaced.txt'), at('other/moved.txt'));
 await fs.rename(at('sub/created.txt'), at('sub/renamed.txt'));
 await fs.writeFile(at('sub/new1/new2/deep.txt'), small, { mode: 'replace', createParents: true });
+await fs.removeFile(at('sub/gone.txt'));
+await fs.removeDirectory(at('sub/tree'));
 `;
 
 describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () => {
@@ -49,10 +51,13 @@ describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () 
     writeFileSync(join(sub, 'replaced.txt'), 'old');
     writeFileSync(join(sub, 'large.txt'), 'old');
     writeFileSync(join(sub, 'log.txt'), 'one\n');
+    writeFileSync(join(sub, 'gone.txt'), 'to remove');
+    mkdirSync(join(sub, 'tree', 'inner'), { recursive: true });
+    writeFileSync(join(sub, 'tree', 'inner', 'leaf.txt'), 'to remove');
     const trace = join(base, 'trace');
     const run = spawnSync(
       'strace',
-      ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync,rename,renameat,renameat2,link,linkat', '-o', trace, process.execPath, '--input-type=module', '-e', DRIVER, '--', join(process.cwd(), 'dist'), join(base, 'ws'), join(base, 'state')],
+      ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync,rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir', '-o', trace, process.execPath, '--input-type=module', '-e', DRIVER, '--', join(process.cwd(), 'dist'), join(base, 'ws'), join(base, 'state')],
       { encoding: 'utf8' },
     );
     if (run.status !== 0) throw new Error(`the traced writer failed: ${run.stderr}`);
@@ -64,8 +69,11 @@ describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () 
       .map((line) => {
         const synced = /(fsync|fdatasync)\(\d+<([^>]*)>\)/.exec(line);
         if (synced) return `fsync(${synced[2].slice(base.length + 1).replace(/\.mcp-fs-[0-9a-f]+\.tmp$/, 'TEMP')})`;
-        const moved = /(rename|renameat2?|link|linkat)\(.*"[^"]*\/([^"/]+)"\D*\) = 0/.exec(line);
-        return moved ? `${moved[1].startsWith('link') ? 'link' : 'rename'}(${moved[2]})` : '';
+        const moved = /\b(rename|renameat2?|link|linkat)\(.*"[^"]*\/([^"/]+)"\D*\) = 0/.exec(line);
+        if (moved) return `${moved[1].startsWith('link') ? 'link' : 'rename'}(${moved[2]})`;
+        // Removals of the test's own entries (the adapter's temp files and records are not judged here).
+        const removed = /\b(unlink|unlinkat|rmdir)\(.*"[^"]*\/((?:gone|tree|inner|leaf)[^"/]*)"/.exec(line);
+        return removed ? `remove(${removed[2]})` : '';
       })
       .filter(Boolean);
   });
@@ -89,6 +97,10 @@ describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () 
   });
 
   it('createParents: each directory it makes is synced into its parent before the write goes on', () => {
-    expect(calls.slice(17)).toEqual(['fsync(ws/sub)', 'fsync(ws/sub/new1)', 'fsync(ws/sub/new1/new2/TEMP)', 'rename(deep.txt)', 'fsync(ws/sub/new1/new2)']);
+    expect(calls.slice(17, 22)).toEqual(['fsync(ws/sub)', 'fsync(ws/sub/new1)', 'fsync(ws/sub/new1/new2/TEMP)', 'rename(deep.txt)', 'fsync(ws/sub/new1/new2)']);
+  });
+
+  it('removals: the parent directory after the file or the whole tree is gone', () => {
+    expect(calls.slice(22)).toEqual(['remove(gone.txt)', 'fsync(ws/sub)', 'remove(leaf.txt)', 'remove(inner)', 'remove(tree)', 'fsync(ws/sub)']);
   });
 });
