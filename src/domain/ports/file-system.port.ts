@@ -39,6 +39,9 @@ export interface TreeScanOptions {
    * the kind its directory listing gives (not followed). Only wanted entries are stat'ed and reported.
    * Asked once per entry, in no promised order (an adapter may judge a directory's entries before
    * it reports those of a subdirectory listed earlier); the reports come in walk order.
+   * It must be a pure judgement of its arguments, with no I/O and no await: an adapter may call it
+   * while process-wide state is lent to the scan (the Node adapter's working directory is then a
+   * directory inside the root, so a relative lookup made here would land there).
    */
   readonly select: (relativePath: string, kind: EntryKind) => boolean;
   /**
