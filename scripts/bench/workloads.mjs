@@ -214,13 +214,15 @@ export async function glob(ctx) {
       expectEqual('rg --files', countLines((await run('rg', ['--files', '-g', '*.ts', dir], { maxBuffer: 1 << 28 })).stdout), EXPECT.treeTs);
   }
   // The bar compares ours with rg: they interleave for 11 rounds (a median of three was at the mercy of one
-  // noisy round). The reference takes about 6 s a call, so it has three rounds of its own, after them.
-  const samples = await interleaved(ctx.quick ? 1 : 11, variants);
+  // noisy round). The reference takes about 6 s a call, so it has three rounds of its own, before them.
+  let referenceSamples;
   if (!ctx.quick) {
     const reference = async () =>
       expectEqual('search_files', countLines((await call(ctx.reference, 'search_files', { path: dir, pattern: '**/*.ts' })).content), EXPECT.treeTs);
-    samples.reference = (await interleaved(3, { reference })).reference;
+    referenceSamples = (await interleaved(3, { reference })).reference;
   }
+  const samples = await interleaved(ctx.quick ? 1 : 11, variants);
+  samples.reference = referenceSamples;
   const ours = latency(samples.ours);
   const rg = samples.rg ? latency(samples.rg) : 'n/a';
   const value = samples.rg ? ratio(ours.median, rg.median) : undefined;
