@@ -17,6 +17,7 @@ import { mkdtemp, open, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
+import { ListingPrefetch } from '../../../src/adapters/outbound/node-fs/listing-prefetch.js';
 import { Walk, Walker } from '../../../src/adapters/outbound/node-fs/walker.js';
 import { DomainError, type ErrorCode } from '../../../src/domain/errors.js';
 import type { WriteMode, WriteOptions } from '../../../src/domain/ports/file-system.port.js';
@@ -324,9 +325,9 @@ describe('NodeFileSystem (Linux specifics)', () => {
   });
 
   it('scanTree walks a tree deeper than the directories it holds open, hides our temp files, and gives back every fd and the working directory', async () => {
-    const scanAll = async (files: NodeFileSystem, rel: string) => {
+    const scanAll = async (scanner: NodeFileSystem, rel: string) => {
       const paths: string[] = [];
-      for await (const batch of files.scanTree(box.at(rel), { select: (_path, kind) => kind === 'file' })) paths.push(...batch.selected.map((entry) => entry.relativePath));
+      for await (const batch of scanner.scanTree(box.at(rel), { select: (_path, kind) => kind === 'file' })) paths.push(...batch.selected.map((entry) => entry.relativePath));
       return paths;
     };
     const levels = Array.from({ length: 150 }, (_, i) => `d${i}`);
@@ -347,14 +348,17 @@ describe('NodeFileSystem (Linux specifics)', () => {
     ];
     const openFds = () => readdirSync('/proc/self/fd').length;
     const fdsBefore = openFds();
+    // Its own helper thread, closed at the end: a running helper holds fds of its own (its event loop's).
+    const listings = new ListingPrefetch();
+    const files = new NodeFileSystem({ listings });
     const cwdBefore = process.cwd();
-    expect(await scanAll(fs, '')).toEqual(expected);
+    expect(await scanAll(files, '')).toEqual(expected);
     expect(await scanAll(new NodeFileSystem({ procFd: false }), '')).toEqual(expected);
     // Reading contents as it reports: a file whose directory the scan gave back meanwhile is still
     // reported (judged by lstat), only without its bytes; every other comes with them.
-    for (const files of [fs, new NodeFileSystem({ procFd: false })]) {
+    for (const scanner of [files, new NodeFileSystem({ procFd: false })]) {
       const reported: { path: string; size: number; contents?: string }[] = [];
-      for await (const batch of files.scanTree(box.at(''), { select: (_path, kind) => kind === 'file', readContents: { maxBytes: 16 } })) {
+      for await (const batch of scanner.scanTree(box.at(''), { select: (_path, kind) => kind === 'file', readContents: { maxBytes: 16 } })) {
         for (const entry of batch.selected) {
           reported.push({ path: entry.relativePath, size: entry.stat.size, contents: entry.contents && new TextDecoder().decode(entry.contents) });
         }
@@ -364,15 +368,21 @@ describe('NodeFileSystem (Linux specifics)', () => {
       expect(reported.filter((entry) => entry.size !== 1 || (entry.contents !== undefined && entry.contents !== own(entry.path)))).toEqual([]);
       expect(reported.filter((entry) => entry.contents !== undefined).length).toBeGreaterThan(300);
     }
-    for await (const batch of fs.scanTree(box.at(''), { select: () => true })) {
+    for await (const batch of files.scanTree(box.at(''), { select: () => true })) {
       // Between two batches (and after a stop) the working directory is the process's own.
       expect(process.cwd()).toBe(cwdBefore);
       if (batch.scanned > 0) break;
     }
-    await fs.readDirectory(box.at('d0'));
+    await files.readDirectory(box.at('d0'));
     expect(process.cwd()).toBe(cwdBefore);
-    // The only fds still open are deep directories the DirectoryCache keeps for a second (at most 16).
-    expect(openFds() - fdsBefore).toBeLessThanOrEqual(16);
+    expect(listings.helped).toBeGreaterThan(0);
+    // The only fds still open are deep directories the DirectoryCache keeps for a second (at most 16),
+    // and the helper's; once both are gone, every fd is given back.
+    expect(openFds() - fdsBefore).toBeLessThanOrEqual(16 + 4);
+    await listings.close();
+    // The cache gives a directory back once it has been idle a second, at its next sweep.
+    for (const until = Date.now() + 5000; openFds() !== fdsBefore && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(openFds()).toBe(fdsBefore);
   });
 
   it('scanTree with readContents ends a batch once it holds 128 KiB of contents, so the search of one batch stays short', async () => {
