@@ -85,7 +85,8 @@ export class NodeFileSystem implements FileSystemPort {
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
-    if (this.walker.procFd && options.listings !== null) this.listings = options.listings ?? sharedListingPrefetch();
+    // The scan uses it only with /proc/self/fd (scanTree decides); null asks for none.
+    this.listings = options.listings === null ? undefined : (options.listings ?? sharedListingPrefetch());
     const inFlight = new InFlightWrites(options.stateDir);
     // Temp files of writes a crashed process left behind go before this process serves anything.
     inFlight.recover();

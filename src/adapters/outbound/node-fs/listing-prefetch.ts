@@ -154,8 +154,10 @@ export class ListingPrefetch {
     if (seq === undefined) return undefined;
     // Not sent yet: the scan enters the first child it opened right away, and listing it here costs less
     // than a round trip. Its siblings go to the helper now, to be listed while the scan walks this one.
-    if (this.pending.some((request) => request.seq === seq)) {
-      this.abandon(fd);
+    const unsent = this.pending.findIndex((request) => request.seq === seq);
+    if (unsent !== -1) {
+      this.pending.splice(unsent, 1);
+      this.forget(fd, seq);
       this.flush();
       return undefined;
     }
