@@ -5,8 +5,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
  * JSON of its structuredContent (list_folder, glob, ...) was serialised three times: the text
  * block, the measure of the message (which escapes the text), and the message itself, which
  * serialises the structured content a second time and escapes the text again. For 10,000
- * entries that is about 2 MB of JSON made twice over. The result mapper hands over what it
- * already made; sending the message reuses it.
+ * entries that is about 2 MB of JSON made twice over. A long text block of its own (view,
+ * read_file) was escaped twice, for the measure and for the send. The result mapper hands over
+ * what it already made; sending the message reuses it.
  */
 interface KnownParts {
   /** The text block's text, compared by identity. */
@@ -14,7 +15,7 @@ interface KnownParts {
   /** JSON.stringify(text). */
   readonly textJson: string;
   readonly structured: Readonly<Record<string, unknown>>;
-  /** JSON.stringify(structured), which is also `text`. */
+  /** JSON.stringify(structured) (which is `text` itself when the text block is the structured content's JSON). */
   readonly structuredJson: string;
 }
 

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { z } from 'zod';
 import { DomainError, errors } from '../../../../src/domain/errors.js';
+import { serializeMessage } from '../../../../src/adapters/inbound/mcp/message-json.js';
 import { INTERNAL_ERROR_TEXT, MAX_RESULT_MESSAGE_BYTES, invokeTool, rejectUnknownTool, toCallToolResult } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
 import { defineTool, READ_ONLY, type ToolOutput } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
 import { prepareTool, type PreparedTool } from '../../../../src/adapters/inbound/mcp/tool-schemas.js';
@@ -86,6 +87,28 @@ describe('invokeTool', () => {
     } finally {
       stringify.mockRestore();
     }
+    expect(logger.withMessage('tool call')[0].fields.response_bytes).toBe(Buffer.byteLength(JSON.stringify(result)));
+  });
+
+  it('escapes a long text block of its own once, for the measure and for the message sent (a view of a large file)', async () => {
+    const text = '   1\tconst "value";\n'.repeat(2_000);
+    const structured = { path: '/notes/a.txt', start_line: 1, total_lines: 2_000, truncated: false };
+    const stringify = jest.spyOn(JSON, 'stringify');
+    let result: Awaited<ReturnType<typeof invokeTool>> | undefined;
+    let sent: string;
+    let message: unknown;
+    try {
+      result = await invokeTool(toolThat(async () => ({ text, structured })), ARGS, CONTEXT, logger);
+      expect(stringify.mock.calls.filter(([value]) => value === text)).toHaveLength(1);
+      stringify.mockClear();
+      // As the SDK hands it to the transport: a shallow copy, its parts copied too.
+      message = { jsonrpc: '2.0', id: 4, result: { content: result.content.map((block) => ({ ...block })), structuredContent: { ...result.structuredContent } } };
+      sent = serializeMessage(message as never);
+      expect(stringify.mock.calls.filter(([value]) => value === text || (typeof value === 'object' && value !== null))).toEqual([]);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(sent).toBe(JSON.stringify(message));
     expect(logger.withMessage('tool call')[0].fields.response_bytes).toBe(Buffer.byteLength(JSON.stringify(result)));
   });
 
