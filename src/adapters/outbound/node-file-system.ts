@@ -67,6 +67,8 @@ export interface NodeFileSystemOptions {
   readonly stateDir?: string;
   /** The helper thread that lists the directories a tree scan opened ahead (procFd only); null for none. Default: the process's shared one. */
   readonly listings?: ListingPrefetch | null;
+  /** A scan's file read slower than this switches it to reading ahead on the thread pool for a while (node-fs/cold-reads.ts, COLD_READ_MS); tests pass 0. */
+  readonly coldReadMs?: number;
 }
 
 /**
@@ -82,11 +84,13 @@ export class NodeFileSystem implements FileSystemPort {
   private readonly locks: FileLocks;
   private readonly slice = new EventLoopSlice(EVENT_LOOP_SLICE_MS);
   private readonly listings?: ListingPrefetch;
+  private readonly coldReadMs?: number;
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
     // The scan uses it only with /proc/self/fd (scanTree decides); null asks for none.
     this.listings = options.listings === null ? undefined : (options.listings ?? sharedListingPrefetch());
+    this.coldReadMs = options.coldReadMs;
     const inFlight = new InFlightWrites(options.stateDir);
     // Temp files of writes a crashed process left behind go before this process serves anything.
     inFlight.recover();
@@ -157,7 +161,7 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   scanTree(path: RootPath, options: TreeScanOptions): AsyncIterable<TreeScanBatch> {
-    return scanTree(this.walker, path, options, EVENT_LOOP_SLICE_MS, this.listings);
+    return scanTree(this.walker, path, options, EVENT_LOOP_SLICE_MS, this.listings, this.coldReadMs);
   }
 
   async openFile(path: RootPath): Promise<ReadableFile> {

@@ -2,12 +2,12 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
+import { NodeFileSystem, type NodeFileSystemOptions } from '../../../src/adapters/outbound/node-file-system.js';
 import { makeRoot } from '../../support/roots.js';
 import { describeFileSystemContract, type Fixture } from './file-system.contract.js';
 
 /** Real temp dirs: `<tmp>/root` is the root, `<tmp>/outside` and `<tmp>/root-evil` its neighbours. */
-async function nodeFixture(): Promise<Fixture> {
+async function nodeFixture(options: NodeFileSystemOptions = {}): Promise<Fixture> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'fs-contract-')));
   const rootHost = join(base, 'root');
   const outside = join(base, 'outside');
@@ -33,7 +33,7 @@ async function nodeFixture(): Promise<Fixture> {
     }
   };
   return {
-    fs: new NodeFileSystem(),
+    fs: new NodeFileSystem(options),
     root: makeRoot('workspace', rootHost),
     outsideHostDir: outside,
     seed: {
@@ -62,4 +62,6 @@ async function nodeFixture(): Promise<Fixture> {
   };
 }
 
-describeFileSystemContract('NodeFileSystem', nodeFixture);
+describeFileSystemContract('NodeFileSystem', () => nodeFixture());
+// Every read of a scan counted as cold: after the first two files of a directory, its files are read on the thread pool.
+describeFileSystemContract('NodeFileSystem, scans reading on the thread pool', () => nodeFixture({ coldReadMs: 0 }), ['scan']);

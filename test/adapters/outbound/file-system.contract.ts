@@ -52,7 +52,21 @@ export const encode = (text: string): Uint8Array => new TextEncoder().encode(tex
 export const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 export const REPLACE: WriteOptions = { mode: 'replace', createParents: false };
 
-export function describeFileSystemContract(adapterName: string, makeFixture: () => Promise<Fixture>): void {
+const CONTRACT_PARTS = {
+  read: describeReadContract,
+  write: describeWriteContract,
+  tree: describeTreeContract,
+  hostPath: describeHostPathContract,
+  lock: describeLockContract,
+  scan: describeScanContract,
+} as const;
+
+/** Runs the whole contract, or the parts named (an adapter variant that changes only some paths). */
+export function describeFileSystemContract(
+  adapterName: string,
+  makeFixture: () => Promise<Fixture>,
+  parts: readonly (keyof typeof CONTRACT_PARTS)[] = Object.keys(CONTRACT_PARTS) as (keyof typeof CONTRACT_PARTS)[],
+): void {
   describe(`FileSystemPort contract: ${adapterName}`, () => {
     let current: Fixture | undefined;
 
@@ -92,11 +106,6 @@ export function describeFileSystemContract(adapterName: string, makeFixture: () 
       },
     };
 
-    describeReadContract(context);
-    describeWriteContract(context);
-    describeTreeContract(context);
-    describeHostPathContract(context);
-    describeLockContract(context);
-    describeScanContract(context);
+    for (const part of parts) CONTRACT_PARTS[part](context);
   });
 }

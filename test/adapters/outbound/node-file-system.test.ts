@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
 import { ListingPrefetch } from '../../../src/adapters/outbound/node-fs/listing-prefetch.js';
+import { PoolRead } from '../../../src/adapters/outbound/node-fs/cold-reads.js';
 import { Walk, Walker } from '../../../src/adapters/outbound/node-fs/walker.js';
 import { DomainError, type ErrorCode } from '../../../src/domain/errors.js';
 import type { WriteMode, WriteOptions } from '../../../src/domain/ports/file-system.port.js';
@@ -398,6 +399,60 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(batches.reduce((sum, carried) => sum + carried, 0)).toBe(100 * 10 * 1024);
     expect(Math.max(...batches)).toBeLessThanOrEqual(128 * 1024 + 10 * 1024);
     expect(batches.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('scanTree with readContents reads ahead on the thread pool once reads are slow, and reports what a scan reading each file itself does', async () => {
+    // Three directories of 30 files; among them a subdirectory, a link, a FIFO and a file over maxBytes.
+    for (const dir of ['a', 'b', 'c']) {
+      mkdirSync(box.in(dir));
+      for (let i = 0; i < 30; i += 1) writeFileSync(box.in(`${dir}/f${String(i).padStart(2, '0')}.txt`), `${dir}${i}`);
+    }
+    mkdirSync(box.in('a/f15-sub'));
+    writeFileSync(box.in('a/f15-sub/inner.txt'), 'inner');
+    symlinkSync('f01.txt', box.in('b/f10-link.txt'));
+    execFileSync('mkfifo', [box.in('b/f20-pipe')]);
+    writeFileSync(box.in('c/f05-big.txt'), 'x'.repeat(65));
+    const scan = async (coldReadMs: number) => {
+      const reported: string[] = [];
+      const files = new NodeFileSystem({ coldReadMs, listings: null });
+      for await (const batch of files.scanTree(box.at(''), { select: () => true, readContents: { maxBytes: 64 } })) {
+        for (const entry of batch.selected) reported.push(`${entry.relativePath} ${entry.stat.kind} ${entry.contents ? new TextDecoder().decode(entry.contents) : '-'}`);
+      }
+      return reported;
+    };
+    const itself = await scan(Number.POSITIVE_INFINITY);
+    const startedBefore = PoolRead.started;
+    // Every read counts as slow: after two in a row, the files after the one reported are read on the pool.
+    const onPool = await scan(0);
+    expect(PoolRead.started - startedBefore).toBeGreaterThan(60);
+    expect(onPool).toEqual(itself);
+    expect(itself).toHaveLength(3 + 90 + 2 + 3);
+    expect(itself.filter((line) => line.endsWith(' -'))).toEqual([
+      'a directory -',
+      'a/f15-sub directory -',
+      'b directory -',
+      'b/f10-link.txt symlink -',
+      'b/f20-pipe other -',
+      'c directory -',
+      'c/f05-big.txt file -',
+    ]);
+  });
+
+  it('scanTree stopped while files are read on the thread pool gives back every fd', async () => {
+    for (let i = 0; i < 200; i += 1) writeFileSync(box.in(`f${String(i).padStart(3, '0')}.txt`), Buffer.alloc(20 * 1024, 'y'));
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    const fdsBefore = openFds();
+    const startedBefore = PoolRead.started;
+    const files = new NodeFileSystem({ coldReadMs: 0, listings: null });
+    let reported = 0;
+    for await (const batch of files.scanTree(box.at(''), { select: () => true, readContents: { maxBytes: 64 * 1024 } })) {
+      reported += batch.selected.length;
+      if (PoolRead.started - startedBefore >= 8 && reported > 2) break;
+    }
+    expect(PoolRead.started - startedBefore).toBeGreaterThanOrEqual(8);
+    expect(reported).toBeLessThan(200);
+    // The scan's end waited for its reads on the pool, each of which closed its own descriptor.
+    expect(openFds()).toBe(fdsBefore);
   });
 
   it('scanTree skips what is left of a directory that vanished while the scan had given its fd back', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
 import { ListingPrefetch } from '../../../src/adapters/outbound/node-fs/listing-prefetch.js';
+import { PoolRead } from '../../../src/adapters/outbound/node-fs/cold-reads.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import type { WriteOptions } from '../../../src/domain/ports/file-system.port.js';
 import type { RootPath } from '../../../src/domain/roots.js';
@@ -92,6 +93,9 @@ describe('symlink swap race against NodeFileSystem', () => {
     writeFileSync(join(host, 'victim', 'secret.txt'), INSIDE);
     writeFileSync(join(host, 'flip.in', 'secret.txt'), INSIDE);
     writeFileSync(join(host, 'swap.txt'), INSIDE);
+    // Read before swap.txt in the same directory: with every read counted as slow (below), the scan opens
+    // swap.txt ahead and reads it on the thread pool while the attacker swaps it.
+    for (const name of ['sa1.txt', 'sa2.txt', 'sa3.txt']) writeFileSync(join(host, name), INSIDE);
     symlinkSync('flip.in', join(host, 'flip'));
     writeFileSync(join(outside, 'secret.txt'), OUTSIDE_SECRET);
     writeFileSync(join(outside, 'marker-outside'), 'only outside');
@@ -101,7 +105,9 @@ describe('symlink swap race against NodeFileSystem', () => {
     const at = (rel: string): RootPath => ({ root, segments: `${prefix}${rel}`.split('/') });
     // The scans' helper thread lists directories too: the race drives that path as well.
     const listings = new ListingPrefetch();
-    const fs = new NodeFileSystem({ listings });
+    // coldReadMs 0: every read a scan makes counts as slow, so its reads ahead on the thread pool race too.
+    const fs = new NodeFileSystem({ listings, coldReadMs: 0 });
+    const poolReadsBefore = PoolRead.started;
     const data = new TextEncoder().encode('written by the test');
     const write = (rel: string, options: Partial<WriteOptions>) =>
       fs.writeFile(at(rel), data, { mode: 'replace', createParents: false, ...options });
@@ -204,6 +210,7 @@ describe('symlink swap race against NodeFileSystem', () => {
     expect(listed).not.toContain('marker-outside');
     expect(snapshot(outside)).toEqual(outsideBefore);
     expect(listings.helped).toBeGreaterThan(0);
+    expect(PoolRead.started - poolReadsBefore).toBeGreaterThan(0);
     await listings.close();
   }, MAX_RACE_MS + 25_000);
 });

@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import type { EntryKind, ScannedEntry } from '../../../domain/ports/file-system.port.js';
 import type { ListedEntry } from './listing-prefetch.js';
+import type { PoolRead } from './cold-reads.js';
 import type { Dir } from './walker.js';
 
 /** The bookkeeping of a Node tree scan (tree-scan.ts): one frame per directory on its stack. */
@@ -15,6 +16,8 @@ export const NONE = -2;
  * from the descriptor (fstat) instead of a separate lstat.
  */
 export class ReadWhenReported {
+  /** Set when the scan opened it ahead and reads it on the thread pool (a cold disk: see Scan.readAheadOnPool). */
+  pool?: PoolRead;
   constructor(readonly relativePath: string) {}
 }
 
@@ -38,12 +41,14 @@ export interface Frame {
   readonly children: number[];
   /** Entries up to here are reported (and their subtrees walked). */
   next: number;
+  /** Entries before this one were considered for a read ahead on the thread pool (readContents, cold disk). */
+  readAhead: number;
   /** The directory's device and inode, taken when its fd is given back: a reopen must find the same directory. */
   identity?: { readonly dev: number; readonly ino: number };
 }
 
 export function newFrame(dir: Dir, prefix: string, relativePath: string, depth: number): Frame {
-  return { dir, prefix, relativePath, depth, entries: [], prepared: 0, reports: [], children: [], next: 0 };
+  return { dir, prefix, relativePath, depth, entries: [], prepared: 0, reports: [], children: [], next: 0, readAhead: 0 };
 }
 
 export function childRelativePath(parent: Frame, name: string): string {

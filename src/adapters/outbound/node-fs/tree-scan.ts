@@ -8,6 +8,7 @@ import { kindOf, toEntryStat } from './entry-stat.js';
 import type { ListedEntry, ListingPrefetch } from './listing-prefetch.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
 import { isOwnWorkFile } from './own-work-files.js';
+import { COLD_READ_MS, ColdReads, type PoolRead } from './cold-reads.js';
 import { Dir, DIRECTORY_FLAGS, FILE_READ_FLAGS, Walk, type Walker } from './walker.js';
 import { childRelativePath, direntKind, kernelWorkingDirectory, LATER, newFrame, NONE, ReadWhenReported, type Frame } from './scan-frame.js';
 import { WorkingDirectory } from './working-directory.js';
@@ -50,10 +51,11 @@ export async function* scanTree(
   options: TreeScanOptions,
   sliceMs: number,
   listings?: ListingPrefetch,
+  coldReadMs = COLD_READ_MS,
 ): AsyncGenerator<TreeScanBatch> {
   const walk = new Walk(start);
   const { dir } = await walker.directory(start, walk);
-  const scan = new Scan(walker, dir, walk, options, walker.procFd ? listings : undefined);
+  const scan = new Scan(walker, dir, walk, options, walker.procFd ? listings : undefined, coldReadMs);
   try {
     scan.begin();
     while (!scan.done) {
@@ -61,9 +63,12 @@ export async function* scanTree(
       if (reopen) await scan.reopen(reopen);
       yield scan.slice(sliceMs);
       await nextTurn();
+      await scan.cold.awaitWaiting();
     }
   } finally {
     scan.close();
+    // No read on the thread pool outlives the scan (each closes its own descriptor when it settles).
+    await scan.cold.settled();
   }
 }
 
@@ -74,6 +79,8 @@ class Scan {
   private readonly place = new WorkingDirectory();
   /** Child directories opened ahead and not yet entered or closed. */
   private eager = 0;
+  /** Whether the disk is cold, and the files read ahead on the thread pool while it is (readContents). */
+  readonly cold: ColdReads;
 
   constructor(
     private readonly walker: Walker,
@@ -82,7 +89,9 @@ class Scan {
     private readonly options: TreeScanOptions,
     /** Lists the children opened ahead on another thread (procFd only); see ListingPrefetch. */
     private readonly listings?: ListingPrefetch,
+    coldReadMs = COLD_READ_MS,
   ) {
+    this.cold = new ColdReads(coldReadMs);
     // The physical path of the start: links on the way to it are already substituted.
     this.base = start.path;
     this.stack.push(newFrame(start, this.prefixOf(start), '', 0));
@@ -140,7 +149,7 @@ class Scan {
     for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] === LATER) frame.children[index] = NONE;
   }
 
-  /** Walks on for at most `sliceMs` (or until a directory must be reopened). */
+  /** Walks on for at most `sliceMs` (or until a directory must be reopened, or a file read on the thread pool is not read yet). */
   slice(sliceMs: number): TreeScanBatch {
     const selected: ScannedEntry[] = [];
     const until = performance.now() + sliceMs;
@@ -166,6 +175,12 @@ class Scan {
           void frame.dir?.close();
           continue;
         }
+        const upcoming = frame.reports[frame.next];
+        if (upcoming instanceof ReadWhenReported && upcoming.pool !== undefined && !upcoming.pool.done) {
+          // The disk has not answered yet: the event loop serves others meanwhile.
+          this.cold.waitFor(upcoming.pool);
+          break;
+        }
         let child = frame.children[frame.next];
         if (child === LATER) {
           if (frame.dir === null) break;
@@ -178,10 +193,14 @@ class Scan {
         const prepared = frame.reports[index];
         let report: ScannedEntry | undefined;
         if (prepared instanceof ReadWhenReported) {
-          // Read as it is reported, not as it is prepared: a batch holds at most BATCH_CONTENT_BYTES of
-          // contents, plus the one file that crosses it.
-          slab ??= Buffer.allocUnsafeSlow(BATCH_CONTENT_BYTES + (this.options.readContents?.maxBytes ?? 0));
-          report = this.readSelected(frame, frame.entries[index].name, prepared.relativePath, slab.subarray(contentBytes));
+          report = prepared.pool === undefined ? undefined : this.poolReadReport(frame.entries[index].name, prepared, prepared.pool);
+          if (report === undefined && prepared.pool?.contents === undefined) {
+            // Read as it is reported, not as it is prepared: a batch holds at most BATCH_CONTENT_BYTES of
+            // contents, plus the one file that crosses it.
+            slab ??= Buffer.allocUnsafeSlow(BATCH_CONTENT_BYTES + (this.options.readContents?.maxBytes ?? 0));
+            report = this.readSelected(frame, frame.entries[index].name, prepared.relativePath, slab.subarray(contentBytes));
+          }
+          if (this.cold.cold) this.readAheadOnPool(frame, index);
         } else {
           report = prepared;
         }
@@ -279,17 +298,50 @@ class Scan {
       if (report === undefined || !stats.isFile() || stats.size > maxBytes) return report;
       const contents = stats.size <= room.length ? room.subarray(0, stats.size) : Buffer.allocUnsafe(stats.size);
       let filled = 0;
+      const started = performance.now();
       while (filled < contents.length) {
         const bytesRead = readSync(fd, contents, filled, contents.length - filled, filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
+      this.cold.timed(performance.now() - started, filled);
       return { relativePath, stat: report.stat, contents: contents.subarray(0, filled) };
     } catch {
       return this.stat(frame, name, 'file', relativePath);
     } finally {
       closeSync(fd);
     }
+  }
+
+  /**
+   * Opens the files after entry `index` of `frame` (being reported) to read them on the thread pool
+   * (see ColdReads), not past a subdirectory to walk: its subtree is reported first, and files read
+   * that early would be held all through it.
+   *
+   * Security: each file is opened by its bare name while this directory is the working directory, as
+   * readSelected opens it (see ColdReads.open).
+   */
+  private readAheadOnPool(frame: Frame, index: number): void {
+    if (frame.dir === null) return;
+    const maxBytes = this.options.readContents?.maxBytes ?? 0;
+    frame.readAhead = Math.max(frame.readAhead, index + 1);
+    while (frame.readAhead < frame.prepared && this.cold.wantsMore) {
+      const at = frame.readAhead;
+      if (frame.children[at] !== NONE) return;
+      frame.readAhead += 1;
+      const pending = frame.reports[at];
+      if (!(pending instanceof ReadWhenReported) || pending.pool !== undefined) continue;
+      this.changeInto(frame);
+      pending.pool = this.cold.open(frame.prefix + frame.entries[at].name, maxBytes);
+    }
+  }
+
+  /** The file as its read on the thread pool left it; undefined when that read failed (the scan reads it itself) or the file is no longer wanted. */
+  private poolReadReport(name: string, file: ReadWhenReported, read: PoolRead): ScannedEntry | undefined {
+    this.cold.taken(read);
+    if (read.contents === undefined) return undefined;
+    const report = this.reportOf(name, 'file', file.relativePath, read.stats);
+    return report === undefined ? undefined : { relativePath: file.relativePath, stat: report.stat, contents: read.contents };
   }
 
   /** Opens entry `index` of `frame` (the working directory) as a directory, never through a link; NONE when it is not one (any more). */

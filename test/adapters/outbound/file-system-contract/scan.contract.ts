@@ -99,6 +99,18 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
       expect([...contents.values()].filter((text) => text?.includes(SECRET))).toEqual([]);
     });
 
+    it('with readContents, carries each file of a directory of many its own bytes, in order', async () => {
+      for (let i = 0; i < 40; i++) seed().file(`many/f${String(i).padStart(2, '0')}.txt`, `file ${i}`);
+      seed().file('many/f20-big.txt', 'x'.repeat(101));
+      seed().symlink('many/f30-link.txt', 'f01.txt');
+      const result = await scan('many', { readContents: { maxBytes: 100 } });
+      const texts = result.selected.map((entry) => `${entry.relativePath}=${entry.contents ? new TextDecoder().decode(entry.contents) : '-'}`);
+      const expected = Array.from({ length: 40 }, (_, i) => `f${String(i).padStart(2, '0')}.txt=file ${i}`);
+      expected.splice(20, 0, 'f20-big.txt=-');
+      expected.splice(31, 0, 'f30-link.txt=-');
+      expect(texts).toEqual(expected);
+    });
+
     it('without readContents, carries no bytes', async () => {
       seed().file('a.txt', 'a');
       expect((await scan('')).selected.map((entry) => entry.contents)).toEqual([undefined]);
