@@ -14,7 +14,7 @@ import { floorHttp, ourHttp, ourStdio, referenceStdio, rssMiB, writeConfig } fro
 import { renderTable } from './bench/stats.mjs';
 import * as workloads from './bench/workloads.mjs';
 
-const ORDER = ['startup', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep'];
+const ORDER = ['startup', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'grepCold'];
 
 function parseArgs(argv) {
   const options = { quick: false, only: ORDER, json: undefined };
@@ -38,7 +38,7 @@ async function main() {
   const corpus = ensureCorpus();
   const scratch = mkdtempSync(join(tmpdir(), 'mcpfs-bench-'));
   const config = writeConfig(scratch, corpus);
-  const tools = Object.fromEntries(await Promise.all(['rg', 'find', 'sha256sum', 'openssl'].map(async (t) => [t, await workloads.which(t)])));
+  const tools = Object.fromEntries(await Promise.all(['rg', 'find', 'sha256sum', 'openssl', 'python3'].map(async (t) => [t, await workloads.which(t)])));
   const missing = Object.entries(tools).filter(([, present]) => !present).map(([t]) => t);
   console.error(`system tools: ${Object.entries(tools).map(([t, p]) => `${t} ${p ? 'yes' : 'n/a'}`).join(', ')}`);
   if (missing.includes('rg')) console.error('rg is missing, so the glob and grep bars cannot be judged: apt-get install ripgrep');

@@ -287,6 +287,63 @@ export async function grep(ctx) {
   };
 }
 
+/** Drops every file below `dir` from the page cache (posix_fadvise DONTNEED; Node has no fadvise, python3 does). */
+const EVICT = `
+import os, sys
+for d, _, files in os.walk(sys.argv[1]):
+    for f in files:
+        fd = os.open(os.path.join(d, f), os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+`;
+
+/**
+ * The same grep on a cold disk: before each timed call (ours or rg's) every file of the tree is evicted
+ * from the page cache. No bar in issue 6; it shows what the first search of a tree nobody read lately costs.
+ */
+export async function grepCold(ctx) {
+  if (!ctx.tools.python3) {
+    return { name: 'grep of the same tree, cold (every file evicted first)', check: true, ratio: 'python3 n/a (it evicts the files)', bar: '—', met: undefined };
+  }
+  const rounds = ctx.quick ? 1 : 3;
+  const dir = join(ctx.corpus, 'text-200m');
+  const evict = () => run('python3', ['-c', EVICT, dir]);
+  const variants = {
+    ours: async () => {
+      const r = await call(ctx.ours, 'grep', { root: ROOT, path: 'text-200m', pattern: 'needle_[0-9]{4}', max_results: 1000 });
+      expectEqual('cold grep total_matches', r.total_matches, EXPECT.needles);
+    },
+  };
+  if (ctx.tools.rg) {
+    variants.rg = async () => {
+      const out = (await run('rg', ['-c', 'needle_[0-9]{4}', dir], { maxBuffer: 1 << 24 })).stdout;
+      expectEqual('cold rg -c', out.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.split(':').pop()), 0), EXPECT.needles);
+    };
+  }
+  const names = Object.keys(variants);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  // Once untimed, as every workload: the server's code warms up; the files are evicted before each timed call anyway.
+  for (const name of names) await variants[name]();
+  for (let round = 0; round < rounds; round += 1) {
+    for (let i = 0; i < names.length; i += 1) {
+      const name = names[(round + i) % names.length];
+      await evict();
+      samples[name].push((await timed(variants[name])).ms);
+    }
+  }
+  const ours = latency(samples.ours);
+  const value = samples.rg ? ratio(ours.median, latency(samples.rg).median) : undefined;
+  return {
+    name: 'grep of the same tree, cold (every file evicted first)',
+    ours,
+    reference: undefined,
+    floors: [['rg -c, cold', samples.rg ? latency(samples.rg) : 'n/a']],
+    ratio: samples.rg ? ratioText(value, 'rg') : 'rg n/a',
+    bar: '— (not in issue 6)',
+    met: undefined,
+  };
+}
+
 function cryptoStream(path) {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
