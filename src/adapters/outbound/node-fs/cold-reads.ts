@@ -141,11 +141,12 @@ export class PoolRead {
       const finish = (contents: Buffer | undefined): void => {
         try {
           closeSync(fd);
-        } finally {
-          this.contents = contents;
-          this.done = true;
-          resolve();
+        } catch {
+          // The descriptor is released even when close reports an error; thrown here, it would take the process down.
         }
+        this.contents = contents;
+        this.done = true;
+        resolve();
       };
       const next = (): void => {
         if (filled >= size) return finish(bytes);
