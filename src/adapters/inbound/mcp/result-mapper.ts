@@ -188,6 +188,7 @@ function logCall(
 function outputMismatch(tool: PreparedTool, output: ToolOutput): string | undefined {
   if (tool.output === undefined) return undefined;
   if (output.structured === undefined) return 'no structured result';
+  if (tool.outputAccepts?.(output.structured)) return undefined;
   const checked = tool.output.safeParse(output.structured);
   return checked.success ? undefined : describeIssues(checked.error.issues, output.structured);
 }

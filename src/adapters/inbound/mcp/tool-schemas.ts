@@ -1,5 +1,6 @@
 import { z, type ZodRawShape } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { compileOutputAcceptance, type OutputAcceptance } from './output-check.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** A definition with its zod schemas built once, for every session and call to share. */
@@ -9,6 +10,8 @@ export interface PreparedTool {
   readonly input: z.ZodObject;
   /** Closed at every depth, like the listed outputSchema (additionalProperties: false). */
   readonly output?: z.ZodType;
+  /** Whether a result passes `output`, answered as zod would but without its copy of the result. */
+  readonly outputAccepts?: OutputAcceptance;
   /** The tools/list entry. */
   readonly listing: Tool;
 }
@@ -16,10 +19,12 @@ export interface PreparedTool {
 export function prepareTool(definition: ToolDefinition): PreparedTool {
   const input = z.strictObject(definition.inputSchema);
   let listed: Tool | undefined;
+  const output = definition.outputSchema && closed(z.object(definition.outputSchema));
   return {
     definition,
     input,
-    output: definition.outputSchema && closed(z.object(definition.outputSchema)),
+    output,
+    outputAccepts: output && compileOutputAcceptance(output),
     get listing() {
       return (listed ??= listing(definition, input));
     },
