@@ -1,5 +1,6 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { EntryKind } from '../../../domain/ports/file-system.port.js';
+import { OnDemandHelper } from './helper-thread.js';
 
 /** One name of a directory listing and its kind as the listing gives it (d_type; never followed). */
 export interface ListedEntry {
@@ -80,15 +81,11 @@ port.on('message', (batch) => { batches.push(batch); serve(); });
 export class ListingPrefetch {
   /** Listings the helper made that a scan used (for tests and profiling). */
   helped = 0;
-  private helper?: Worker;
-  /** Settles once the helper runs (or ended before it could). */
-  private online?: Promise<void>;
+  private readonly helper: OnDemandHelper;
   private port?: MessagePort;
   private delivered?: Int32Array;
   /** Requests sent to the current helper. */
   private sent = 0;
-  private retired = false;
-  private idleTimer?: NodeJS.Timeout;
   /** The helper missed a deadline and has not answered since: `take` does not wait for it. */
   private stalled = false;
   private nextSeq = 1;
@@ -101,7 +98,9 @@ export class ListingPrefetch {
   /** Requests not yet sent (sent as one batch by `flush`). */
   private pending: { seq: number; fd: number }[] = [];
 
-  constructor(private readonly idleMs = IDLE_MS) {}
+  constructor(idleMs = IDLE_MS) {
+    this.helper = new OnDemandHelper(HELPER_SOURCE, idleMs, () => this.forgetAll());
+  }
 
   /** Requests neither taken nor abandoned yet (each holds the promise that its fd stays open). */
   get outstandingRequests(): number {
@@ -110,17 +109,17 @@ export class ListingPrefetch {
 
   /** Whether a helper thread runs now. */
   get running(): boolean {
-    return this.helper !== undefined;
+    return this.helper.worker !== undefined;
   }
 
   /** Starts the helper if none runs, and resolves once it runs (a scan starts it itself; tests wait for it). */
   async ready(): Promise<void> {
-    if (this.start()) await this.online;
+    if (this.start()) await this.helper.ready();
   }
 
   /** Asks for the listing of the directory open as `fd`; the caller keeps it open until `take` or `abandon`. */
   request(fd: number): void {
-    if (this.retired) return;
+    if (this.helper.isRetired) return;
     // A request for an fd number asked for before must have been taken or abandoned; if not, the old one is void.
     this.abandon(fd);
     const seq = this.nextSeq++;
@@ -137,7 +136,7 @@ export class ListingPrefetch {
     if (!this.start()) return;
     this.port!.postMessage(batch);
     this.sent += batch.length;
-    this.idleTimer?.refresh();
+    this.helper.touch();
   }
 
   /** Resolves once the helper has answered every request sent to it (for tests: nothing then depends on timing). */
@@ -189,7 +188,7 @@ export class ListingPrefetch {
       }
       const left = deadline - performance.now();
       if (left <= 0) this.stalled = true;
-      if (this.retired || this.stalled || this.delivered === undefined) return undefined;
+      if (this.helper.isRetired || this.stalled || this.delivered === undefined) return undefined;
       Atomics.wait(this.delivered, 0, seen, left);
     }
   }
@@ -202,8 +201,7 @@ export class ListingPrefetch {
 
   /** Stops the helper for good; later scans list every directory themselves. */
   async close(): Promise<void> {
-    this.retired = true;
-    await this.stop();
+    await this.helper.retire();
   }
 
   private receive(): void {
@@ -216,46 +214,25 @@ export class ListingPrefetch {
     }
   }
 
+  /** Starts the helper unless one runs, with a channel and an answer counter of its own. */
   private start(): boolean {
-    if (this.retired) return false;
-    if (this.helper) return true;
+    if (this.helper.isRetired) return false;
+    if (this.helper.worker) return true;
     const signal = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     const { port1, port2 } = new MessageChannel();
-    let helper: Worker;
-    try {
-      helper = new Worker(HELPER_SOURCE, { eval: true, workerData: { port: port2, signal }, transferList: [port2] });
-    } catch {
-      this.retired = true;
+    if (!this.helper.start(() => ({ workerData: { port: port2, signal }, transferList: [port2] }))) {
+      port1.close();
       return false;
     }
-    // It must not keep the process alive, nor take it down: a helper that fails is not started again.
-    helper.unref();
-    helper.once('error', () => {
-      this.retired = true;
-      void this.stop();
-    });
-    helper.once('exit', () => {
-      if (this.helper === helper) void this.stop();
-    });
-    this.online = new Promise<void>((resolve) => {
-      helper.once('online', () => resolve());
-      helper.once('exit', () => resolve());
-    });
-    this.helper = helper;
     this.port = port1;
     this.delivered = new Int32Array(signal);
     this.sent = 0;
     this.stalled = false;
-    this.idleTimer = setTimeout(() => void this.stop(), this.idleMs).unref();
     return true;
   }
 
-  /** Ends the helper; requests still outstanding get no answer (their scans list those directories themselves). */
-  private async stop(): Promise<void> {
-    const helper = this.helper;
-    clearTimeout(this.idleTimer);
-    this.helper = undefined;
-    this.idleTimer = undefined;
+  /** The helper ended: requests still outstanding get no answer (their scans list those directories themselves). */
+  private forgetAll(): void {
     this.outstanding.clear();
     this.live.clear();
     this.answers.clear();
@@ -263,7 +240,6 @@ export class ListingPrefetch {
     this.port?.close();
     this.port = undefined;
     this.delivered = undefined;
-    await helper?.terminate();
   }
 }
 
