@@ -16,7 +16,7 @@ import type {
 } from '../../domain/ports/file-system.port.js';
 import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
 import type { WorkContext } from '../../domain/work-context.js';
-import { describeLink, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
+import { describeLink, kindOf, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
 import { EventLoopSlice } from './node-fs/event-loop-slice.js';
 import { FileLocks } from './node-fs/file-locks.js';
 import { InFlightWrites } from './node-fs/in-flight.js';
@@ -26,6 +26,7 @@ import { OwnerDirectory } from './node-fs/owners.js';
 import { isOwnWorkFile } from './node-fs/own-work-files.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { removeTree } from './node-fs/removal.js';
+import { sharedParallelLstat, type LstatFields, type ParallelLstat } from './node-fs/parallel-lstat.js';
 import { sharedListingPrefetch, type ListingPrefetch } from './node-fs/listing-prefetch.js';
 import { scanTree } from './node-fs/tree-scan.js';
 import { FILE_READ_FLAGS, syncDirectory, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
@@ -67,6 +68,8 @@ export interface NodeFileSystemOptions {
   readonly stateDir?: string;
   /** The helper thread that lists the directories a tree scan opened ahead (procFd only); null for none. Default: the process's shared one. */
   readonly listings?: ListingPrefetch | null;
+  /** The helper thread that shares the lstats of a large listing (procFd only); null for none. Default: the process's shared one. */
+  readonly lstats?: ParallelLstat | null;
   /** A scan's file read slower than this switches it to reading ahead on the thread pool for a while (node-fs/cold-reads.ts, COLD_READ_MS); tests pass 0. */
   readonly coldReadMs?: number;
 }
@@ -85,12 +88,14 @@ export class NodeFileSystem implements FileSystemPort {
   private readonly slice = new EventLoopSlice(EVENT_LOOP_SLICE_MS);
   private readonly listings?: ListingPrefetch;
   private readonly coldReadMs?: number;
+  private readonly lstats?: ParallelLstat;
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.walker = new Walker(options.procFd ?? existsSync('/proc/self/fd'));
     // The scan uses it only with /proc/self/fd (scanTree decides); null asks for none.
     this.listings = options.listings === null ? undefined : (options.listings ?? sharedListingPrefetch());
     this.coldReadMs = options.coldReadMs;
+    this.lstats = options.lstats === null ? undefined : (options.lstats ?? sharedParallelLstat());
     const inFlight = new InFlightWrites(options.stateDir);
     // Temp files of writes a crashed process left behind go before this process serves anything.
     inFlight.recover();
@@ -131,23 +136,25 @@ export class NodeFileSystem implements FileSystemPort {
       // A temp file of a write in progress (or a lock) is an implementation detail, not an entry.
       names = names.filter((name) => !isOwnWorkFile(name));
       // Fast path: each entry is one synchronous lstat of a bare name in the directory we verified
-      // (see WorkingDirectory), cheaper than a thread-pool hop or a /proc/self/fd/N/name lookup each.
-      // Security: same directory object, never followed; only links take the async walk that judges
-      // where they lead.
+      // (see WorkingDirectory), cheaper than a thread-pool hop or a /proc/self/fd/N/name lookup each;
+      // a large directory shares them with a helper thread (ParallelLstat). Security: same directory
+      // object, never followed; only links take the async walk that judges where they lead.
       const entries: EntryStat[] = [];
-      const links: { name: string; stats: Stats; at: number }[] = [];
-      const statAll = (prefix: string): void => {
-        for (const name of names) {
-          const stats = this.walker.lstatAtSync(prefix, name, walk);
-          if (stats === null) continue;
-          if (describeLinks && stats.isSymbolicLink()) links.push({ name, stats, at: entries.length });
-          entries.push(toEntryStat(name, stats));
-        }
+      const links: { name: string; stats: LstatFields; at: number }[] = [];
+      const add = (name: string, stats: LstatFields | null): void => {
+        if (stats === null) return;
+        if (describeLinks && kindOf(stats) === 'symlink') links.push({ name, stats, at: entries.length });
+        entries.push(toEntryStat(name, stats));
       };
-      if (!this.walker.procFd) statAll(`${dir.self}/`);
-      else {
+      if (!this.walker.procFd) {
+        for (const name of names) add(name, this.walker.lstatAtSync(`${dir.self}/`, name, walk));
+      } else {
         try {
-          WorkingDirectory.within(dir.fd, () => statAll(''));
+          WorkingDirectory.within(dir.fd, () => {
+            const lstatHere = (name: string) => this.walker.lstatAtSync('', name, walk);
+            const all = this.lstats ? this.lstats.statAll(names, lstatHere) : names.map(lstatHere);
+            names.forEach((name, index) => add(name, all[index]));
+          });
         } catch (error) {
           throw translate(error, path, 'directory');
         }
@@ -317,9 +324,9 @@ export class NodeFileSystem implements FileSystemPort {
     }
   }
 
-  private async entryStat(dir: Dir, name: string, stats: Stats, walk: Walk, shownName: string): Promise<EntryStat> {
+  private async entryStat(dir: Dir, name: string, stats: LstatFields, walk: Walk, shownName: string): Promise<EntryStat> {
     let link: LinkInfo | undefined;
-    if (stats.isSymbolicLink()) {
+    if (kindOf(stats) === 'symlink') {
       const text = await this.walker.readLinkIn(dir, name, walk);
       link = text === null ? { text: '', resolution: 'missing' } : await describeLink(this.walker, dir.path, text);
     }

@@ -3,6 +3,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { NodeFileSystem, type NodeFileSystemOptions } from '../../../src/adapters/outbound/node-file-system.js';
+import { ParallelLstat } from '../../../src/adapters/outbound/node-fs/parallel-lstat.js';
 import { makeRoot } from '../../support/roots.js';
 import { describeFileSystemContract, type Fixture } from './file-system.contract.js';
 
@@ -65,3 +66,13 @@ async function nodeFixture(options: NodeFileSystemOptions = {}): Promise<Fixture
 describeFileSystemContract('NodeFileSystem', () => nodeFixture());
 // Every read of a scan counted as cold: after the first two files of a directory, its files are read on the thread pool.
 describeFileSystemContract('NodeFileSystem, scans reading on the thread pool', () => nodeFixture({ coldReadMs: 0 }), ['scan']);
+// Every listing's lstats shared with a helper thread a name at a time, the helper taking the first (in production,
+// listings of 512 names or more, and the event loop's thread starts at once).
+const helperLstats = new ParallelLstat({ minNames: 1, chunk: 1, helperHeadStartMs: 1000 });
+beforeAll(() => helperLstats.ready());
+afterAll(async () => {
+  // It must have taken part, or this run proved nothing about it.
+  expect(helperLstats.helped).toBeGreaterThan(0);
+  await helperLstats.close();
+});
+describeFileSystemContract('NodeFileSystem, listings statted with a helper thread', () => nodeFixture({ lstats: helperLstats }), ['read', 'hostPath', 'write']);

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
 import { ListingPrefetch } from '../../../src/adapters/outbound/node-fs/listing-prefetch.js';
 import { PoolRead } from '../../../src/adapters/outbound/node-fs/cold-reads.js';
+import { sharedParallelLstat } from '../../../src/adapters/outbound/node-fs/parallel-lstat.js';
 import { Walk, Walker } from '../../../src/adapters/outbound/node-fs/walker.js';
 import { DomainError, type ErrorCode } from '../../../src/domain/errors.js';
 import type { WriteMode, WriteOptions } from '../../../src/domain/ports/file-system.port.js';
@@ -436,6 +437,29 @@ describe('NodeFileSystem (Linux specifics)', () => {
       'c directory -',
       'c/f05-big.txt file -',
     ]);
+  });
+
+  it('a listing of 512 names or more shares its lstats with the shared helper thread, and lists what a listing without it does', async () => {
+    for (let i = 0; i < 600; i += 1) {
+      const name = box.in(`e${String(i).padStart(3, '0')}`);
+      if (i % 50 === 0) symlinkSync(i % 100 === 0 ? 'e001' : '../outside/secret.txt', name);
+      else if (i % 50 === 1) mkdirSync(name);
+      else writeFileSync(name, 'z'.repeat(i));
+    }
+    const alone = await new NodeFileSystem({ lstats: null }).readDirectory(box.at(''));
+    // The default: the process's one helper, used from PARALLEL_LSTAT_MIN_NAMES names on.
+    const shared = sharedParallelLstat();
+    await shared.ready();
+    const helpedBefore = shared.helped;
+    const files = new NodeFileSystem();
+    let listed = await files.readDirectory(box.at(''));
+    for (let round = 0; round < 20 && shared.helped === helpedBefore; round += 1) listed = await files.readDirectory(box.at(''));
+    expect(shared.helped).toBeGreaterThan(helpedBefore);
+    expect(listed).toEqual(alone);
+    expect(alone).toHaveLength(600);
+    // Links are still described by the walk that judges where they lead.
+    expect(listed.find((entry) => entry.name === 'e050')?.link?.resolution).toBe('outside');
+    expect(listed.find((entry) => entry.name === 'e100')?.link?.resolution).toBe('inside');
   });
 
   it('scanTree stopped while files are read on the thread pool gives back every fd', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
 import { ListingPrefetch } from '../../../src/adapters/outbound/node-fs/listing-prefetch.js';
 import { PoolRead } from '../../../src/adapters/outbound/node-fs/cold-reads.js';
+import { ParallelLstat } from '../../../src/adapters/outbound/node-fs/parallel-lstat.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import type { WriteOptions } from '../../../src/domain/ports/file-system.port.js';
 import type { RootPath } from '../../../src/domain/roots.js';
@@ -21,6 +22,7 @@ const MIN_ATTEMPTS = 1000;
 const MAX_RACE_MS = 20_000;
 const OUTSIDE_SECRET = 'OUTSIDE SECRET';
 const INSIDE = 'inside content';
+const LOOK_ALIKES = 40;
 
 /**
  * The attacker: a separate process (real concurrency) that, in a tight loop, swaps
@@ -96,6 +98,13 @@ describe('symlink swap race against NodeFileSystem', () => {
     // Read before swap.txt in the same directory: with every read counted as slow (below), the scan opens
     // swap.txt ahead and reads it on the thread pool while the attacker swaps it.
     for (const name of ['sa1.txt', 'sa2.txt', 'sa3.txt']) writeFileSync(join(host, name), INSIDE);
+    // Listed with their lstats shared with a helper thread (below): inside each is 1 byte, the look-alikes
+    // outside, where the swapped links lead, are longer, so a stat taken in the wrong directory shows.
+    for (let i = 0; i < LOOK_ALIKES; i += 1) {
+      writeFileSync(join(host, 'victim', `p${i}.txt`), 'i');
+      writeFileSync(join(host, 'flip.in', `p${i}.txt`), 'i');
+      writeFileSync(join(outside, `p${i}.txt`), OUTSIDE_SECRET);
+    }
     symlinkSync('flip.in', join(host, 'flip'));
     writeFileSync(join(outside, 'secret.txt'), OUTSIDE_SECRET);
     writeFileSync(join(outside, 'marker-outside'), 'only outside');
@@ -106,7 +115,10 @@ describe('symlink swap race against NodeFileSystem', () => {
     // The scans' helper thread lists directories too: the race drives that path as well.
     const listings = new ListingPrefetch();
     // coldReadMs 0: every read a scan makes counts as slow, so its reads ahead on the thread pool race too.
-    const fs = new NodeFileSystem({ listings, coldReadMs: 0 });
+    // Every listing shares its lstats with a helper thread, a name at a time, so that path races too.
+    const lstats = new ParallelLstat({ minNames: 1, chunk: 1, helperHeadStartMs: 1000 });
+    await lstats.ready();
+    const fs = new NodeFileSystem({ listings, coldReadMs: 0, lstats });
     const poolReadsBefore = PoolRead.started;
     const data = new TextEncoder().encode('written by the test');
     const write = (rel: string, options: Partial<WriteOptions>) =>
@@ -140,6 +152,12 @@ describe('symlink swap race against NodeFileSystem', () => {
 
     const reads: string[] = [];
     const listed: string[] = [];
+    const listedSizes: { name: string; size: number }[] = [];
+    const list = async (rel: string): Promise<void> => {
+      const entries = await fs.readDirectory(at(rel));
+      listed.push(...entries.map((entry) => entry.name));
+      listedSizes.push(...entries.map(({ name, size }) => ({ name, size })));
+    };
     const unexpected: unknown[] = [];
     // The coarse tree walk glob runs on (one synchronous slice after another, names looked up in the
     // directory that is the working directory): every relative path it reports, from the race's own
@@ -176,8 +194,8 @@ describe('symlink swap race against NodeFileSystem', () => {
           attempt(async () => reads.push(await read('swap.txt'))),
           attempt(async () => reads.push(await readWindow('flip/secret.txt'))),
           attempt(async () => reads.push(await readWindow('swap.txt'))),
-          attempt(async () => listed.push(...(await fs.readDirectory(at('flip'))).map((entry) => entry.name))),
-          attempt(async () => listed.push(...(await fs.readDirectory(at('victim'))).map((entry) => entry.name))),
+          attempt(() => list('flip')),
+          attempt(() => list('victim')),
           attempt(() => scan(here)),
           attempt(() => scan(at('victim'))),
           attempt(() => scan(at('flip'))),
@@ -209,8 +227,12 @@ describe('symlink swap race against NodeFileSystem', () => {
     expect(reads.filter((text) => text.includes(OUTSIDE_SECRET))).toEqual([]);
     expect(listed).not.toContain('marker-outside');
     expect(snapshot(outside)).toEqual(outsideBefore);
+    expect(listedSizes.filter(({ name }) => /^p\d+\.txt$/.test(name))).not.toHaveLength(0);
+    expect(listedSizes.filter(({ name, size }) => /^p\d+\.txt$/.test(name) && size !== 1)).toEqual([]);
     expect(listings.helped).toBeGreaterThan(0);
+    expect(lstats.helped).toBeGreaterThan(0);
     expect(PoolRead.started - poolReadsBefore).toBeGreaterThan(0);
     await listings.close();
+    await lstats.close();
   }, MAX_RACE_MS + 25_000);
 });

@@ -1,19 +1,27 @@
-import type { Stats } from 'node:fs';
+import { constants } from 'node:fs';
 import { DomainError } from '../../../domain/errors.js';
 import { resolveLinkTarget } from '../../../domain/path-policy.js';
 import type { EntryKind, EntryStat, LinkInfo } from '../../../domain/ports/file-system.port.js';
 import type { RootPath } from '../../../domain/roots.js';
 import { SymlinkLoopError } from './node-errors.js';
+import type { LstatFields } from './parallel-lstat.js';
 import { Walk, type Walker } from './walker.js';
 
-export function kindOf(stats: Stats): EntryKind {
-  if (stats.isFile()) return 'file';
-  if (stats.isDirectory()) return 'directory';
-  if (stats.isSymbolicLink()) return 'symlink';
-  return 'other';
+/** The kind in the mode's file type bits, as Stats.isFile() and its siblings read them. */
+export function kindOf(stats: Pick<LstatFields, 'mode'>): EntryKind {
+  switch (stats.mode & constants.S_IFMT) {
+    case constants.S_IFREG:
+      return 'file';
+    case constants.S_IFDIR:
+      return 'directory';
+    case constants.S_IFLNK:
+      return 'symlink';
+    default:
+      return 'other';
+  }
 }
 
-export function toEntryStat(name: string, stats: Stats, link?: LinkInfo): EntryStat {
+export function toEntryStat(name: string, stats: LstatFields, link?: LinkInfo): EntryStat {
   // Built field by field (no spreads): listings and scans make one per entry.
   const entry: { -readonly [K in keyof EntryStat]: EntryStat[K] } = {
     name,
