@@ -24,24 +24,32 @@ export function originHostnameOf(origin: string): string | undefined {
   }
 }
 
-function forbidden(ctx: Koa.Context, message: string): void {
-  ctx.status = 403;
-  ctx.body = { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
-}
-
 /**
  * Security: DNS rebinding. A web page can make a browser send requests to 127.0.0.1 under
  * the attacker's own host name; refusing unknown Host names (and unknown browser Origins)
  * keeps such pages away from the file tools. `*` in the list switches the check off.
+ * The judgement of a request's Host and Origin headers: the reason to refuse it, or undefined.
  */
-export function hostGuard(allowedHosts: readonly string[]): Koa.Middleware {
-  const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
+export function hostJudge(allowedHosts: readonly string[]): (host: string, origin: string) => string | undefined {
+  const allowed = new Set(allowedHosts.map((name) => name.toLowerCase()));
   const isAllowed = (name: string | undefined) => allowed.has(ANY_HOST) || (name !== undefined && allowed.has(name));
+  return (host, origin) => {
+    if (!isAllowed(hostnameOf(host))) return `Forbidden: Host "${host}" is not allowed`;
+    if (origin !== '' && !isAllowed(originHostnameOf(origin))) return `Forbidden: Origin "${origin}" is not allowed`;
+    return undefined;
+  };
+}
+
+/** hostJudge as Koa middleware: a refused request gets 403 and a JSON-RPC error body. */
+export function hostGuard(allowedHosts: readonly string[]): Koa.Middleware {
+  const judge = hostJudge(allowedHosts);
   return async (ctx, next) => {
-    const host = hostnameOf(ctx.get('host'));
-    if (!isAllowed(host)) return forbidden(ctx, `Forbidden: Host "${ctx.get('host')}" is not allowed`);
-    const origin = ctx.get('origin');
-    if (origin !== '' && !isAllowed(originHostnameOf(origin))) return forbidden(ctx, `Forbidden: Origin "${origin}" is not allowed`);
+    const refusal = judge(ctx.get('host'), ctx.get('origin'));
+    if (refusal !== undefined) {
+      ctx.status = 403;
+      ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: refusal }, id: null };
+      return;
+    }
     await next();
   };
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject, injectable } from 'inversify';
 import type Koa from 'koa';
 import Router from '@koa/router';
@@ -30,9 +30,11 @@ class BodyError extends Error {
   }
 }
 
-function rpcError(ctx: Koa.Context, status: number, code: number, message: string): void {
-  ctx.status = status;
-  ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
+/** One request to /mcp and the principal that makes it: the one the bearer guard authenticated, or the local operator with auth.mode none. */
+export interface McpRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly caller: Principal;
 }
 
 /**
@@ -71,14 +73,9 @@ function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown>
   });
 }
 
-function sessionIdOf(ctx: Koa.Context): string | undefined {
-  const value = ctx.get('mcp-session-id');
-  return value === '' ? undefined : value;
-}
-
-/** The principal the bearer guard authenticated; with auth.mode none, the local operator ('local'). */
-function callerOf(ctx: Koa.Context): Principal {
-  return principalOf(ctx) ?? UNRESTRICTED_PRINCIPAL;
+function sessionIdOf(req: IncomingMessage): string | undefined {
+  const value = req.headers['mcp-session-id'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** Seconds a client should wait before another initialize when the caps are reached, or retry when the store is down. */
@@ -104,58 +101,74 @@ export class McpHttpEndpoint {
     @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
+  /** /mcp as Koa routes (the HTTP server's lean lane calls `serve` itself, see HttpServer). */
   router(): Router {
     const router = new Router();
-    router.post(MCP_PATH, (ctx) => this.post(ctx));
-    router.get(MCP_PATH, (ctx) => this.forward(ctx));
-    router.delete(MCP_PATH, (ctx) => this.forward(ctx));
+    const serve = (ctx: Koa.Context) => {
+      // The endpoint writes every answer itself, errors too.
+      ctx.respond = false;
+      return this.serve({ req: ctx.req, res: ctx.res, caller: principalOf(ctx) ?? UNRESTRICTED_PRINCIPAL });
+    };
+    router.post(MCP_PATH, serve);
+    router.get(MCP_PATH, serve);
+    router.delete(MCP_PATH, serve);
     return router;
   }
 
-  private async post(ctx: Koa.Context): Promise<void> {
+  /** A POST, GET or DELETE to /mcp; nothing it throws is left for the caller to answer. */
+  async serve(request: McpRequest): Promise<void> {
+    try {
+      if (request.req.method === 'POST') await this.post(request);
+      else await this.forward(request);
+    } catch (error) {
+      // Never echo an exception to a client: messages may carry host paths.
+      this.logger.error('MCP request failed', { error: String(error), stack: error instanceof Error ? error.stack : undefined });
+      if (!request.res.headersSent) writeJsonRpcError(request.res, 500, -32603, 'Internal server error');
+    }
+  }
+
+  private async post(request: McpRequest): Promise<void> {
     let body: unknown;
     try {
-      body = await readJsonBody(ctx.req, MAX_BODY_BYTES);
+      body = await readJsonBody(request.req, MAX_BODY_BYTES);
     } catch (error) {
       if (!(error instanceof BodyError)) throw error;
       // The unread rest of an oversized body would be taken for the next request on this socket.
-      if (error.status === 413) ctx.set('Connection', 'close');
-      rpcError(ctx, error.status, error.rpcCode, error.message);
-      return;
+      return writeJsonRpcError(request.res, error.status, error.rpcCode, error.message, error.status === 413 ? { connection: 'close' } : {});
     }
-    const sessionId = sessionIdOf(ctx);
-    if (sessionId !== undefined) return this.serveSession(ctx, sessionId, body);
-    if (!isInitializeRequest(body)) return rpcError(ctx, 400, -32000, 'Bad Request: No valid session ID provided');
-    return this.initialize(ctx, body);
+    const sessionId = sessionIdOf(request.req);
+    if (sessionId !== undefined) return this.serveSession(request, sessionId, body);
+    if (!isInitializeRequest(body)) return writeJsonRpcError(request.res, 400, -32000, 'Bad Request: No valid session ID provided');
+    return this.initialize(request, body);
   }
 
-  private async forward(ctx: Koa.Context): Promise<void> {
-    const sessionId = sessionIdOf(ctx);
-    if (sessionId === undefined) return rpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    return this.serveSession(ctx, sessionId);
+  private async forward(request: McpRequest): Promise<void> {
+    const sessionId = sessionIdOf(request.req);
+    if (sessionId === undefined) return writeJsonRpcError(request.res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    return this.serveSession(request, sessionId);
   }
 
   /** Every request that names a session: store check, ownership check, then the session's transport. */
-  private async serveSession(ctx: Koa.Context, sessionId: string, body?: unknown): Promise<void> {
-    await this.withStore(ctx, async () => {
-      const caller = callerOf(ctx);
+  private async serveSession(request: McpRequest, sessionId: string, body?: unknown): Promise<void> {
+    await this.withStore(request, async () => {
+      const { caller } = request;
       const record = await this.sessions.resume(sessionId);
       // Security: a session belongs to the principal that opened it; to anyone else it does not exist (404, as if it never had).
-      if (!record || record.principal !== caller.name) return rpcError(ctx, 404, -32001, 'Session not found');
-      await this.handle(ctx, await this.transportOf(sessionId, caller), body);
+      if (!record || record.principal !== caller.name) return writeJsonRpcError(request.res, 404, -32001, 'Session not found');
+      await this.handle(request, await this.transportOf(sessionId, caller), body);
     });
   }
 
-  private async initialize(ctx: Koa.Context, body: unknown): Promise<void> {
-    await this.withStore(ctx, async () => {
+  private async initialize(request: McpRequest, body: unknown): Promise<void> {
+    await this.withStore(request, async () => {
       const id = randomUUID();
-      const principal = callerOf(ctx);
+      const principal = request.caller;
       // Nothing is built for the session before the store agreed to it: a flood beyond the caps allocates nothing.
       const outcome = await this.sessions.open(id, principal.name);
       if (outcome !== 'opened') {
-        ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
         const which = outcome === 'too-many-sessions' ? 'the server holds its maximum number of sessions' : 'this principal holds its maximum number of sessions';
-        return rpcError(ctx, 503, -32000, `Service Unavailable: ${which} (sessions.max / sessions.max_per_principal); end an unused session or retry later`);
+        const message = `Service Unavailable: ${which} (sessions.max / sessions.max_per_principal); end an unused session or retry later`;
+        return writeJsonRpcError(request.res, 503, -32000, message, { 'retry-after': String(RETRY_AFTER_SECONDS) });
       }
       const server = this.servers.create(id, principal);
       const transport: NodeStreamableHttpTransport = new NodeStreamableHttpTransport({
@@ -164,7 +177,7 @@ export class McpHttpEndpoint {
         onsessionclosed: () => this.sessions.end(id),
       });
       await server.connect(transport);
-      await this.handle(ctx, transport, body);
+      await this.handle(request, transport, body);
       // A refused handshake (bad headers) leaves no record behind.
       if (transport.sessionId === undefined) {
         await this.sessions.discard(id);
@@ -199,28 +212,27 @@ export class McpHttpEndpoint {
   }
 
   /** Runs a step that needs the session store; while the store is down the answer is 503, never a crash. */
-  private async withStore(ctx: Koa.Context, step: () => Promise<void>): Promise<void> {
+  private async withStore(request: McpRequest, step: () => Promise<void>): Promise<void> {
     try {
       await step();
     } catch (error) {
       if (!(error instanceof SessionStoreUnavailable)) throw error;
-      this.logger.warn('request refused: session store unreachable', { method: ctx.method, reason: error.reason });
-      if (ctx.res.headersSent) return;
-      ctx.respond = true;
-      ctx.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
-      rpcError(ctx, 503, -32000, 'Service Unavailable: the session store is unreachable; retry shortly');
+      this.logger.warn('request refused: session store unreachable', { method: request.req.method, reason: error.reason });
+      if (request.res.headersSent) return;
+      writeJsonRpcError(request.res, 503, -32000, 'Service Unavailable: the session store is unreachable; retry shortly', {
+        'retry-after': String(STORE_RETRY_AFTER_SECONDS),
+      });
     }
   }
 
-  private async handle(ctx: Koa.Context, transport: NodeStreamableHttpTransport, body?: unknown): Promise<void> {
-    ctx.respond = false;
+  private async handle(request: McpRequest, transport: NodeStreamableHttpTransport, body?: unknown): Promise<void> {
     try {
-      await transport.handleRequest(ctx.req, ctx.res, body);
+      await transport.handleRequest(request.req, request.res, body);
     } catch (error) {
       // A DELETE ends the session in the store: an unreachable store is a 503 (withStore), not a failure.
       if (error instanceof SessionStoreUnavailable) throw error;
       this.logger.error('MCP request failed', { error: String(error), stack: error instanceof Error ? error.stack : undefined });
-      if (!ctx.res.headersSent) writeJsonRpcError(ctx.res, 500, -32603, 'Internal server error');
+      if (!request.res.headersSent) writeJsonRpcError(request.res, 500, -32603, 'Internal server error');
     }
   }
 }

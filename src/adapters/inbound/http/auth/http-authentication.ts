@@ -7,7 +7,7 @@ import type { AppConfig, OAuthConfig } from '../../../../config/app-config.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
 import type { PrometheusMetrics } from '../../../outbound/prometheus-metrics.js';
 import type { BearerAuthenticator } from './authenticator.js';
-import { bearerAuth, bearerTokenOf } from './bearer-middleware.js';
+import { bearerAuth, bearerJudge, bearerTokenOf, type BearerChallenge, type BearerJudge } from './bearer-middleware.js';
 import { JwtAuthenticator } from './jwt-authenticator.js';
 import { StaticTokenAuthenticator } from './static-token-authenticator.js';
 
@@ -33,13 +33,21 @@ export class HttpAuthentication {
     if (auth?.mode === 'oauth') this.authenticator = new JwtAuthenticator(auth.oauth);
   }
 
-  /** Koa middleware for /mcp; undefined in mode none. */
-  guard(): Koa.Middleware | undefined {
+  /** The judge of a request's Authorization header for /mcp (bearerJudge); undefined in mode none. */
+  bearerJudge(): BearerJudge | undefined {
     const auth = this.config.auth;
     if (this.authenticator === undefined || auth === undefined || auth.mode === 'none') return undefined;
-    const challenge =
-      auth.mode === 'oauth' ? { scopes: auth.oauth.requiredScopes, resourceMetadataUrl: resourceMetadataUrl(auth.oauth) } : { scopes: [] };
-    return bearerAuth(this.authenticator, challenge, this.logger, (reason) => this.metrics?.authFailed(reason));
+    return bearerJudge(this.authenticator, this.challenge(auth), (reason) => this.metrics?.authFailed(reason));
+  }
+
+  /** Koa middleware for /mcp; undefined in mode none. */
+  guard(): Koa.Middleware | undefined {
+    const judge = this.bearerJudge();
+    return judge && bearerAuth(judge, this.logger);
+  }
+
+  private challenge(auth: NonNullable<AppConfig['auth']>): BearerChallenge {
+    return auth.mode === 'oauth' ? { scopes: auth.oauth.requiredScopes, resourceMetadataUrl: resourceMetadataUrl(auth.oauth) } : { scopes: [] };
   }
 
   /**
