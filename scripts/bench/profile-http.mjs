@@ -7,14 +7,13 @@
 // bench's read_file 4 KB row does: a call's fixed costs (wake-ups, timers, allocation) weigh more there.
 // Usage: npm run build && node scripts/bench/profile-http.mjs [rounds=5] [profile dir=/tmp/prof-http] [sequential]
 import { setMaxListeners } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { frameName, groupOf, sourceOf } from './bundle-frames.mjs';
 import { ensureCorpus } from './corpus.mjs';
 import { rawHttpLoad } from './raw-http-load.mjs';
 import { OUR_MAIN, freePort, writeConfig } from './servers.mjs';
@@ -32,31 +31,6 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** The bundle is dist/main.js plus the chunks it imports (dist/chunks/): each one's source map names the package or src/ file of a frame. */
-const bundleMaps = new Map();
-function bundleMapOf(url) {
-  if (!url.startsWith('file://') || !/\/dist\/(main|chunks\/[^/]+)\.js$/.test(url)) return undefined;
-  if (!bundleMaps.has(url)) bundleMaps.set(url, new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8'))));
-  return bundleMaps.get(url);
-}
-
-function sourceOf(callFrame) {
-  const bundleMap = bundleMapOf(callFrame.url);
-  if (!bundleMap) return { url: callFrame.url, line: callFrame.lineNumber + 1 };
-  const entry = bundleMap.findEntry(callFrame.lineNumber, callFrame.columnNumber);
-  return entry.originalSource ? { url: entry.originalSource, line: entry.originalLine + 1 } : { url: callFrame.url, line: callFrame.lineNumber + 1 };
-}
-
-function groupOf(url) {
-  if (!url) return '(native / idle / gc)';
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1];
-  const ours = /\/src\/(.*)$/.exec(url);
-  if (ours) return `src/${ours[1]}`;
-  if (url.startsWith('node:')) return 'node core';
-  return url;
-}
-
 function summarise(file) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -71,7 +45,7 @@ function summarise(file) {
     if (callFrame.functionName === '(idle)') continue;
     total += micros;
     const source = sourceOf(callFrame);
-    const name = `${callFrame.functionName || '(anonymous)'} ${source.url.split('/').slice(-2).join('/')}:${source.line}`;
+    const name = frameName(callFrame);
     byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
     const group = groupOf(source.url);
     byGroup.set(group, (byGroup.get(group) ?? 0) + micros);
