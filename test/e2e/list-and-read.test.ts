@@ -1,3 +1,6 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sharedParallelLstat } from '../../src/adapters/outbound/node-fs/parallel-lstat.js';
 import { useTestServer } from '../support/live-server.js';
 import { startTestServer } from '../support/server.js';
 import { callTool } from '../support/mcp.js';
@@ -29,6 +32,37 @@ describe('list_folder', () => {
     } finally {
       await own.stop();
     }
+  });
+
+  it('list_folder of 1,500 entries: every one with its kind and size, in code point order, its lstats shared with the helper thread', async () => {
+    const big = join(live.root, 'big');
+    mkdirSync(big);
+    const names: string[] = [];
+    for (let i = 0; i < 1500; i += 1) {
+      const name = `entry-${String(1500 - i).padStart(4, '0')}`;
+      names.push(name);
+      if (i % 100 === 7) mkdirSync(join(big, name));
+      else if (i % 100 === 9) symlinkSync('entry-0001', join(big, name));
+      else writeFileSync(join(big, name), 'x'.repeat(i % 97));
+    }
+    const lstats = sharedParallelLstat();
+    await lstats.ready();
+    const helpedBefore = lstats.helped;
+    let result = await callTool(live.client, 'list_folder', { root: 'workspace', path: 'big' });
+    // The helper may wake after every chunk is taken; a few listings give it its chance.
+    for (let round = 0; round < 20 && lstats.helped === helpedBefore; round += 1) result = await callTool(live.client, 'list_folder', { root: 'workspace', path: 'big' });
+    const listed = ok(result);
+
+    expect(lstats.helped).toBeGreaterThan(helpedBefore);
+    expect(listed.count).toBe(1500);
+    expect(listed.entries.map((entry: { name: string }) => entry.name)).toEqual([...names].sort());
+    const byName = new Map(listed.entries.map((entry: { name: string }) => [entry.name, entry]));
+    names.forEach((name, i) => {
+      const kind = i % 100 === 7 ? 'directory' : i % 100 === 9 ? 'symlink' : 'file';
+      expect(byName.get(name)).toMatchObject({ name, type: kind, ...(kind === 'file' ? { size: i % 97 } : {}) });
+    });
+    // The text block is the structured content's JSON, made once and sent as is.
+    expect(JSON.parse(result.text)).toEqual(listed);
   });
 
   it('E2E-005: list_folder — empty directory', async () => {
