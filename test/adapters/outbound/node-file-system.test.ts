@@ -446,10 +446,12 @@ describe('NodeFileSystem (Linux specifics)', () => {
       else if (i % 50 === 1) mkdirSync(name);
       else writeFileSync(name, 'z'.repeat(i));
     }
-    const alone = await new NodeFileSystem({ lstats: null }).readDirectory(box.at(''));
     // The default: the process's one helper, used from PARALLEL_LSTAT_MIN_NAMES names on.
     const shared = sharedParallelLstat();
     await shared.ready();
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    const fdsBefore = openFds();
+    const alone = await new NodeFileSystem({ lstats: null }).readDirectory(box.at(''));
     const helpedBefore = shared.helped;
     const files = new NodeFileSystem();
     let listed = await files.readDirectory(box.at(''));
@@ -460,6 +462,9 @@ describe('NodeFileSystem (Linux specifics)', () => {
     // Links are still described by the walk that judges where they lead.
     expect(listed.find((entry) => entry.name === 'e050')?.link?.resolution).toBe('outside');
     expect(listed.find((entry) => entry.name === 'e100')?.link?.resolution).toBe('inside');
+    // The directories the two file systems keep open for a moment are given back, so the fd counts of the tests after this one hold.
+    for (const until = Date.now() + 5000; openFds() !== fdsBefore && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(openFds()).toBe(fdsBefore);
   });
 
   it('scanTree stopped while files are read on the thread pool gives back every fd', async () => {
