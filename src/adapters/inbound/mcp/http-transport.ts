@@ -121,10 +121,14 @@ export class McpHttpEndpoint {
       if (request.req.method === 'POST') await this.post(request);
       else await this.forward(request);
     } catch (error) {
-      // Never echo an exception to a client: messages may carry host paths.
-      this.logger.error('MCP request failed', { error: String(error), stack: error instanceof Error ? error.stack : undefined });
-      if (!request.res.headersSent) writeJsonRpcError(request.res, 500, -32603, 'Internal server error');
+      this.fail(request, error);
     }
+  }
+
+  /** Never echo an exception to a client: messages may carry host paths. */
+  private fail(request: McpRequest, error: unknown): void {
+    this.logger.error('MCP request failed', { error: String(error), stack: error instanceof Error ? error.stack : undefined });
+    if (!request.res.headersSent) writeJsonRpcError(request.res, 500, -32603, 'Internal server error');
   }
 
   private async post(request: McpRequest): Promise<void> {
@@ -231,8 +235,8 @@ export class McpHttpEndpoint {
     } catch (error) {
       // A DELETE ends the session in the store: an unreachable store is a 503 (withStore), not a failure.
       if (error instanceof SessionStoreUnavailable) throw error;
-      this.logger.error('MCP request failed', { error: String(error), stack: error instanceof Error ? error.stack : undefined });
-      if (!request.res.headersSent) writeJsonRpcError(request.res, 500, -32603, 'Internal server error');
+      // Answered here, not left to serve(): initialize still discards the record of a session that failed to open.
+      this.fail(request, error);
     }
   }
 }
