@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { requestLimitBytes } from '../../src/adapters/inbound/mcp/request-size.js';
 import { SessionRegistry } from '../../src/adapters/inbound/mcp/session-registry.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import { callTool } from '../support/mcp.js';
@@ -59,10 +60,12 @@ describe('Streamable HTTP sessions', () => {
     expect(JSON.parse(response.body).error.code).toBe(-32700);
   });
 
-  it('refuses a body over the size limit (413)', async () => {
-    const headers = { ...MCP_HEADERS, 'content-length': String(21 * 1024 * 1024) };
+  it('refuses a body whose declared length is over the size limit (413), before reading it', async () => {
+    const limit = requestLimitBytes(live.server.config.settings.maxFileSize);
+    const headers = { ...MCP_HEADERS, 'content-length': String(limit + 1) };
     const response = await send(live.server.url, { method: 'POST', headers, body: '' });
     expect(response.status).toBe(413);
+    expect(JSON.parse(response.body).error.message).toContain(`Request too large: ${limit + 1} bytes; at most ${limit} bytes`);
   });
 
   it('answers other methods on /mcp with 405', async () => {

@@ -6,17 +6,17 @@ import type Koa from 'koa';
 import Router from '@koa/router';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
+import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { principalOf } from '../http/auth/bearer-middleware.js';
 import { SessionStoreUnavailable } from '../../outbound/session-state-store.js';
 import { NodeStreamableHttpTransport } from './node-streamable-http-transport.js';
 import { writeJsonRpcError } from './sse-stream.js';
+import { REQUEST_TOO_LARGE_RPC_CODE, requestLimitBytes, requestTooLargeMessage } from './request-size.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
-/** write_file and file_write carry whole files as JSON strings; 20 MB leaves room above max_file_size's default. */
-const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
 export const MCP_PATH = '/mcp';
 
@@ -43,7 +43,7 @@ export interface McpRequest {
  */
 function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyError(413, -32600, `Request body larger than ${limit} bytes`));
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyError(413, REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage(declared, limit)));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -53,7 +53,7 @@ function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown>
         request.off('data', onData);
         request.off('end', onEnd);
         request.pause();
-        reject(new BodyError(413, -32600, `Request body larger than ${limit} bytes`));
+        reject(new BodyError(413, REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage(undefined, limit)));
         return;
       }
       chunks.push(chunk);
@@ -94,12 +94,17 @@ const STORE_RETRY_AFTER_SECONDS = 5;
 export class McpHttpEndpoint {
   /** Servers being rebuilt for resumed sessions, so concurrent requests share one. */
   private readonly resuming = new Map<string, Promise<NodeStreamableHttpTransport>>();
+  /** write_file, create_file and file_write carry whole files as JSON strings: see request-size.ts. */
+  private readonly maxBodyBytes: number;
 
   constructor(
+    @inject(TOKENS.Config) config: AppConfig,
     @inject(McpServerFactory) private readonly servers: McpServerFactory,
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
     @inject(TOKENS.Logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.maxBodyBytes = requestLimitBytes(config.settings.maxFileSize);
+  }
 
   /** /mcp as Koa routes (the HTTP server's lean lane calls `serve` itself, see HttpServer). */
   router(): Router {
@@ -134,7 +139,7 @@ export class McpHttpEndpoint {
   private async post(request: McpRequest): Promise<void> {
     let body: unknown;
     try {
-      body = await readJsonBody(request.req, MAX_BODY_BYTES);
+      body = await readJsonBody(request.req, this.maxBodyBytes);
     } catch (error) {
       if (!(error instanceof BodyError)) throw error;
       // The unread rest of an oversized body would be taken for the next request on this socket.

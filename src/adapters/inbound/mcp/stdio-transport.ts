@@ -1,23 +1,91 @@
 import 'reflect-metadata';
 import { inject, injectable } from 'inversify';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { BoundedLineReader, type OversizedLine } from './bounded-line-reader.js';
 import { serializeMessage } from './message-json.js';
+import { requestIdOf, type RequestId } from './request-id-scan.js';
+import { REQUEST_TOO_LARGE_RPC_CODE, requestLimitBytes, requestTooLargeMessage } from './request-size.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
 const STDIO_SESSION_ID = 'stdio';
 
-/** The SDK's stdio transport, sending each message as serializeMessage writes it (a result's JSON made once). */
-class StdioTransport extends StdioServerTransport {
-  override send(message: JSONRPCMessage): Promise<void> {
+/**
+ * MCP over stdin/stdout, one JSON-RPC message a line. The read side is ours, not the SDK's: its
+ * ReadBuffer throws past 10 MiB and the transport then closes, so one large request silenced the
+ * connection for good. Here a line past the request limit is skipped to its newline without being
+ * kept (BoundedLineReader), answered with a JSON-RPC error that gives its size, the limit and its id
+ * when readable, and the next line is served as usual. A line that is not JSON is answered with a
+ * parse error rather than dropped in silence.
+ */
+export class StdioLineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly reader: BoundedLineReader;
+  private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
+  private readonly onEnd = () => this.reader.end();
+  private readonly onError = (error: Error) => this.onerror?.(error);
+
+  constructor(
+    private readonly limit: number,
+    private readonly stdin: NodeJS.ReadableStream = process.stdin,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+  ) {
+    this.reader = new BoundedLineReader(limit, { line: (bytes) => this.line(bytes), oversized: (line) => this.oversized(line) });
+  }
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.onData);
+    this.stdin.on('end', this.onEnd);
+    this.stdin.on('error', this.onError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (process.stdout.write(`${serializeMessage(message)}\n`)) resolve();
-      else process.stdout.once('drain', resolve);
+      if (this.stdout.write(`${serializeMessage(message)}\n`)) resolve();
+      else this.stdout.once('drain', resolve);
     });
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
+    this.stdin.off('error', this.onError);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.onclose?.();
+  }
+
+  private line(bytes: Buffer): void {
+    const text = bytes.toString('utf8').replace(/\r$/, '');
+    if (text.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      void this.answerError(null, -32700, 'Parse error: the line is not valid JSON');
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      const id = (json as { id?: unknown } | null)?.id;
+      void this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  private oversized(line: OversizedLine): void {
+    const id = requestIdOf(line.head.toString('utf8'), line.tail.toString('utf8').replace(/\r$/, ''));
+    void this.answerError(id ?? null, REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage(line.size, this.limit), { size: line.size, limit: this.limit });
+  }
+
+  private answerError(id: RequestId | null, code: number, message: string, data?: Record<string, unknown>): Promise<void> {
+    return this.send({ jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } } as unknown as JSONRPCMessage);
   }
 }
 
@@ -34,7 +102,7 @@ export class StdioServer {
   /** Serves until stdin ends; `closed` resolves then. */
   async start(): Promise<{ closed: Promise<void> }> {
     const server = this.servers.create(STDIO_SESSION_ID);
-    const transport = new StdioTransport();
+    const transport = new StdioLineTransport(requestLimitBytes(this.config.settings.maxFileSize));
     this.sessions.add({ id: STDIO_SESSION_ID, server, transport });
     await server.connect(transport);
     const closed = new Promise<void>((resolve) => {

@@ -30,7 +30,8 @@ beforeAll(async () => {
       port: 0,
       allowedHosts: ['127.0.0.1'],
       logLevel: 'error',
-      settings: defaultSettings('workspace'),
+      // The request limit is 6 x max_file_size + 1 MiB: 19 MiB here.
+      settings: { ...defaultSettings('workspace'), maxFileSize: 3 * 1024 * 1024 },
       sessions: { ...defaultSessionLimits(), maxPerPrincipal: 2 },
       sessionStoreUrl: '',
       roots: [{ name: 'workspace', path: '/nonexistent-root-never-touched', allowedTools: ['*'] }],
@@ -111,7 +112,7 @@ describe('McpHttpEndpoint: the request body', () => {
     expect(JSON.parse(reply.body)).toMatchObject({ id: 1, result: { serverInfo: { name: 'mcp-filesystem' } } });
   });
 
-  it('refuses a chunked body that grows past 20 MB without a Content-Length (413), and a body that is not JSON (400)', async () => {
+  it('refuses a chunked body that grows past the limit (19 MiB) without a Content-Length (413), and a body that is not JSON (400)', async () => {
     const megabyte = 'x'.repeat(1024 * 1024);
     const tooLarge = await postChunked(Array.from({ length: 21 }, () => megabyte));
     expect(tooLarge.status).toBe(413);

@@ -1,0 +1,98 @@
+/** What the reader keeps of a line past the limit: enough of its start and end to read a request id. */
+const KEPT_EDGE_BYTES = 64 * 1024;
+const NEWLINE = 0x0a;
+
+export interface OversizedLine {
+  /** The whole line's length in bytes, newline excluded. */
+  readonly size: number;
+  /** Up to KEPT_EDGE_BYTES of its start and of its end. */
+  readonly head: Buffer;
+  readonly tail: Buffer;
+}
+
+export interface LineSink {
+  line(bytes: Buffer): void;
+  oversized(line: OversizedLine): void;
+}
+
+/**
+ * Splits a byte stream into newline-ended lines of at most `limit` bytes. A longer line is not kept:
+ * past the limit the reader drops what it buffered, counts the bytes up to the next newline (or the
+ * end of the stream), keeps only its two edges, and reports it, so a line of any size costs at most
+ * `limit` plus the edges in memory and the line after it is read as usual.
+ *
+ * Chunks are collected and joined once per line, never re-concatenated per chunk (the SDK's
+ * ReadBuffer copies its whole buffer on every chunk, which is quadratic in the line's size).
+ */
+export class BoundedLineReader {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** Set while skipping a line past the limit. */
+  private skipped?: { size: number; head: Buffer; tail: Buffer };
+
+  constructor(
+    private readonly limit: number,
+    private readonly sink: LineSink,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      const end = newline < 0 ? chunk.length : newline;
+      this.take(chunk.subarray(start, end));
+      if (newline < 0) return;
+      this.finishLine();
+      start = newline + 1;
+    }
+  }
+
+  /** The stream ended: a last line without a newline is still a line. */
+  end(): void {
+    if (this.buffered > 0 || this.skipped) this.finishLine();
+  }
+
+  private take(piece: Buffer): void {
+    if (piece.length === 0) return;
+    if (this.skipped) return this.skip(piece);
+    if (this.buffered + piece.length <= this.limit) {
+      this.chunks.push(piece);
+      this.buffered += piece.length;
+      return;
+    }
+    const kept = this.chunks;
+    this.chunks = [];
+    this.buffered = 0;
+    this.skipped = { size: 0, head: Buffer.alloc(0), tail: Buffer.alloc(0) };
+    for (const chunk of kept) this.skip(chunk);
+    this.skip(piece);
+  }
+
+  /** Counts a piece of an oversized line and keeps copies of its edges (a subarray would pin the whole chunk). */
+  private skip(piece: Buffer): void {
+    const skipped = this.skipped!;
+    if (skipped.head.length < KEPT_EDGE_BYTES) {
+      skipped.head = Buffer.concat([skipped.head, piece.subarray(0, KEPT_EDGE_BYTES - skipped.head.length)]);
+    }
+    skipped.size += piece.length;
+    const tail = piece.length >= KEPT_EDGE_BYTES ? piece.subarray(piece.length - KEPT_EDGE_BYTES) : Buffer.concat([skipped.tail, piece]);
+    skipped.tail = Buffer.from(tail.subarray(Math.max(0, tail.length - KEPT_EDGE_BYTES)));
+  }
+
+  private finishLine(): void {
+    const skipped = this.skipped;
+    if (skipped) {
+      this.skipped = undefined;
+      this.sink.oversized(skipped);
+      return;
+    }
+    const line = this.joined();
+    this.chunks = [];
+    this.buffered = 0;
+    this.sink.line(line);
+  }
+
+  private joined(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
+  }
+}
