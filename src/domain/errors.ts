@@ -61,6 +61,8 @@ export const errors = {
   unknownRoot: (name: string) => new DomainError('UNKNOWN_ROOT', `unknown root: ${name}`),
   toolNotAllowed: (tool: string, root: string) =>
     new DomainError('TOOL_NOT_ALLOWED', `tool ${tool} not allowed on root ${root}`, { tool, root }),
+  toolNotAllowedAnywhere: (tool: string) =>
+    new DomainError('TOOL_NOT_ALLOWED', `tool ${tool} is not allowed on any root this session may use; list_roots shows each root's allowed_tools`, { tool }),
   outsideRoot: (root: string, path: string, resolvedPath?: string) =>
     new DomainError('ACCESS_DENIED', `path resolves outside root boundary: ${path}${inRoot(root)}`, {
       root,

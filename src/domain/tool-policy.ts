@@ -15,6 +15,14 @@ export class ToolPolicy {
     return configured.filter((name) => name !== ALL_TOOLS_WILDCARD && !ALLOWLISTABLE_TOOLS.has(name));
   }
 
+  /**
+   * Whether a session that sees `roots` can use `tool` on at least one of them: tools/list offers only
+   * those. A tool no allowlist governs (list_roots, change_directory) is always usable.
+   */
+  static usableSomewhere(tool: string, roots: readonly Root[]): boolean {
+    return !ALLOWLISTABLE_TOOLS.has(tool) || roots.some((root) => root.allowedTools.has(tool));
+  }
+
   assertAllowed(tool: string, root: Root): void {
     if (!root.allowedTools.has(tool)) throw errors.toolNotAllowed(tool, root.name);
   }

@@ -25,4 +25,13 @@ describe('ToolPolicy', () => {
   it('E2E-083: reports unknown names for config validation', () => {
     expect(ToolPolicy.unknownNames(['read_file', '*', 'nonexistent_tool'])).toEqual(['nonexistent_tool']);
   });
+
+  it('offers a tool when at least one root allows it, and list_roots / change_directory always', () => {
+    expect(ToolPolicy.usableSomewhere('read_file', [readonly])).toBe(true);
+    expect(ToolPolicy.usableSomewhere('write_file', [readonly])).toBe(false);
+    expect(ToolPolicy.usableSomewhere('write_file', [readonly, all])).toBe(true);
+    expect(ToolPolicy.usableSomewhere('list_roots', [])).toBe(true);
+    expect(ToolPolicy.usableSomewhere('change_directory', [readonly])).toBe(true);
+    expect(ToolPolicy.usableSomewhere('read_file', [])).toBe(false);
+  });
 });

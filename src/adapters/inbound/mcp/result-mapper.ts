@@ -150,14 +150,22 @@ function contentBytesOf(args: Record<string, unknown>): number {
   return text === undefined ? 0 : Buffer.byteLength(text);
 }
 
-/** A call naming no listed tool: an error result like any other, and logged like any other. */
+/** A call naming no tool this server has: an error result like any other, and logged like any other. */
 export function rejectUnknownTool(name: string, context: ToolCallContext, logger: Logger, observer?: ToolCallObserver): CallToolResult {
+  // Security: a client-chosen name must not become a metric label (unbounded series).
+  return rejectCall(name, 'unknown', errors.invalidArgument(`unknown tool: ${name}`), context, logger, observer);
+}
+
+/** A call to a tool that exists but that no root of this session allows (so tools/list left it out). */
+export function rejectUnlistedTool(name: string, context: ToolCallContext, logger: Logger, observer?: ToolCallObserver): CallToolResult {
+  return rejectCall(name, name, errors.toolNotAllowedAnywhere(name), context, logger, observer);
+}
+
+function rejectCall(name: string, metricName: string, error: DomainError, context: ToolCallContext, logger: Logger, observer?: ToolCallObserver): CallToolResult {
   const started = performance.now();
-  const error = errors.invalidArgument(`unknown tool: ${name}`);
   const result = errorResult(error.toClientText());
   const record = logCall(logger, { tool: name }, error.code, started, jsonByteLength(result), context);
-  // Security: a client-chosen name must not become a metric label (unbounded series).
-  observer?.toolCallFinished({ ...record, tool: 'unknown', writtenBytes: 0 });
+  observer?.toolCallFinished({ ...record, tool: metricName, writtenBytes: 0, denial: error.isSecurityDenial ? error.code : undefined });
   return result;
 }
 

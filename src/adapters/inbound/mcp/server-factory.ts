@@ -4,13 +4,15 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import { readPackageJson } from '../../../config/package-info.js';
+import type { PathPolicy } from '../../../domain/path-policy.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
+import { ToolPolicy } from '../../../domain/tool-policy.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { startCallWork } from './call-work.js';
 import { McpResourceHandler } from './resource-handler.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
-import { invokeTool, rejectUnknownTool } from './result-mapper.js';
+import { invokeTool, rejectUnknownTool, rejectUnlistedTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
 
@@ -36,7 +38,7 @@ const INSTRUCTIONS =
 export class McpServerFactory {
   private readonly tools: ReadonlyMap<string, PreparedTool>;
   /** Built on the first tools/list: converting every schema to JSON Schema is start-up time a first call need not wait for. */
-  private listing?: ListToolsResult;
+  private listing?: ListToolsResult['tools'];
 
   constructor(
     @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
@@ -44,6 +46,7 @@ export class McpServerFactory {
     @inject(TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
     @inject(TOKENS.Metrics) @optional() private readonly observer?: ToolCallObserver,
     @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
+    @inject(TOKENS.PathPolicy) @optional() private readonly paths?: PathPolicy,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of definitions ?? []) {
@@ -63,12 +66,17 @@ export class McpServerFactory {
       { capabilities: { tools: {}, ...(this.resources ? { resources: {} } : {}) }, instructions: INSTRUCTIONS },
     );
     this.resources?.register(server, sessionId, (action) => this.principals.run(principal, action));
-    server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      this.listing ??= [...this.tools.values()].map((tool) => tool.listing);
+      return { tools: this.listing.filter((tool) => this.usable(tool.name, principal)) };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
       const context = { sessionId, principal: principal.name };
       if (!tool) return this.principals.run(principal, () => rejectUnknownTool(name, context, this.logger, this.observer));
+      // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
+      if (!this.usable(name, principal)) return this.principals.run(principal, () => rejectUnlistedTool(name, context, this.logger, this.observer));
       const call = startCallWork({
         signal: extra.signal,
         progressToken: request.params._meta?.progressToken,
@@ -81,5 +89,14 @@ export class McpServerFactory {
       }
     });
     return server;
+  }
+
+  /**
+   * Whether some root the principal sees (its grant, read-only narrowing and the allowlists) allows the
+   * tool. Asked per request, so roots that change during a session are seen as they are now.
+   */
+  private usable(name: string, principal: Principal): boolean {
+    if (!this.paths) return true;
+    return this.principals.run(principal, () => ToolPolicy.usableSomewhere(name, this.paths!.roots));
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
 import type { PatchFile } from '../../../../domain/tools/patch-file.js';
-import { WRITES, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 
 export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDefinition {
   return defineTool({
@@ -23,7 +23,7 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
       created: z.boolean(),
     },
     // Not flagged destructive: only the lines the diff names change, and the diff itself records what it removed.
-    annotations: WRITES,
+    annotations: DESTRUCTIVE,
     logFields: (args) => ({ root: args.root, path: args.path }),
     handle: async (args) => ({ structured: { ...(await patchFile.execute(args)) } }),
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StrReplace } from '../../../../domain/tools/str-replace.js';
-import { defineTool, type ToolDefinition, WRITES } from '../tool-definition.js';
+import { defineTool, type ToolDefinition, DESTRUCTIVE } from '../tool-definition.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
 export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
@@ -23,7 +23,7 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
       replacements: z.number().int().describe('Occurrences replaced.'),
       size: z.number().int().describe('File size in bytes after the edit.'),
     },
-    annotations: WRITES,
+    annotations: DESTRUCTIVE,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {
       const outcome = await strReplace.execute({ sessionId: context.sessionId, ...args });
