@@ -7,7 +7,7 @@ import type { EntryStat, FileSystemPort, WriteMode } from '../ports/file-system.
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { contentBytes, humanSize, locateEntry, recordOwnWrite, withOpenFile, writeWholeFile } from './editor-files.js';
-import { digestFile } from './file-text.js';
+import { digestFile, holdsUndecodableText } from './file-text.js';
 
 export const TOOL = 'create_file';
 
@@ -95,6 +95,15 @@ export class CreateFile {
     await session.assertUnchanged(seen, display, existing, () =>
       withOpenFile(this.files, path, display, async (file) => (await digestFile(this.hasher, 'sha256', file)).digest),
     );
+    // The content a model read of this file had U+FFFD for bytes no JSON string can carry: a rewrite would lose them.
+    if (await withOpenFile(this.files, path, display, holdsUndecodableText)) {
+      throw new DomainError(
+        'INVALID_ARGUMENT',
+        `${display} holds bytes that are not valid UTF-8 (view and file_read show them as U+FFFD), and create_file would replace them; ` +
+          'read_file gives the exact bytes. To replace the file on purpose, remove it first or use write_file',
+        { attemptedPath: display },
+      );
+    }
     return (await this.write(path, display, bytes, 'replace')).created;
   }
 

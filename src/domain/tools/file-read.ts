@@ -6,7 +6,7 @@ import { DomainError } from '../errors.js';
 import { linesWithin } from '../result-budget.js';
 import type { Settings } from '../settings.js';
 import { fileTooLarge, humanSize, locateEntry, readToEnd, sha256, statRegularFile, withOpenFile } from './editor-files.js';
-import { looksBinary } from './file-text.js';
+import { decodeUtf8, looksBinary } from './file-text.js';
 
 export const TOOL = 'file_read';
 
@@ -25,6 +25,8 @@ export interface FileReadResult {
   readonly truncated?: boolean;
   /** With truncated: the first line not returned, for view's view_range. */
   readonly next_line?: number;
+  /** Present and true when the content is not valid UTF-8: undecodable bytes became U+FFFD. */
+  readonly lossy?: boolean;
 }
 
 /**
@@ -60,10 +62,13 @@ export class FileRead {
       };
     }
     const kept = linesWithin(bytes, this.settings.maxResultBytes);
-    const decode = (part: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(part);
+    const decode = (part: Uint8Array) => {
+      const exact = decodeUtf8(part);
+      return exact !== null ? { content: exact } : { content: new TextDecoder('utf-8', { ignoreBOM: true }).decode(part), lossy: true };
+    };
     if (kept.bytes === bytes.length) {
-      const content = decode(bytes);
-      return { result: { path: display, content, size: bytes.length, binary: false }, text: content };
+      const decoded = decode(bytes);
+      return { result: { path: display, ...decoded, size: bytes.length, binary: false }, text: decoded.content };
     }
     if (kept.lines === 0) {
       throw new DomainError(
@@ -72,10 +77,10 @@ export class FileRead {
         { attemptedPath: display },
       );
     }
-    const content = decode(bytes.subarray(0, kept.bytes));
+    const decoded = decode(bytes.subarray(0, kept.bytes));
     return {
-      result: { path: display, content, size: bytes.length, binary: false, truncated: true, next_line: kept.lines + 1 },
-      text: content,
+      result: { path: display, ...decoded, size: bytes.length, binary: false, truncated: true, next_line: kept.lines + 1 },
+      text: decoded.content,
     };
   }
 }

@@ -190,6 +190,66 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
   }
 }
 
+/**
+ * Whether a text file (no NUL in its first 8 KB) holds bytes that are not UTF-8, which view and file_read
+ * can only show as U+FFFD. Streamed: memory holds one chunk.
+ */
+export async function holdsUndecodableText(file: ReadableFile): Promise<boolean> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let first = true;
+  try {
+    for await (const chunk of streamChunks(file)) {
+      if (first && looksBinary(chunk)) return false;
+      first = false;
+      decoder.decode(chunk, { stream: true });
+    }
+    decoder.decode();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The note a lossily decoded text carries, so the model does not write U+FFFD back over the real bytes. */
+export function lossyNote(display: string): string {
+  return `[lossy: ${display} is not valid UTF-8; its undecodable bytes are shown as U+FFFD. Use read_file for the exact bytes (base64); writing this text back would replace them]`;
+}
+
+/**
+ * Counts how a stream of chunks decodes: a lenient decoder turns every undecodable byte sequence into
+ * U+FFFD, and a real U+FFFD in the file is the bytes EF BF BD (EF is a lead byte, never inside another
+ * character). More U+FFFD in the text than EF BF BD in the bytes means bytes were lost.
+ */
+export class LossyCheck {
+  private replacementBytes = 0;
+  private replacementChars = 0;
+  private previous = new Uint8Array(0);
+
+  bytes(chunk: Uint8Array): void {
+    const carried = this.previous;
+    // A sequence that starts in the last two bytes of earlier chunks ends in this one.
+    const edge = [...carried, ...chunk.subarray(0, 2)];
+    for (let i = 0; i < carried.length; i += 1) if (isReplacementAt(edge, i)) this.replacementBytes += 1;
+    for (let at = chunk.indexOf(0xef); at !== -1 && at + 2 < chunk.length; at = chunk.indexOf(0xef, at + 1)) {
+      if (isReplacementAt(chunk, at)) this.replacementBytes += 1;
+    }
+    this.previous = chunk.length >= 2 ? chunk.slice(-2) : Uint8Array.from(edge.slice(-2));
+  }
+
+  text(decoded: string): void {
+    if (!decoded.includes('\uFFFD')) return;
+    for (let at = decoded.indexOf('\uFFFD'); at !== -1; at = decoded.indexOf('\uFFFD', at + 1)) this.replacementChars += 1;
+  }
+
+  get lossy(): boolean {
+    return this.replacementChars > this.replacementBytes;
+  }
+}
+
+function isReplacementAt(bytes: ArrayLike<number>, at: number): boolean {
+  return bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd;
+}
+
 export function toBase64(bytes: Uint8Array): string {
   let binary = '';
   const step = 0x8000;

@@ -1,6 +1,6 @@
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { ReadableFile } from '../ports/file-system.port.js';
-import { streamChunks } from './file-text.js';
+import { LossyCheck, streamChunks } from './file-text.js';
 
 /** Lines longer than this many characters (code points) are cut. */
 export const MAX_LINE_CHARS = 2000;
@@ -15,6 +15,8 @@ export interface TextWindow {
   readonly totalLines?: number;
   /** sha256 of the whole file, when it was read to its end. */
   readonly sha256?: string;
+  /** True when bytes read were not valid UTF-8 and were shown as U+FFFD. */
+  readonly lossy: boolean;
 }
 
 /**
@@ -77,14 +79,21 @@ export async function readLineWindow(
     take(text, start, text.length);
   };
 
+  const check = new LossyCheck();
+  const decode = (chunk?: Uint8Array) => {
+    if (chunk) check.bytes(chunk);
+    const text = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    check.text(text);
+    return text;
+  };
   for await (const chunk of streamChunks(file)) {
     hash.update(chunk);
-    consume(decoder.decode(chunk, { stream: true }));
-    if (!readToEnd && lineNumber > last) return { lines };
+    consume(decode(chunk));
+    if (!readToEnd && lineNumber > last) return { lines, lossy: check.lossy };
   }
-  consume(decoder.decode());
+  consume(decode());
   if (lineHasText) endLine();
-  return { lines, totalLines: lineNumber - 1, sha256: hash.digest() };
+  return { lines, totalLines: lineNumber - 1, sha256: hash.digest(), lossy: check.lossy };
 }
 
 /** `length` counts code points, or UTF-16 units when those are at most MAX_LINE_CHARS (then code points are too). */

@@ -7,7 +7,7 @@ import type { EntryStat, FileSystemPort, ReadableFile } from '../ports/file-syst
 import { baseName, type RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { fileTooLarge, humanSize, readToEnd, sha256, withOpenFile } from './editor-files.js';
-import { BINARY_SNIFF_BYTES, looksBinary } from './file-text.js';
+import { BINARY_SNIFF_BYTES, looksBinary, lossyNote } from './file-text.js';
 import { listTwoLevels } from './view-directory.js';
 import { readLineWindow } from './view-lines.js';
 import { base64Length, escapedLength, fitsWhatever } from '../result-budget.js';
@@ -41,6 +41,8 @@ export interface ViewSummary {
   readonly truncated?: boolean;
   readonly mime_type?: string;
   readonly entries?: number;
+  /** Present and true when bytes were not valid UTF-8 and are shown as U+FFFD. */
+  readonly lossy?: boolean;
 }
 
 export interface ViewOutcome {
@@ -156,6 +158,7 @@ export class View {
     if (cutByBudget) {
       numbered.push(`Truncated at line ${lastShown}: the rest does not fit in one result. Continue with view_range [${lastShown + 1}, ${rangeEnd(range)}].`);
     } else if (truncated) numbered.push(`Truncated: file has ${total} lines. Use view_range to read specific sections.`);
+    if (window.lossy) numbered.push(lossyNote(display));
     const summary: ViewSummary = {
       path: display,
       type: 'text',
@@ -163,6 +166,7 @@ export class View {
       ...(shown > 0 ? { start_line: range.first, end_line: lastShown } : {}),
       ...(total !== undefined ? { total_lines: total } : {}),
       truncated,
+      ...(window.lossy ? { lossy: true } : {}),
     };
     return { summary, text: shown === 0 ? `(empty file: ${display})` : numbered.join('\n') };
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
+import { lossyNote } from '../../../../domain/tools/file-text.js';
 import type { FileRead, FileReadResult } from '../../../../domain/tools/file-read.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
@@ -12,7 +13,7 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
     description:
       'Return a whole text file (no line numbers). FILE_TOO_LARGE over max_full_read_size ' +
       `(${humanSize(settings.maxFullReadSize)}): use view with view_range. Binary: no content, binary true. Past ` +
-      'max_result_bytes it stops at a line end with truncated and next_line. ' +
+      'max_result_bytes it stops at a line end with truncated and next_line. Invalid UTF-8: lossy (read_file has the bytes). ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
       path: z.string().describe('File to read.'),
@@ -24,6 +25,7 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
       binary: z.boolean().describe('True when the file looks binary (a NUL byte in its first 8 KB).'),
       truncated: z.boolean().optional().describe('Present and true when the content stops early (it would not fit in one result).'),
       next_line: z.number().int().optional().describe('With truncated: the first line not returned (continue with view view_range).'),
+      lossy: z.boolean().optional().describe('Present and true when the file is not valid UTF-8: undecodable bytes are shown as U+FFFD.'),
     },
     annotations: READ_ONLY,
     toText: fileReadText,
@@ -35,9 +37,10 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
   });
 }
 
-/** The file's raw text; a binary file gets a one-line note; a cut file a second block saying how to go on. */
+/** The file's raw text; a binary file gets a one-line note; a cut file a block saying how to go on; a lossy one a block saying so. */
 export function fileReadText(result: FileReadResult): string[] {
   if (result.binary) return [`Binary file (${humanSize(result.size)}), content not shown: ${result.path}`];
-  if (result.next_line === undefined) return [result.content];
-  return [result.content, `[truncated: continue with view view_range [${result.next_line}, -1]]`];
+  const lossy = result.lossy ? [lossyNote(result.path)] : [];
+  if (result.next_line === undefined) return [result.content, ...lossy];
+  return [result.content, `[truncated: continue with view view_range [${result.next_line}, -1]]`, ...lossy];
 }

@@ -3,7 +3,7 @@ import type { ToolLogFields } from '../tool-definition.js';
 
 /** Sentence shared by every namespace tool description: how `path` is read. */
 export const NAMESPACE_PATH_HELP =
-  "Paths: /<root>/<path>, or relative to the cwd (change_directory); '..' never leaves a root.";
+  "Paths: /<root>/<path> or relative to the cwd; '..' never leaves a root.";
 
 /** The call log names the root when the path names one (a relative path's root depends on the cwd). */
 export function namespaceLogFields(path: string | undefined): ToolLogFields {

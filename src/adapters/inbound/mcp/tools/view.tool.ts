@@ -12,6 +12,7 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
     description:
       'View a file before editing it: numbered lines ("   1\\t<line>"), at most 2000 without view_range, each cut ' +
       'at 2000 chars, with a note when more follows. Images come back as an image, other binary files as a note. ' +
+      'Invalid UTF-8: lossy (read_file has the bytes). ' +
       `FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). Directories show two levels; \`view /\` the roots. ` +
       NAMESPACE_PATH_HELP,
     inputSchema: {
@@ -32,6 +33,7 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
       truncated: z.boolean().optional().describe('True when lines or entries were left out.'),
       mime_type: z.string().optional(),
       entries: z.number().int().optional().describe('Entries shown in a directory listing.'),
+      lossy: z.boolean().optional().describe('Present and true when the file is not valid UTF-8: undecodable bytes are shown as U+FFFD.'),
     },
     annotations: READ_ONLY,
     logFields: (args) => namespaceLogFields(args.path),
