@@ -129,11 +129,19 @@ function isHunkBody(lines: readonly string[], index: number): boolean {
  * Applies every hunk or none (NFR-015): the result is computed in memory and only
  * returned when all hunks matched. Context and removed lines must match exactly (line
  * endings aside); a hunk is looked for at its stated line first, then at the nearest
- * position after the previous hunk, like `patch` without fuzz. Lines the patch does not
+ * position after the previous hunk, like `patch` without fuzz. The search is not bounded (a
+ * thin context can match far away), so each hunk's stated and applied lines are reported. Lines the patch does not
  * add keep their own line endings; added lines take the file's, and the trailing-newline
  * state changes only where the patch says so with '\ No newline at end of file'.
  */
-export function applyPatch(content: string, patch: FilePatch, target: RootPath): { content: string; hunksApplied: number } {
+export interface HunkPlacement {
+  /** The old-side start line the hunk header states (1-based). */
+  readonly statedLine: number;
+  /** Where its old lines were found in the file as read (1-based). */
+  readonly appliedLine: number;
+}
+
+export function applyPatch(content: string, patch: FilePatch, target: RootPath): { content: string; hunksApplied: number; placements: HunkPlacement[] } {
   const lines = splitLines(content);
   const eol = lines.find((line) => line.eol !== '')?.eol || patch.lineEnding;
   const out: Line[] = [];
@@ -141,6 +149,7 @@ export function applyPatch(content: string, patch: FilePatch, target: RootPath):
   let drift = 0;
   let lastHunkReachedEnd = false;
   let lastHunk: Hunk | undefined;
+  const placements: HunkPlacement[] = [];
 
   for (const hunk of patch.hunks) {
     const old = hunk.lines.filter((line) => line.op !== '+');
@@ -148,6 +157,7 @@ export function applyPatch(content: string, patch: FilePatch, target: RootPath):
     const at = locate(lines, old, expected, cursor);
     if (at === null) throw hunkMismatch(hunk, lines, old, Math.min(Math.max(expected, cursor), lines.length), target);
     drift = at - (hunk.oldStart - 1);
+    placements.push({ statedLine: hunk.oldStart, appliedLine: at + 1 });
     for (let i = cursor; i < at; i += 1) out.push(lines[i]);
     let index = at;
     for (const line of hunk.lines) {
@@ -164,7 +174,7 @@ export function applyPatch(content: string, patch: FilePatch, target: RootPath):
   // Only the original last line can lack a newline; once lines follow it, it needs one.
   for (let i = 0; i < out.length - 1; i += 1) if (out[i].eol === '') out[i] = { text: out[i].text, eol };
   if (lastHunk && lastHunkReachedEnd) settleFinalNewline(out, lastHunk, lines, eol);
-  return { content: out.map((line) => line.text + line.eol).join(''), hunksApplied: patch.hunks.length };
+  return { content: out.map((line) => line.text + line.eol).join(''), hunksApplied: patch.hunks.length, placements };
 }
 
 function settleFinalNewline(out: Line[], hunk: Hunk, original: readonly Line[], eol: LineEnding): void {

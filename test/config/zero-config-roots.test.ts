@@ -13,6 +13,9 @@ describe('rootNameFor', () => {
     ['/srv/été', 't'],
     ['/srv/---', 'root'],
     ['/srv/a+b@c', 'a-b-c'],
+    // The README's examples of the whole rule: a trailing '-' is trimmed, a leading non-alphanumeric dropped.
+    ['/srv/my dir!', 'my-dir'],
+    ['/srv/.config', 'config'],
     ['/', 'root'],
   ])('%s -> %s', (directory, name) => expect(rootNameFor(directory)).toBe(name));
 });

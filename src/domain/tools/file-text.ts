@@ -26,6 +26,14 @@ export function formatSize(bytes: number): string {
   return `${Number.isInteger(rounded) ? rounded.toFixed(0) : rounded.toFixed(1)}${UNITS[unit]}`;
 }
 
+/**
+ * "size: 1100000 bytes, limit: 1048576 bytes (1MB)": exact bytes, so a size just over a limit never reads as equal
+ * to it (1,100,000 and 1,048,576 bytes both round to "1MB").
+ */
+export function sizeOverLimit(size: number, limit: number): string {
+  return `size: ${size} bytes, limit: ${limit} bytes${limit >= 1024 ? ` (${formatSize(limit)})` : ''}`;
+}
+
 /** The one binary test of every tool (read_file, grep, patch_file, view, file_read). */
 export function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);

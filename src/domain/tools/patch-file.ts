@@ -4,7 +4,7 @@ import { applyPatch, parseUnifiedDiff } from '../patch-engine.js';
 import type { FileSystemPort, FileVersion } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { decodeUtf8, encodeUtf8, formatSize, looksBinary, readRange } from './file-text.js';
+import { decodeUtf8, encodeUtf8, looksBinary, readRange, sizeOverLimit } from './file-text.js';
 import type { RootAccess } from './root-access.js';
 
 export interface PatchFileResult {
@@ -12,6 +12,8 @@ export interface PatchFileResult {
   hunks_applied: number;
   /** The file did not exist and was created from the patch. */
   created: boolean;
+  /** Where each hunk landed: its header's line, the line its old text was found at, and the difference. */
+  hunks: { stated_line: number; applied_line: number; offset: number }[];
 }
 
 /** FR-008: apply a unified diff to one file, all hunks or nothing (NFR-015). */
@@ -33,7 +35,8 @@ export class PatchFile {
       // Everything is computed before the first write, so a failing hunk leaves the file untouched.
       const result = applyPatch(original.text, patch, target);
       await this.write(target, encodeUtf8(result.content), existing !== null, original.version);
-      return { path: shown, hunks_applied: result.hunksApplied, created: existing === null };
+      const hunks = result.placements.map(({ statedLine, appliedLine }) => ({ stated_line: statedLine, applied_line: appliedLine, offset: appliedLine - statedLine }));
+      return { path: shown, hunks_applied: result.hunksApplied, created: existing === null, hunks };
     });
   }
 
@@ -65,7 +68,7 @@ export class PatchFile {
       if (file.stat.size > limit) {
         throw new DomainError(
           'FILE_TOO_LARGE',
-          `file too large to patch (size: ${formatSize(file.stat.size)}, limit: ${formatSize(limit)}): ${shown}${inRoot(rootName)}`,
+          `file too large to patch (${sizeOverLimit(file.stat.size, limit)}): ${shown}${inRoot(rootName)}`,
           { root: rootName, attemptedPath: shown },
         );
       }

@@ -10,6 +10,7 @@ import {
   looksBinary,
   readLineWindow,
   readRange,
+  sizeOverLimit,
 } from './file-text.js';
 import type { RootAccess } from './root-access.js';
 import type { WorkContext } from '../work-context.js';
@@ -105,7 +106,7 @@ export class ReadFile {
     if (size > limit) {
       throw new DomainError(
         'FILE_TOO_LARGE',
-        `file too large for full read (size: ${formatSize(size)}, limit: ${formatSize(limit)}); use offset/limit parameters to read ${displayPath(target)} in parts${inRoot(target.root.name)}`,
+        `file too large for full read (${sizeOverLimit(size, limit)}); use offset/limit parameters to read ${displayPath(target)} in parts${inRoot(target.root.name)}`,
         { root: target.root.name, attemptedPath: displayPath(target) },
       );
     }

@@ -76,7 +76,10 @@ export class View {
     const { path, display } = target;
     const stat = await atNamespacePath(display, () => this.files.stat(path, { followSymlinks: true }));
     if (stat === null) throw new DomainError('NOT_FOUND', `path not found: ${display}`, { attemptedPath: display });
-    if (stat.kind === 'directory') return this.directory(path, display);
+    if (stat.kind === 'directory') {
+      if (range.requested) throw new DomainError('INVALID_ARGUMENT', `view_range applies to files; ${display} is a directory (view it without view_range)`, { attemptedPath: display });
+      return this.directory(path, display);
+    }
     if (stat.kind !== 'file') throw new DomainError('NOT_A_FILE', `not a regular file: ${display}`, { attemptedPath: display });
     return withOpenFile(this.files, path, display, (file) => this.file(session, path, display, file, range));
   }

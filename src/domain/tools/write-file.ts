@@ -42,10 +42,11 @@ export class WriteFile {
       );
     }
     const existing = isRootItself(target) ? null : await this.fs.stat(target);
+    // create_only promises ALREADY_EXISTS "if anything is there": a directory too.
+    if (mode === 'create_only' && existing) throw errors.alreadyExists(rootName, shown, existing.kind === 'directory' ? ' (a directory; create_only never replaces anything)' : '; use overwrite mode to replace');
     if (isRootItself(target) || existing?.kind === 'directory' || existing?.link?.targetKind === 'directory') {
       throw errors.isADirectory(rootName, shown, '; write_file writes files');
     }
-    if (mode === 'create_only' && existing) throw errors.alreadyExists(rootName, shown, '; use overwrite mode to replace');
     const data = new TextEncoder().encode(input.content);
     const write = () => this.fs.writeFile(target, data, { mode: WRITE_MODES[mode], createParents: true });
     // An append is one O_APPEND write and loses nothing; a replace waits for any edit of the file in progress.

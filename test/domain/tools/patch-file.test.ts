@@ -7,7 +7,12 @@ describe('PatchFile', () => {
     const { fs, patchFile } = fileToolsWorld();
     fs.seedFile('/ws/code.go', 'package main\n\nfunc greet() string {\n\treturn "Hello"\n}\n');
     const patch = diff('--- a/code.go', '+++ b/code.go', '@@ -3,3 +3,3 @@', ' func greet() string {', '-\treturn "Hello"', '+\treturn "Hi"', ' }');
-    expect(await patchFile.execute({ root: 'workspace', path: 'code.go', patch })).toEqual({ path: 'code.go', hunks_applied: 1, created: false });
+    expect(await patchFile.execute({ root: 'workspace', path: 'code.go', patch })).toEqual({
+      path: 'code.go',
+      hunks_applied: 1,
+      created: false,
+      hunks: [{ stated_line: 3, applied_line: 3, offset: 0 }],
+    });
     expect(fs.readText('/ws/code.go')).toBe('package main\n\nfunc greet() string {\n\treturn "Hi"\n}\n');
   });
 
@@ -22,6 +27,18 @@ describe('PatchFile', () => {
     expect(fs.readBytes('/ws/code.go')).toEqual(original);
     expect(fs.permissionsOf('/ws/code.go')).toBe(0o600);
     expect(fs.list('/ws')).toEqual(['code.go']);
+  });
+
+  it('reports where each hunk landed: a thin-context hunk stated at line 1 found at line 4,900, one stated at 4,000 found at 10', async () => {
+    const { fs, patchFile } = fileToolsWorld();
+    const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`);
+    lines[9] = 'early';
+    lines[4899] = 'late';
+    fs.seedFile('/ws/long.txt', `${lines.join('\n')}\n`);
+    const far = await patchFile.execute({ root: 'workspace', path: 'long.txt', patch: diff('@@ -1 +1 @@', '-late', '+LATE') });
+    expect(far.hunks).toEqual([{ stated_line: 1, applied_line: 4900, offset: 4899 }]);
+    const back = await patchFile.execute({ root: 'workspace', path: 'long.txt', patch: diff('@@ -4000 +4000 @@', '-early', '+EARLY') });
+    expect(back.hunks).toEqual([{ stated_line: 4000, applied_line: 10, offset: -3990 }]);
   });
 
   it('writes nothing when the second of two hunks fails (NFR-015)', async () => {
@@ -40,6 +57,7 @@ describe('PatchFile', () => {
       path: 'docs/new_file.txt',
       hunks_applied: 1,
       created: true,
+      hunks: [{ stated_line: 1, applied_line: 1, offset: 0 }],
     });
     expect(fs.readText('/ws/docs/new_file.txt')).toBe('first line\nsecond line\n');
   });
@@ -110,7 +128,7 @@ describe('PatchFile', () => {
     const { fs, patchFile } = fileToolsWorld({ maxFileSize: 10 });
     fs.seedFile('/ws/big.txt', 'x'.repeat(20));
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'big.txt', patch: diff('@@ -0,0 +1 @@', '+x') }))).toClientText()).toBe(
-      'FILE_TOO_LARGE: file too large to patch (size: 20B, limit: 10B): big.txt (root: workspace)',
+      'FILE_TOO_LARGE: file too large to patch (size: 20 bytes, limit: 10 bytes): big.txt (root: workspace)',
     );
   });
 

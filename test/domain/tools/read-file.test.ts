@@ -26,15 +26,22 @@ describe('ReadFile', () => {
       fs.seedFile('/ws/large.txt', 'x'.repeat(500));
       const error = await domainError(readFile.execute({ root: 'workspace', path: 'large.txt' }));
       expect(error.toClientText()).toBe(
-        'FILE_TOO_LARGE: file too large for full read (size: 500B, limit: 100B); use offset/limit parameters to read large.txt in parts (root: workspace)',
+        'FILE_TOO_LARGE: file too large for full read (size: 500 bytes, limit: 100 bytes); use offset/limit parameters to read large.txt in parts (root: workspace)',
       );
     });
 
-    it('writes sizes the human way', async () => {
+    it('gives exact bytes, so a size just over the limit never reads as equal to it (1,100,000 over 1 MiB)', async () => {
+      const { fs, readFile } = fileToolsWorld();
+      fs.seedFile('/ws/big.log', new Uint8Array(1_100_000));
+      const error = await domainError(readFile.execute({ root: 'workspace', path: 'big.log' }));
+      expect(error.message).toContain('(size: 1100000 bytes, limit: 1048576 bytes (1MB))');
+    });
+
+    it('writes sizes in bytes with the limit the human way too', async () => {
       const { fs, readFile } = fileToolsWorld();
       fs.seedFile('/ws/huge.log', new Uint8Array(Math.round(5.2 * 1024 * 1024)));
       const error = await domainError(readFile.execute({ root: 'workspace', path: 'huge.log' }));
-      expect(error.message).toMatch(/^file too large for full read \(size: 5\.2MB, limit: 1MB\); use offset\/limit parameters/);
+      expect(error.message).toMatch(/^file too large for full read \(size: 5452595 bytes, limit: 1048576 bytes \(1MB\)\); use offset\/limit parameters/);
     });
 
     it('reads a small file once: the binary test looks at the content read', async () => {

@@ -138,6 +138,14 @@ describe('view: text files', () => {
 });
 
 describe('view: paths', () => {
+  it('refuses a view_range on a directory instead of ignoring it', async () => {
+    const world = editorWorld();
+    world.fs.seedFile('/ws/src/a.ts', 'a\n');
+    const error = await domainError(view(world, 'src', [1, 10]));
+    expect(error.toClientText()).toBe('INVALID_ARGUMENT: view_range applies to files; /workspace/src is a directory (view it without view_range)');
+    expect((await view(world, 'src')).summary.type).toBe('directory');
+  });
+
   it('Symlink followed: a link to a regular file shows the target contents', async () => {
     const world = editorWorld();
     world.fs.seedFile('/ws/real.txt', 'target content\n');

@@ -65,6 +65,14 @@ describe('WriteFile', () => {
     expect(fs.readText('/ws/config/app.yaml')).toBe('original');
   });
 
+  it('create_only answers ALREADY_EXISTS for a directory too ("if anything is there"); overwrite answers IS_A_DIRECTORY', async () => {
+    const { fs, writeFile } = fileToolsWorld();
+    fs.seedDirectory('/ws/dir');
+    const error = await domainError(writeFile.execute({ root: 'workspace', path: 'dir', content: 'x', mode: 'create_only' }));
+    expect(error.toClientText()).toBe('ALREADY_EXISTS: file already exists: dir (a directory; create_only never replaces anything) (root: workspace)');
+    expect((await domainError(writeFile.execute({ root: 'workspace', path: 'dir', content: 'x' }))).code).toBe('IS_A_DIRECTORY');
+  });
+
   it('create_only counts a dangling link as existing', async () => {
     const { fs, writeFile } = fileToolsWorld();
     fs.seedSymlink('/ws/dangling', 'nowhere.txt');

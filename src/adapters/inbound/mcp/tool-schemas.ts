@@ -37,7 +37,7 @@ export function prepareTool(definition: ToolDefinition): PreparedTool {
  * pays for tools/list, so nothing is listed twice: no `$schema` (draft-07 is what clients
  * assume), no descriptions inside output schemas (the tool's description says what it returns;
  * validation is unchanged), no annotations.title (the tool's title), no execution.taskSupport ('forbidden' is
- * the default), and no safe-integer bounds on inputs (the server checks its own inputs).
+ * the default), and no safe-integer bounds (the server checks its own inputs and makes its own outputs).
  */
 function listing(definition: ToolDefinition, input: z.ZodObject): Tool {
   const tool: Tool = {
@@ -48,7 +48,7 @@ function listing(definition: ToolDefinition, input: z.ZodObject): Tool {
     annotations: listedAnnotations(definition.annotations),
   };
   // The listed schema comes from the declared shape, not from `closed`, whose clones carry no descriptions.
-  if (definition.outputSchema) tool.outputSchema = withoutDescriptions(jsonSchema(z.object(definition.outputSchema), 'output'));
+  if (definition.outputSchema) tool.outputSchema = withoutSafeIntegerBounds(withoutDescriptions(jsonSchema(z.object(definition.outputSchema), 'output')));
   return tool;
 }
 
@@ -83,7 +83,7 @@ function withoutDescriptions<T>(schema: T): T {
   return out as T;
 }
 
-/** zod's `int()` lists ±2^53-1 as bounds; on inputs they say nothing the server does not enforce itself. */
+/** zod's `int()` lists ±2^53-1 as bounds; they say nothing the server does not enforce itself. */
 function withoutSafeIntegerBounds<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(withoutSafeIntegerBounds) as T;
   if (typeof schema !== 'object' || schema === null) return schema;

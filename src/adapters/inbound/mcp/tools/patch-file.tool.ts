@@ -9,8 +9,9 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
     name: 'patch_file',
     title: 'Patch file',
     description:
-      'Apply a unified diff (@@ hunks; ---/+++ headers optional) to ONE text file in a root. Context must match; an ' +
-      'offset hunk is searched nearby. All or nothing: PATCH_FAILED names the hunk and line. A missing file counts as ' +
+      'Apply a unified diff (@@ hunks; ---/+++ headers optional) to ONE text file in a root. Context must match; a hunk ' +
+      'not at its line is searched after the previous one at any distance: check `hunks` (stated_line, applied_line, offset). ' +
+      'All or nothing: PATCH_FAILED names the hunk and line. A missing file counts as ' +
       `empty. Line endings kept. Binary files and files over max_file_size (${formatSize(settings.maxFileSize)}) are refused.`,
     inputSchema: {
       root: z.string().describe('Root name.'),
@@ -21,8 +22,9 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
       path: z.string(),
       hunks_applied: z.number(),
       created: z.boolean(),
+      hunks: z.array(z.object({ stated_line: z.number(), applied_line: z.number(), offset: z.number() })),
     },
-    // Not flagged destructive: only the lines the diff names change, and the diff itself records what it removed.
+    // Destructive: a hunk removes and replaces lines.
     annotations: DESTRUCTIVE,
     logFields: (args) => ({ root: args.root, path: args.path }),
     handle: async (args) => ({ structured: { ...(await patchFile.execute(args)) } }),

@@ -6,14 +6,16 @@ import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.j
 
 export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefinition {
   const fullReadLimit = formatSize(settings.maxFullReadSize);
-  const responseCeiling = formatSize(Math.max(settings.maxFullReadSize, settings.maxFileSize));
+  // A window reads up to max(max_full_read_size, max_file_size) bytes, and returns what of it fits in max_result_bytes.
+  const ceiling = Math.max(settings.maxFullReadSize, settings.maxFileSize);
+  const windowLimit = settings.maxResultBytes < ceiling ? `${formatSize(settings.maxResultBytes)} (max_result_bytes, escaped)` : formatSize(ceiling);
   return defineTool({
     name: 'read_file',
     title: 'Read file',
     description:
       'Read a file in a root; the text block is the raw text. Whole reads: up to max_full_read_size ' +
       `(${fullReadLimit}), else FILE_TOO_LARGE. Windows: offset_bytes/limit_bytes OR offset_lines/limit_lines (1-based), ` +
-      `at most ${fullReadLimit} without a limit, ${responseCeiling} with. Past max_result_bytes (escaped) it stops with ` +
+      `at most ${fullReadLimit} without a limit, ${windowLimit} with; past that it stops with ` +
       "truncated and next_offset_bytes/next_offset_lines. Binary or non-UTF-8 content is base64.",
     inputSchema: {
       root: z.string().describe('Root name.'),

@@ -83,7 +83,7 @@ describe('editor and repo tool definitions', () => {
       file_read: [true, false],
       file_list: [true, false],
       change_directory: [true, false],
-      str_replace: [false, false],
+      str_replace: [false, true],
       create_file: [false, true],
       file_write: [false, true],
     });

@@ -79,7 +79,7 @@ describe('file tool definitions', () => {
       write_file: [false, true],
       remove_file: [false, true],
       remove_folder: [false, true],
-      patch_file: [false, false],
+      patch_file: [false, true],
       create_folder: [false, false],
     });
     expect(definitions().get('create_folder')!.annotations.idempotentHint).toBe(true);
