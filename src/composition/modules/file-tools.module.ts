@@ -6,6 +6,7 @@ import { listRootsTool } from '../../adapters/inbound/mcp/tools/list-roots.tool.
 import { patchFileTool } from '../../adapters/inbound/mcp/tools/patch-file.tool.js';
 import { permissionsFileTool } from '../../adapters/inbound/mcp/tools/permissions-file.tool.js';
 import { readFileTool } from '../../adapters/inbound/mcp/tools/read-file.tool.js';
+import { readFilesTool } from '../../adapters/inbound/mcp/tools/read-files.tool.js';
 import { removeFileTool } from '../../adapters/inbound/mcp/tools/remove-file.tool.js';
 import { removeFolderTool } from '../../adapters/inbound/mcp/tools/remove-folder.tool.js';
 import { statFileTool } from '../../adapters/inbound/mcp/tools/stat-file.tool.js';
@@ -21,6 +22,7 @@ import { ListRoots } from '../../domain/tools/list-roots.js';
 import { PatchFile } from '../../domain/tools/patch-file.js';
 import { PermissionsFile } from '../../domain/tools/permissions-file.js';
 import { ReadFile } from '../../domain/tools/read-file.js';
+import { ReadFiles } from '../../domain/tools/read-files.js';
 import { RemoveFile } from '../../domain/tools/remove-file.js';
 import { RemoveFolder } from '../../domain/tools/remove-folder.js';
 import { RootAccess } from '../../domain/tools/root-access.js';
@@ -53,6 +55,12 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
       [RootAccess, TOKENS.FileSystem, TOKENS.Settings],
     )
     .inSingletonScope();
+  bind(ReadFiles)
+    .toResolvedValue(
+      (access: RootAccess, readFile: ReadFile, settings: Settings) => new ReadFiles(access, readFile, settings),
+      [RootAccess, ReadFile, TOKENS.Settings],
+    )
+    .inSingletonScope();
   bind(PatchFile)
     .toResolvedValue(
       (access: RootAccess, files: FileSystemPort, settings: Settings) => new PatchFile(access, files, settings),
@@ -72,6 +80,7 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
     (useCase: ReadFile, settings: Settings) => readFileTool(useCase, settings),
     [ReadFile, TOKENS.Settings],
   );
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: ReadFiles) => readFilesTool(useCase), [ReadFiles]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: WriteFile) => writeFileTool(useCase), [WriteFile]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: RemoveFile) => removeFileTool(useCase), [RemoveFile]);
   bind(TOKENS.ToolDefinition).toResolvedValue(
