@@ -30,7 +30,7 @@ import { StatFile } from '../../domain/tools/stat-file.js';
 import { WriteFile } from '../../domain/tools/write-file.js';
 import { TOKENS } from '../tokens.js';
 
-type AccessAndFiles = RemoveFile | CreateFolder | RemoveFolder | StatFile | PermissionsFile | ListFolder | WriteFile;
+type AccessAndFiles = RemoveFile | CreateFolder | RemoveFolder | StatFile | PermissionsFile | ListFolder;
 
 /** list_roots and the single-root file tools (FR-003..FR-013). */
 export const fileToolsModule = new ContainerModule(({ bind }) => {
@@ -43,7 +43,12 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
     .toResolvedValue((paths: PathPolicy) => new ListRoots(paths), [TOKENS.PathPolicy])
     .inSingletonScope();
   bindAccessAndFiles(ListFolder);
-  bindAccessAndFiles(WriteFile);
+  bind(WriteFile)
+    .toResolvedValue(
+      (access: RootAccess, files: FileSystemPort, settings: Settings) => new WriteFile(access, files, settings),
+      [RootAccess, TOKENS.FileSystem, TOKENS.Settings],
+    )
+    .inSingletonScope();
   bindAccessAndFiles(RemoveFile);
   bindAccessAndFiles(CreateFolder);
   bindAccessAndFiles(RemoveFolder);

@@ -9,6 +9,7 @@ import type { Settings } from '../settings.js';
 import { unifiedDiff } from '../text-diff.js';
 import { lineOfOffset, type MatchKind } from '../text-match.js';
 import { fileTooLarge, locateEntry, readToEnd, recordOwnWrite, sha256, statRegularFile, withOpenFile } from './editor-files.js';
+import { dryRunText } from './dry-run.js';
 import { decodeUtf8, encodeUtf8 } from './file-text.js';
 import { applyEdits, assertOldStrings, matchOf, MAX_EDITS, type EditsApplied, type StrReplaceEdit } from './str-replace-edits.js';
 import { MAX_LINE_CHARS } from './view-lines.js';
@@ -139,7 +140,7 @@ function confirmation(result: StrReplaceResult, edit: EditsApplied): string {
       : ` ${result.replacements_per_edit ? `Edit${edit.tolerant.length > 1 ? 's' : ''} ${edit.tolerant.join(', ')}: ` : ''}` +
         'old_str matched only with leading and trailing whitespace ignored (whitespace_tolerant); new_str was re-indented to the file.';
   if (result.diff !== undefined) {
-    return `Dry run: nothing written. Would replace ${counted} in ${result.path}${perEdit}.${tolerant}\n${result.diff}`;
+    return dryRunText(`Would replace ${counted} in ${result.path}${perEdit}.${tolerant}`, result.diff);
   }
   return `Edited ${result.path}: replaced ${counted}${perEdit}.${tolerant}\n${editSnippet(edit.content, edit.firstChangeAt, edit.firstChangeLength)}`;
 }

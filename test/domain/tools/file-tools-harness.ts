@@ -46,7 +46,7 @@ export function fileToolsWorld(settings: Partial<Settings> = {}) {
     listFolder: new ListFolder(access, fs),
     readFile,
     readFiles: new ReadFiles(access, readFile, limits),
-    writeFile: new WriteFile(access, fs),
+    writeFile: new WriteFile(access, fs, limits),
     removeFile: new RemoveFile(access, fs),
     patchFile: new PatchFile(access, fs, limits),
     createFolder: new CreateFolder(access, fs),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_EDITS } from '../../../../domain/tools/str-replace-edits.js';
 import type { StrReplace } from '../../../../domain/tools/str-replace.js';
+import { DRY_RUN_INPUT, DRY_RUN_OUTPUT } from './dry-run-output.js';
 import { defineTool, type ToolDefinition, WRITES } from '../tool-definition.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
@@ -26,7 +27,7 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
         .max(MAX_EDITS)
         .optional()
         .describe(`1-${MAX_EDITS} edits, each on the text the previous left; not with old_str.`),
-      dry_run: z.boolean().optional().describe('Write nothing; return the unified diff.'),
+      ...DRY_RUN_INPUT,
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the edited file.'),
@@ -34,8 +35,7 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
       replacements_per_edit: z.array(z.number().int()).optional().describe('With edits: count per edit.'),
       size: z.number().int().describe('File size in bytes after the edit.'),
       match: z.enum(['exact', 'whitespace_tolerant']),
-      dry_run: z.literal(true).optional(),
-      diff: z.string().optional().describe('Dry run: unified diff.'),
+      ...DRY_RUN_OUTPUT,
     },
     annotations: WRITES,
     logFields: (args) => namespaceLogFields(args.path),
