@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'NOT_A_FILE'
   | 'FILE_TOO_LARGE'
   | 'PATCH_FAILED'
+  | 'NO_MATCH'
+  | 'MULTIPLE_MATCHES'
   | 'PERMISSION_DENIED'
   | 'FILE_NOT_VIEWED'
   | 'FILE_CHANGED_SINCE_VIEW'

@@ -27,12 +27,12 @@ describe('toolsets', () => {
     expect([...ALLOWLISTABLE_TOOLS].every((name) => toolsetOf(name) !== undefined)).toBe(true);
   });
 
-  it('list_roots is in root, change_directory in editor; absent toolsets mean all 22 tools', () => {
+  it('list_roots is in root, change_directory in editor; absent toolsets mean all 23 tools', () => {
     expect(toolNames(['root'])).toContain('list_roots');
     expect(toolNames(['editor'])).toEqual(['change_directory', 'create_file', 'str_replace', 'view']);
     expect(toolNames(['repo'])).toEqual(['file_list', 'file_read', 'file_write']);
     expect(toolNames()).toEqual(toolNames([...TOOLSETS]));
-    expect(toolNames()).toHaveLength(22);
+    expect(toolNames()).toHaveLength(23);
   });
 
   it('resources follow the root toolset (they read through read_file)', () => {

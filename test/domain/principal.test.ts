@@ -7,7 +7,7 @@ import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { ListRoots } from '../../src/domain/tools/list-roots.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import { WriteFile } from '../../src/domain/tools/write-file.js';
-import { thrownDomainError, domainError } from '../support/domain.js';
+import { TEST_SETTINGS, thrownDomainError, domainError } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
 
 /** A principal context a test switches by hand (the server switches it per tool call). */
@@ -68,7 +68,7 @@ describe('a read-only principal', () => {
   it('gets TOOL_NOT_ALLOWED for a writing tool, on a root that allows it to others', async () => {
     const fs = new InMemoryFileSystem();
     fs.seedDirectory('/data/ws');
-    const error = await domainError(new WriteFile(access, fs).execute({ root: 'workspace', path: 'a.txt', content: 'x' }));
+    const error = await domainError(new WriteFile(access, fs, TEST_SETTINGS).execute({ root: 'workspace', path: 'a.txt', content: 'x' }));
     expect(error.code).toBe('TOOL_NOT_ALLOWED');
     expect(fs.exists('/data/ws/a.txt')).toBe(false);
   });

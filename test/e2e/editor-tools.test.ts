@@ -185,16 +185,16 @@ describe('str_replace over MCP', () => {
   it('Successful unique replacement with a context snippet', async () => {
     await seedAndView('u.txt', 'a\nb\nc\n');
     const { text, structured } = success(await strReplace({ path: '/workspace/e/u.txt', old_str: 'b', new_str: 'B' }));
-    expect(structured).toEqual({ path: '/workspace/e/u.txt', replacements: 1, size: 6 });
+    expect(structured).toEqual({ path: '/workspace/e/u.txt', replacements: 1, size: 6, match: 'exact' });
     expect(text).toBe('Edited /workspace/e/u.txt: replaced 1 occurrence.\nSnippet (lines 1-3):\n   1\ta\n   2\tB\n   3\tc');
     expect(await fs.readFile(join(live.root, 'e/u.txt'), 'utf8')).toBe('a\nB\nc\n');
   });
 
   it('String not found, ambiguous match, replace all with no match', async () => {
     await seedAndView('amb.txt', 'x\nx\nx\n');
-    expectError(await strReplace({ path: '/workspace/e/amb.txt', old_str: 'nope', new_str: '' }), 'INVALID_ARGUMENT', 'old_str not found');
-    expectError(await strReplace({ path: '/workspace/e/amb.txt', old_str: 'x', new_str: 'y' }), 'INVALID_ARGUMENT', 'occurs 3 times', 'unique');
-    expectError(await strReplace({ path: '/workspace/e/amb.txt', old_str: 'q', replace_all: true }), 'INVALID_ARGUMENT', 'old_str not found');
+    expectError(await strReplace({ path: '/workspace/e/amb.txt', old_str: 'nope', new_str: '' }), 'NO_MATCH', 'old_str not found');
+    expectError(await strReplace({ path: '/workspace/e/amb.txt', old_str: 'x', new_str: 'y' }), 'MULTIPLE_MATCHES', 'occurs 3 times', 'unique');
+    expectError(await strReplace({ path: '/workspace/e/amb.txt', old_str: 'q', replace_all: true }), 'NO_MATCH', 'old_str not found');
   });
 
   it('Deletion (omitted new_str)', async () => {

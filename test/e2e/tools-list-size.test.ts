@@ -1,14 +1,14 @@
 import { useTestServer } from '../support/live-server.js';
 
-// Every agent turn pays for tools/list: it is kept lean (issue 8), and this measures it.
-const TOOLS_LIST_BUDGET_BYTES = 24 * 1024;
+// Every agent turn pays for tools/list: it is kept lean (issue 8; 28 KB since issue 19), and this measures it.
+const TOOLS_LIST_BUDGET_BYTES = 28 * 1024;
 
 describe('tools/list size', () => {
   const live = useTestServer();
 
-  it('lists all 22 tools in at most 24 KB of JSON', async () => {
+  it('lists all 23 tools in at most 28 KB of JSON', async () => {
     const listing = await live.client.listTools();
-    expect(listing.tools).toHaveLength(22);
+    expect(listing.tools).toHaveLength(23);
     const bytes = Buffer.byteLength(JSON.stringify(listing));
     const byTool = listing.tools.map((tool) => `${tool.name}=${Buffer.byteLength(JSON.stringify(tool))}`).join(' ');
     expect({ bytes, byTool }).toEqual({ bytes: expect.any(Number), byTool: expect.any(String) });

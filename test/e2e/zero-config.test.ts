@@ -73,6 +73,10 @@ describe('zero-config command line (child process)', () => {
     expect(edit.text).toMatch(/^TOOL_NOT_ALLOWED: /);
     await expect(readFile(join(dir, 'one', 'x', 'new.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await callTool(client, 'read_file', { root: 'x', path: 'a.txt' })).structured).toMatchObject({ content: 'from one\n' });
+    // read_files has read_file's permission, so it joins --read-only (over stdio here).
+    const batch = await callTool(client, 'read_files', { root: 'x', paths: ['a.txt', 'gone.txt'] });
+    expect(batch.isError).toBe(false);
+    expect(batch.text).toMatch(/^==> a\.txt <==\nfrom one\n\n==> gone\.txt <==\nERROR NOT_FOUND: /);
   });
 
   it('--toolsets lists only those families; a hidden tool is refused exactly like an unknown one', async () => {

@@ -6,6 +6,7 @@ import { listRootsTool } from '../../adapters/inbound/mcp/tools/list-roots.tool.
 import { patchFileTool } from '../../adapters/inbound/mcp/tools/patch-file.tool.js';
 import { permissionsFileTool } from '../../adapters/inbound/mcp/tools/permissions-file.tool.js';
 import { readFileTool } from '../../adapters/inbound/mcp/tools/read-file.tool.js';
+import { readFilesTool } from '../../adapters/inbound/mcp/tools/read-files.tool.js';
 import { removeFileTool } from '../../adapters/inbound/mcp/tools/remove-file.tool.js';
 import { removeFolderTool } from '../../adapters/inbound/mcp/tools/remove-folder.tool.js';
 import { statFileTool } from '../../adapters/inbound/mcp/tools/stat-file.tool.js';
@@ -21,6 +22,7 @@ import { ListRoots } from '../../domain/tools/list-roots.js';
 import { PatchFile } from '../../domain/tools/patch-file.js';
 import { PermissionsFile } from '../../domain/tools/permissions-file.js';
 import { ReadFile } from '../../domain/tools/read-file.js';
+import { ReadFiles } from '../../domain/tools/read-files.js';
 import { RemoveFile } from '../../domain/tools/remove-file.js';
 import { RemoveFolder } from '../../domain/tools/remove-folder.js';
 import { RootAccess } from '../../domain/tools/root-access.js';
@@ -28,7 +30,7 @@ import { StatFile } from '../../domain/tools/stat-file.js';
 import { WriteFile } from '../../domain/tools/write-file.js';
 import { TOKENS } from '../tokens.js';
 
-type AccessAndFiles = RemoveFile | CreateFolder | RemoveFolder | StatFile | PermissionsFile | ListFolder | WriteFile;
+type AccessAndFiles = RemoveFile | CreateFolder | RemoveFolder | StatFile | PermissionsFile | ListFolder;
 
 /** list_roots and the single-root file tools (FR-003..FR-013). */
 export const fileToolsModule = new ContainerModule(({ bind }) => {
@@ -41,7 +43,12 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
     .toResolvedValue((paths: PathPolicy) => new ListRoots(paths), [TOKENS.PathPolicy])
     .inSingletonScope();
   bindAccessAndFiles(ListFolder);
-  bindAccessAndFiles(WriteFile);
+  bind(WriteFile)
+    .toResolvedValue(
+      (access: RootAccess, files: FileSystemPort, settings: Settings) => new WriteFile(access, files, settings),
+      [RootAccess, TOKENS.FileSystem, TOKENS.Settings],
+    )
+    .inSingletonScope();
   bindAccessAndFiles(RemoveFile);
   bindAccessAndFiles(CreateFolder);
   bindAccessAndFiles(RemoveFolder);
@@ -51,6 +58,12 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
     .toResolvedValue(
       (access: RootAccess, files: FileSystemPort, settings: Settings) => new ReadFile(access, files, settings),
       [RootAccess, TOKENS.FileSystem, TOKENS.Settings],
+    )
+    .inSingletonScope();
+  bind(ReadFiles)
+    .toResolvedValue(
+      (access: RootAccess, readFile: ReadFile, settings: Settings) => new ReadFiles(access, readFile, settings),
+      [RootAccess, ReadFile, TOKENS.Settings],
     )
     .inSingletonScope();
   bind(PatchFile)
@@ -72,6 +85,7 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
     (useCase: ReadFile, settings: Settings) => readFileTool(useCase, settings),
     [ReadFile, TOKENS.Settings],
   );
+  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: ReadFiles) => readFilesTool(useCase), [ReadFiles]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: WriteFile) => writeFileTool(useCase), [WriteFile]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: RemoveFile) => removeFileTool(useCase), [RemoveFile]);
   bind(TOKENS.ToolDefinition).toResolvedValue(

@@ -7,6 +7,7 @@ import type { EntryStat, FileSystemPort, WriteMode } from '../ports/file-system.
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { contentBytes, humanSize, locateEntry, recordOwnWrite, withOpenFile, writeWholeFile } from './editor-files.js';
+import { currentText, dryRunDiff, dryRunText } from './dry-run.js';
 import { digestFile, holdsUndecodableText } from './file-text.js';
 
 export const TOOL = 'create_file';
@@ -15,6 +16,8 @@ export interface CreateFileInput {
   readonly sessionId: string;
   readonly path: string;
   readonly content: string;
+  /** Check everything, write nothing, return the diff. */
+  readonly dry_run?: boolean;
 }
 
 export interface CreateFileResult {
@@ -23,6 +26,9 @@ export interface CreateFileResult {
   readonly size: number;
   /** False when an existing file was overwritten. */
   readonly created: boolean;
+  readonly dry_run?: true;
+  /** Dry runs: the unified diff of what the call would write. */
+  readonly diff?: string;
 }
 
 export interface CreateFileOutcome {
@@ -50,6 +56,7 @@ export class CreateFile {
     const bytes = contentBytes(input.content, display, this.settings.maxFileSize);
 
     const key = await session.fileKey(path);
+    if (input.dry_run) return this.dryRun(session, { path, display, key }, input.content, bytes);
     const created = await session.exclusive(key, () => withFileLock(this.files, path, async () => {
       const existing = await this.statTarget(path, display);
       const isNew = existing === null
@@ -61,6 +68,19 @@ export class CreateFile {
     return {
       result: { path: display, size: bytes.length, created },
       text: `${created ? 'Created' : 'Overwrote'} ${display} (${humanSize(bytes.length)}${bytes.length >= 1024 ? `, ${bytes.length} bytes` : ''})`,
+    };
+  }
+
+  /** Every check the real call makes (size, kind, the gate), no lock, no write, no change to the session. */
+  private async dryRun(session: EditSession, target: { path: RootPath; display: string; key: string }, content: string, bytes: Uint8Array): Promise<CreateFileOutcome> {
+    const { path, display, key } = target;
+    const existing = await this.statTarget(path, display);
+    if (existing) await this.assertOverwritable(session, path, display, key, existing);
+    const before = existing ? await atNamespacePath(display, () => currentText(this.files, path, this.settings.maxFileSize)) : '';
+    const fields = dryRunDiff(display, before, content);
+    return {
+      result: { path: display, size: bytes.length, created: existing === null, ...fields },
+      text: dryRunText(`Would ${existing ? 'overwrite' : 'create'} ${display} (${humanSize(bytes.length)}).`, fields.diff),
     };
   }
 
@@ -89,6 +109,11 @@ export class CreateFile {
     bytes: Uint8Array,
     existing: EntryStat,
   ): Promise<boolean> {
+    await this.assertOverwritable(session, path, display, key, existing);
+    return (await this.write(path, display, bytes, 'replace')).created;
+  }
+
+  private async assertOverwritable(session: EditSession, path: RootPath, display: string, key: string, existing: EntryStat): Promise<void> {
     if (existing.kind === 'directory') throw new DomainError('IS_A_DIRECTORY', `path is a directory: ${display}`, { attemptedPath: display });
     if (existing.kind !== 'file') throw new DomainError('NOT_A_FILE', `not a regular file: ${display}`, { attemptedPath: display });
     const seen = await session.seenVersion(key, display);
@@ -104,7 +129,6 @@ export class CreateFile {
         { attemptedPath: display },
       );
     }
-    return (await this.write(path, display, bytes, 'replace')).created;
   }
 
   private statTarget(path: RootPath, display: string): Promise<EntryStat | null> {

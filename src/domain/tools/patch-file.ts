@@ -5,6 +5,7 @@ import type { FileSystemPort, FileVersion } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { decodeUtf8, encodeUtf8, looksBinary, readRange, sizeOverLimit } from './file-text.js';
+import { dryRunDiff, type DryRunFields } from './dry-run.js';
 import type { RootAccess } from './root-access.js';
 
 export interface PatchFileResult {
@@ -24,19 +25,23 @@ export class PatchFile {
     private readonly settings: Settings,
   ) {}
 
-  async execute(input: { root: string; path: string; patch: string }): Promise<PatchFileResult> {
+  async execute(input: { root: string; path: string; patch: string; dry_run?: boolean }): Promise<PatchFileResult | (PatchFileResult & DryRunFields)> {
     const target = this.access.path('patch_file', input.root, input.path);
     const shown = displayPath(target);
     const patch = parseUnifiedDiff(input.patch, target);
-    return withFileLock(this.fs, target, async () => {
+    // A dry run takes no lock and writes nothing; it makes every other check the real call makes.
+    const locked = <T>(action: () => Promise<T>) => (input.dry_run ? action() : withFileLock(this.fs, target, action));
+    return locked(async () => {
       const existing = await this.fs.stat(target, { followSymlinks: true });
       if (existing?.kind === 'directory') throw errors.isADirectory(target.root.name, shown, '; patch_file patches files');
       const original = existing ? await this.readText(target) : { text: '', version: undefined };
       // Everything is computed before the first write, so a failing hunk leaves the file untouched.
       const result = applyPatch(original.text, patch, target);
-      await this.write(target, encodeUtf8(result.content), existing !== null, original.version);
       const hunks = result.placements.map(({ statedLine, appliedLine }) => ({ stated_line: statedLine, applied_line: appliedLine, offset: appliedLine - statedLine }));
-      return { path: shown, hunks_applied: result.hunksApplied, created: existing === null, hunks };
+      const outcome = { path: shown, hunks_applied: result.hunksApplied, created: existing === null, hunks };
+      if (input.dry_run) return { ...outcome, ...dryRunDiff(shown, original.text, result.content) };
+      await this.write(target, encodeUtf8(result.content), existing !== null, original.version);
+      return outcome;
     });
   }
 

@@ -51,7 +51,8 @@ export class ReadFile {
     private readonly settings: Settings,
   ) {}
 
-  async execute(input: ReadFileInput, work?: WorkContext): Promise<ReadFileResult> {
+  /** `resultBytes`: the JSON-escaped content this read may return (read_files shares one budget among its files). */
+  async execute(input: ReadFileInput, work?: WorkContext, resultBytes = this.settings.maxResultBytes): Promise<ReadFileResult> {
     const target = this.access.path('read_file', input.root, input.path);
     const byBytes = input.offset_bytes !== undefined || input.limit_bytes !== undefined;
     const byLines = input.offset_lines !== undefined || input.limit_lines !== undefined;
@@ -68,11 +69,11 @@ export class ReadFile {
     const file = await this.openRegularFile(target);
     try {
       const size = file.stat.size;
-      if (!byLines && !byBytes) return { path: displayPath(target), size, ...(await this.readWhole(file, target, size, work)) };
+      if (!byLines && !byBytes) return { path: displayPath(target), size, ...(await this.readWhole(file, target, size, resultBytes, work)) };
       const binary = looksBinary(await readRange(file, 0, Math.min(size, BINARY_SNIFF_BYTES)));
       const window = byLines
-        ? await this.readLines(file, target, binary, input.offset_lines ?? 1, input.limit_lines, work)
-        : await this.readBytes(file, size, binary, input.offset_bytes ?? 0, input.limit_bytes, work);
+        ? await this.readLines(file, target, binary, input.offset_lines ?? 1, input.limit_lines, resultBytes, work)
+        : await this.readBytes(file, size, binary, input.offset_bytes ?? 0, input.limit_bytes, resultBytes, work);
       return { path: displayPath(target), size, binary, ...window };
     } finally {
       await file.close();
@@ -101,7 +102,7 @@ export class ReadFile {
   }
 
   /** The binary test looks at the bytes read for the content: a whole read reads the file once. */
-  private async readWhole(file: ReadableFile, target: RootPath, size: number, work?: WorkContext): Promise<Pick<ReadFileResult, 'binary'> & Window> {
+  private async readWhole(file: ReadableFile, target: RootPath, size: number, resultBytes: number, work?: WorkContext): Promise<Pick<ReadFileResult, 'binary'> & Window> {
     const limit = this.settings.maxFullReadSize;
     if (size > limit) {
       throw new DomainError(
@@ -112,19 +113,18 @@ export class ReadFile {
     }
     const bytes = await readRange(file, 0, size, work);
     const binary = looksBinary(bytes);
-    return { binary, ...this.byteWindow(bytes, binary, 0, size) };
+    return { binary, ...this.byteWindow(bytes, binary, 0, size, resultBytes) };
   }
 
-  private async readBytes(file: ReadableFile, size: number, binary: boolean, offset: number, limit?: number, work?: WorkContext): Promise<Window> {
+  private async readBytes(file: ReadableFile, size: number, binary: boolean, offset: number, limit: number | undefined, resultBytes: number, work?: WorkContext): Promise<Window> {
     // Escaping never makes content shorter, so more than the result budget is never worth reading.
-    const length = Math.min(limit ?? this.settings.maxFullReadSize, this.partialReadCeiling, this.settings.maxResultBytes);
+    const length = Math.min(limit ?? this.settings.maxFullReadSize, this.partialReadCeiling, resultBytes);
     const bytes = offset >= size ? new Uint8Array() : await readRange(file, offset, length, work);
-    return this.byteWindow(bytes, binary, offset, size);
+    return this.byteWindow(bytes, binary, offset, size, resultBytes);
   }
 
   /** The bytes read from `offset`, cut to what fits the result budget as they will be sent. */
-  private byteWindow(bytes: Uint8Array, binary: boolean, offset: number, size: number): Window {
-    const budget = this.settings.maxResultBytes;
+  private byteWindow(bytes: Uint8Array, binary: boolean, offset: number, size: number, budget: number): Window {
     const decoded = decodeContent(bytes, binary);
     const fits = decoded.encoding === 'base64' ? base64BytesWithin(budget) : utf8PrefixWithin(bytes, budget);
     const kept = fits >= bytes.length ? bytes : bytes.subarray(0, fits);
@@ -133,10 +133,10 @@ export class ReadFile {
     return end < size ? { ...content, truncated: true, next_offset_bytes: end } : { ...content, truncated: false };
   }
 
-  private async readLines(file: ReadableFile, target: RootPath, binary: boolean, first: number, limit?: number, work?: WorkContext): Promise<Window> {
+  private async readLines(file: ReadableFile, target: RootPath, binary: boolean, first: number, limit: number | undefined, resultBytes: number, work?: WorkContext): Promise<Window> {
     const readLimit = limit === undefined ? this.settings.maxFullReadSize : this.partialReadCeiling;
     // Base64 is the longest a byte can travel without escapes; text is cut to its escaped length below.
-    const budget = Math.min(readLimit, base64BytesWithin(this.settings.maxResultBytes));
+    const budget = Math.min(readLimit, base64BytesWithin(resultBytes));
     const window = await readLineWindow(file, first, limit, budget, work);
     if (window.budgetExhausted && window.linesReturned === 0) {
       throw new DomainError(
@@ -148,7 +148,7 @@ export class ReadFile {
     let { bytes, linesReturned } = window;
     let content = decodeContent(bytes, binary);
     if (content.encoding === 'utf-8') {
-      const kept = linesWithin(bytes, this.settings.maxResultBytes);
+      const kept = linesWithin(bytes, resultBytes);
       if (kept.lines === 0 && linesReturned > 0) {
         throw new DomainError(
           'FILE_TOO_LARGE',

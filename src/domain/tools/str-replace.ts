@@ -6,8 +6,12 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
+import { unifiedDiff } from '../text-diff.js';
+import { lineOfOffset, type MatchKind } from '../text-match.js';
 import { fileTooLarge, locateEntry, readToEnd, recordOwnWrite, sha256, statRegularFile, withOpenFile } from './editor-files.js';
+import { dryRunText } from './dry-run.js';
 import { decodeUtf8, encodeUtf8 } from './file-text.js';
+import { applyEdits, assertOldStrings, matchOf, MAX_EDITS, type EditsApplied, type StrReplaceEdit } from './str-replace-edits.js';
 import { MAX_LINE_CHARS } from './view-lines.js';
 
 export const TOOL = 'str_replace';
@@ -18,28 +22,39 @@ const SNIPPET_CONTEXT_LINES = 4;
 export interface StrReplaceInput {
   readonly sessionId: string;
   readonly path: string;
-  readonly old_str: string;
+  readonly old_str?: string;
   readonly new_str?: string;
   readonly replace_all?: boolean;
+  /** Several edits applied in order, all or none; not together with old_str. */
+  readonly edits?: readonly StrReplaceEdit[];
+  /** Compute and show the change, write nothing. */
+  readonly dry_run?: boolean;
 }
 
 export interface StrReplaceResult {
   readonly path: string;
   readonly replacements: number;
+  /** With edits: the replacements each edit made, in order. */
+  readonly replacements_per_edit?: readonly number[];
   /** Bytes after the edit. */
   readonly size: number;
+  /** whitespace_tolerant when some old_str matched only with leading/trailing whitespace ignored. */
+  readonly match: MatchKind;
+  readonly dry_run?: true;
+  /** Dry runs: the unified diff of what the call would write. */
+  readonly diff?: string;
 }
 
 export interface StrReplaceOutcome {
   readonly result: StrReplaceResult;
-  /** Confirmation with a few numbered lines around the (first) change. */
+  /** Confirmation with a few numbered lines around the (first) change, or a dry run's diff. */
   readonly text: string;
 }
 
 /**
- * Replaces an exact, unique string in a text file (or every occurrence with replace_all).
- * The text is literal (no `$&` or `$1` expansion), the file keeps its line endings and
- * permissions, and the write is atomic. Gated by the session's view of the file.
+ * Replaces an exact, unique string in a text file (or every occurrence with replace_all),
+ * or several in one atomic write. The text is literal (no `$&` or `$1` expansion), the file
+ * keeps its line endings and permissions. Gated by the session's view of the file.
  */
 export class StrReplace {
   constructor(
@@ -51,20 +66,30 @@ export class StrReplace {
   ) {}
 
   async execute(input: StrReplaceInput): Promise<StrReplaceOutcome> {
-    if (input.old_str === '') throw new DomainError('INVALID_ARGUMENT', 'old_str must not be empty (use create_file to write a whole file)');
+    const edits = editsOf(input);
     const session = this.sessions.for(input.sessionId);
     const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
     await statRegularFile(this.files, path, display);
     const key = await session.fileKey(path);
-    const edit = await session.exclusive(key, () => withFileLock(this.files, path, () => this.edit(session, path, display, key, input)));
-    const counted = edit.replacements === 1 ? '1 occurrence' : `${edit.replacements} occurrences`;
-    return {
-      result: { path: display, replacements: edit.replacements, size: edit.size },
-      text: `Edited ${display}: replaced ${counted}.\n${editSnippet(edit.content, edit.firstChangeAt, edit.firstChangeLength)}`,
+    const target = { path, display, key };
+    // A dry run writes nothing, so it takes no lock and leaves the session's view state as it was.
+    const edit = input.dry_run
+      ? await this.edit(session, target, edits, true)
+      : await session.exclusive(key, () => withFileLock(this.files, path, () => this.edit(session, target, edits, false)));
+    const replacements = edit.replacementsPerEdit.reduce((sum, count) => sum + count, 0);
+    const result: StrReplaceResult = {
+      path: display,
+      replacements,
+      ...(input.edits !== undefined ? { replacements_per_edit: edit.replacementsPerEdit } : {}),
+      size: edit.size,
+      match: matchOf(edit),
+      ...(edit.diff !== undefined ? { dry_run: true as const, diff: edit.diff } : {}),
     };
+    return { result, text: confirmation(result, edit) };
   }
 
-  private async edit(session: EditSession, path: RootPath, display: string, key: string, input: StrReplaceInput): Promise<Edit & { size: number }> {
+  private async edit(session: EditSession, target: { path: RootPath; display: string; key: string }, edits: readonly StrReplaceEdit[], dryRun: boolean) {
+    const { path, display, key } = target;
     // The gate runs before the file's content is read or anything is written.
     const seen = await session.seenVersion(key, display);
     const limit = this.settings.maxFileSize;
@@ -78,63 +103,46 @@ export class StrReplace {
       throw new DomainError('INVALID_ARGUMENT', `${display} is not UTF-8 text; str_replace edits text files only`, { attemptedPath: display });
     }
 
-    const edit = replaceLiterally(content, input.old_str, input.new_str ?? '', input.replace_all ?? false, display);
-    const after = encodeUtf8(edit.content);
+    const applied = applyEdits(content, edits, display);
+    const after = encodeUtf8(applied.content);
     if (after.length > limit) throw fileTooLarge(display, after.length, limit, 'edited file');
+    if (dryRun) return { ...applied, size: after.length, diff: unifiedDiff(display, content, applied.content) };
     await atNamespacePath(display, () => this.files.writeFile(path, after, { mode: 'replace', createParents: false, expected: version }));
-    await recordOwnWrite(session, this.files, this.hasher, { path, display, key }, after);
-    return { ...edit, size: after.length };
+    await recordOwnWrite(session, this.files, this.hasher, target, after);
+    return { ...applied, size: after.length, diff: undefined };
   }
 }
 
-interface Edit {
-  readonly content: string;
-  readonly replacements: number;
-  /** UTF-16 offset and length of the first replacement in the new content. */
-  readonly firstChangeAt: number;
-  readonly firstChangeLength: number;
+/** The call's edits: the top-level old_str as one edit, or edits[]; exactly one of the two. */
+function editsOf(input: StrReplaceInput): readonly StrReplaceEdit[] {
+  if (input.edits !== undefined) {
+    if (input.old_str !== undefined || input.new_str !== undefined || input.replace_all !== undefined) {
+      throw new DomainError('INVALID_ARGUMENT', 'give either old_str (with new_str, replace_all) or edits, not both');
+    }
+    if (input.edits.length < 1 || input.edits.length > MAX_EDITS) {
+      throw new DomainError('INVALID_ARGUMENT', `edits takes 1 to ${MAX_EDITS} edits, got ${input.edits.length}`);
+    }
+    assertOldStrings(input.edits);
+    return input.edits;
+  }
+  if (input.old_str === undefined) throw new DomainError('INVALID_ARGUMENT', 'old_str or edits is required');
+  const edits = [{ old_str: input.old_str, new_str: input.new_str, replace_all: input.replace_all }];
+  assertOldStrings(edits);
+  return edits;
 }
 
-/**
- * The replacement, done by slicing: String.prototype.replace would expand `$&`, `$1`, `$$`
- * in new_str. In a file whose lines end in CRLF, an old_str typed with '\n' is matched as
- * CRLF, and new_str's line breaks are written as CRLF, so the file keeps its endings.
- */
-function replaceLiterally(content: string, oldStr: string, newStr: string, replaceAll: boolean, display: string): Edit {
-  const eol = dominantLineEnding(content);
-  const literal = occurrences(content, oldStr);
-  const needle = literal.length > 0 ? oldStr : withLineEnding(oldStr, eol);
-  const found = literal.length > 0 ? literal : occurrences(content, needle);
-  const replacement = withLineEnding(newStr, eol);
-  if (found.length === 0) {
-    throw new DomainError(
-      'INVALID_ARGUMENT',
-      `old_str not found in ${display}; it must match the file exactly, whitespace and indentation included (view the file and copy the text)`,
-      { attemptedPath: display },
-    );
+function confirmation(result: StrReplaceResult, edit: EditsApplied): string {
+  const counted = result.replacements === 1 ? '1 occurrence' : `${result.replacements} occurrences`;
+  const perEdit = result.replacements_per_edit ? ` with ${result.replacements_per_edit.length} edits (${result.replacements_per_edit.join(', ')})` : '';
+  const tolerant =
+    edit.tolerant.length === 0
+      ? ''
+      : ` ${result.replacements_per_edit ? `Edit${edit.tolerant.length > 1 ? 's' : ''} ${edit.tolerant.join(', ')}: ` : ''}` +
+        'old_str matched only with leading and trailing whitespace ignored (whitespace_tolerant); new_str was re-indented to the file.';
+  if (result.diff !== undefined) {
+    return dryRunText(`Would replace ${counted} in ${result.path}${perEdit}.${tolerant}`, result.diff);
   }
-  if (found.length > 1 && !replaceAll) {
-    throw new DomainError(
-      'INVALID_ARGUMENT',
-      `old_str occurs ${found.length} times in ${display}; it must be unique: include more surrounding lines in old_str, or set replace_all to replace every occurrence`,
-      { attemptedPath: display },
-    );
-  }
-  const parts: string[] = [];
-  let from = 0;
-  for (const at of found) {
-    parts.push(content.slice(from, at), replacement);
-    from = at + needle.length;
-  }
-  parts.push(content.slice(from));
-  return { content: parts.join(''), replacements: found.length, firstChangeAt: found[0], firstChangeLength: replacement.length };
-}
-
-/** Start offsets of the non-overlapping occurrences of `needle`, left to right. */
-function occurrences(text: string, needle: string): number[] {
-  const found: number[] = [];
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) found.push(at);
-  return found;
+  return `Edited ${result.path}: replaced ${counted}${perEdit}.${tolerant}\n${editSnippet(edit.content, edit.firstChangeAt, edit.firstChangeLength)}`;
 }
 
 /** Lines around a change, numbered like view's output. */
@@ -153,20 +161,4 @@ function editSnippet(content: string, changeAt: number, changeLength: number): s
     return `${String(first + i).padStart(width)}\t${cut}`;
   });
   return `Snippet (lines ${first}-${last}):\n${shown.join('\n')}`;
-}
-
-function lineOfOffset(text: string, offset: number): number {
-  let line = 1;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
-  return line;
-}
-
-function dominantLineEnding(text: string): '\r\n' | '\n' {
-  const crlf = text.split('\r\n').length - 1;
-  const lf = text.split('\n').length - 1;
-  return crlf > 0 && crlf >= lf - crlf ? '\r\n' : '\n';
-}
-
-function withLineEnding(text: string, eol: '\r\n' | '\n'): string {
-  return eol === '\r\n' ? text.replace(/\r?\n/g, '\r\n') : text.replace(/\r\n/g, '\n');
 }

@@ -2,6 +2,8 @@ import { errors, inRoot } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
 import type { FileSystemPort, WriteMode } from '../ports/file-system.port.js';
 import { displayPath, isRootItself } from '../roots.js';
+import type { Settings } from '../settings.js';
+import { currentText, dryRunDiff, type DryRunFields } from './dry-run.js';
 import type { RootAccess } from './root-access.js';
 
 /** FR-006 modes and the port write each one becomes; overwrite is atomic (NFR-014). */
@@ -16,6 +18,8 @@ export interface WriteFileInput {
   path: string;
   content: string;
   mode?: string;
+  /** Overwrite mode only: check everything, write nothing, return the diff. */
+  dry_run?: boolean;
 }
 
 export interface WriteFileResult {
@@ -29,9 +33,10 @@ export class WriteFile {
   constructor(
     private readonly access: RootAccess,
     private readonly fs: FileSystemPort,
+    private readonly settings: Pick<Settings, 'maxFileSize'>,
   ) {}
 
-  async execute(input: WriteFileInput): Promise<WriteFileResult> {
+  async execute(input: WriteFileInput): Promise<WriteFileResult | (WriteFileResult & DryRunFields)> {
     const target = this.access.path('write_file', input.root, input.path);
     const rootName = target.root.name;
     const shown = displayPath(target);
@@ -41,6 +46,7 @@ export class WriteFile {
         `invalid write mode: ${mode}; valid modes: ${Object.keys(WRITE_MODES).join(', ')}${inRoot(rootName)}`,
       );
     }
+    if (input.dry_run && mode !== 'overwrite') throw errors.invalidArgument(`dry_run applies to overwrite mode only, not ${mode}${inRoot(rootName)}`);
     const existing = isRootItself(target) ? null : await this.fs.stat(target);
     // create_only promises ALREADY_EXISTS "if anything is there": a directory too.
     if (mode === 'create_only' && existing) throw errors.alreadyExists(rootName, shown, existing.kind === 'directory' ? ' (a directory; create_only never replaces anything)' : '; use overwrite mode to replace');
@@ -48,6 +54,11 @@ export class WriteFile {
       throw errors.isADirectory(rootName, shown, '; write_file writes files');
     }
     const data = new TextEncoder().encode(input.content);
+    if (input.dry_run) {
+      // No lock and no write: the current text (none for a new file) against what the call would leave.
+      const before = existing ? await currentText(this.fs, target, this.settings.maxFileSize) : '';
+      return { path: shown, size: data.length, mode, ...dryRunDiff(shown, before, input.content) };
+    }
     const write = () => this.fs.writeFile(target, data, { mode: WRITE_MODES[mode], createParents: true });
     // An append is one O_APPEND write and loses nothing; a replace waits for any edit of the file in progress.
     await (mode === 'append' ? write() : withFileLock(this.fs, target, write));

@@ -10,6 +10,7 @@ import { ListFolder } from '../../../src/domain/tools/list-folder.js';
 import { ListRoots } from '../../../src/domain/tools/list-roots.js';
 import { PatchFile } from '../../../src/domain/tools/patch-file.js';
 import { PermissionsFile } from '../../../src/domain/tools/permissions-file.js';
+import { ReadFiles } from '../../../src/domain/tools/read-files.js';
 import { ReadFile } from '../../../src/domain/tools/read-file.js';
 import { RemoveFile } from '../../../src/domain/tools/remove-file.js';
 import { RemoveFolder } from '../../../src/domain/tools/remove-folder.js';
@@ -35,6 +36,7 @@ export function fileToolsWorld(settings: Partial<Settings> = {}) {
   const paths = new PathPolicy([workspace, readonly]);
   const access = new RootAccess(paths, new ToolPolicy());
   const limits: Settings = { ...TEST_SETTINGS, ...settings };
+  const readFile = new ReadFile(access, fs, limits);
   return {
     fs,
     paths,
@@ -42,8 +44,9 @@ export function fileToolsWorld(settings: Partial<Settings> = {}) {
     settings: limits,
     listRoots: new ListRoots(paths),
     listFolder: new ListFolder(access, fs),
-    readFile: new ReadFile(access, fs, limits),
-    writeFile: new WriteFile(access, fs),
+    readFile,
+    readFiles: new ReadFiles(access, readFile, limits),
+    writeFile: new WriteFile(access, fs, limits),
     removeFile: new RemoveFile(access, fs),
     patchFile: new PatchFile(access, fs, limits),
     createFolder: new CreateFolder(access, fs),

@@ -15,7 +15,7 @@ describe('str_replace', () => {
     await viewed(world, 'main.go');
     const outcome = await replace(world, { path: 'main.go', old_str: 'fmt.Println("hi")', new_str: 'fmt.Println("hello")' });
     expect(world.fs.readText('/ws/main.go')).toContain('\tfmt.Println("hello")\n');
-    expect(outcome.result).toEqual({ path: '/workspace/main.go', replacements: 1, size: world.fs.readBytes('/ws/main.go')!.length });
+    expect(outcome.result).toEqual({ path: '/workspace/main.go', replacements: 1, size: world.fs.readBytes('/ws/main.go')!.length, match: 'exact' });
     expect(outcome.text).toBe(
       'Edited /workspace/main.go: replaced 1 occurrence.\nSnippet (lines 2-10):\n' +
         '   2\t\n   3\timport "fmt"\n   4\t\n   5\tfunc main() {\n   6\t\tfmt.Println("hello")\n   7\t}\n   8\t\n   9\t// end\n  10\t// more',
@@ -35,7 +35,7 @@ describe('str_replace', () => {
     world.fs.seedFile('/ws/a.txt', 'alpha\n');
     await viewed(world, 'a.txt');
     const error = await domainError(replace(world, { path: 'a.txt', old_str: 'beta', new_str: 'x' }));
-    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.code).toBe('NO_MATCH');
     expect(error.message).toMatch(/^old_str not found in \/workspace\/a\.txt/);
   });
 
@@ -44,7 +44,8 @@ describe('str_replace', () => {
     world.fs.seedFile('/ws/a.txt', 'x = 1\nx = 1\nx = 1\n');
     await viewed(world, 'a.txt');
     const error = await domainError(replace(world, { path: 'a.txt', old_str: 'x = 1', new_str: 'x = 2' }));
-    expect(error.message).toContain('old_str occurs 3 times in /workspace/a.txt; it must be unique');
+    expect(error.code).toBe('MULTIPLE_MATCHES');
+    expect(error.message).toContain('old_str occurs 3 times in /workspace/a.txt (starting on lines 1, 2, 3); it must be unique');
     expect(world.fs.readText('/ws/a.txt')).toBe('x = 1\nx = 1\nx = 1\n');
   });
 

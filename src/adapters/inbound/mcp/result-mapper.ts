@@ -28,7 +28,8 @@ export function toCallToolResult(output: ToolOutput, definition?: Pick<ToolDefin
   const content: CallToolResult['content'] = [];
   for (const text of textBlocks(output, definition, sizes)) content.push({ type: 'text', text });
   if (output.image) content.push({ type: 'image', data: output.image.data, mimeType: output.image.mimeType });
-  return output.structured === undefined ? { content } : { content, structuredContent: output.structured };
+  const result: CallToolResult = output.structured === undefined ? { content } : { content, structuredContent: output.structured };
+  return output.isError ? { ...result, isError: true } : result;
 }
 
 function textBlocks(output: ToolOutput, definition?: Pick<ToolDefinition, 'toText'>, sizes?: Map<unknown, number>): readonly string[] {

@@ -20,6 +20,8 @@ export interface ToolOutput {
   readonly structured?: Record<string, unknown>;
   /** Text block shown to the model instead of the definition's rendering of `structured`. */
   readonly text?: string;
+  /** The call failed as a whole though it has a result (read_files when every path failed). */
+  readonly isError?: boolean;
   /** An image content block (base64 data). */
   readonly image?: { readonly data: string; readonly mimeType: string };
 }

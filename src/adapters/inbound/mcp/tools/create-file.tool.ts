@@ -2,6 +2,7 @@ import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
 import type { CreateFile } from '../../../../domain/tools/create-file.js';
 import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-definition.js';
+import { DRY_RUN_INPUT, DRY_RUN_OUTPUT } from './dry-run-output.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT } from './namespace-tool-support.js';
 
 export function createFileTool(createFile: CreateFile, settings: Settings): ToolDefinition {
@@ -11,10 +12,10 @@ export function createFileTool(createFile: CreateFile, settings: Settings): Tool
     description:
       'Write a whole text file atomically, creating parents; an existing file keeps its mode and needs a view in ' +
       `this session first (FILE_NOT_VIEWED, FILE_CHANGED_SINCE_VIEW). FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). ` +
-      'Prefer str_replace for small edits. ' +
+      'Prefer str_replace for small edits. dry_run: write nothing, return the unified diff. ' +
       NAMESPACE_PATH_HELP,
-    inputSchema: WHOLE_FILE_WRITE_INPUT,
-    outputSchema: WHOLE_FILE_WRITE_OUTPUT,
+    inputSchema: { ...WHOLE_FILE_WRITE_INPUT, ...DRY_RUN_INPUT },
+    outputSchema: { ...WHOLE_FILE_WRITE_OUTPUT, ...DRY_RUN_OUTPUT },
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

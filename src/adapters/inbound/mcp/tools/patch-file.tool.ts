@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
 import type { PatchFile } from '../../../../domain/tools/patch-file.js';
+import { DRY_RUN_INPUT, DRY_RUN_OUTPUT, withDryRunText } from './dry-run-output.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 
 export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDefinition {
@@ -12,21 +13,24 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
       'Apply a unified diff (@@ hunks; ---/+++ headers optional) to ONE text file in a root. Context must match; a hunk ' +
       'not at its line is searched after the previous one at any distance: check `hunks` (stated_line, applied_line, offset). ' +
       'All or nothing: PATCH_FAILED names the hunk and line. A missing file counts as ' +
-      `empty. Line endings kept. Binary files and files over max_file_size (${formatSize(settings.maxFileSize)}) are refused.`,
+      `empty. Line endings kept. Binary files and files over max_file_size (${formatSize(settings.maxFileSize)}) are refused. dry_run: write nothing, return the resulting unified diff.`,
     inputSchema: {
       root: z.string().describe('Root name.'),
       path: z.string().describe('File path in the root.'),
       patch: z.string().describe('Unified diff for this file.'),
+      ...DRY_RUN_INPUT,
     },
     outputSchema: {
       path: z.string(),
       hunks_applied: z.number(),
       created: z.boolean(),
       hunks: z.array(z.object({ stated_line: z.number(), applied_line: z.number(), offset: z.number() })),
+      ...DRY_RUN_OUTPUT,
     },
     // Destructive: a hunk removes and replaces lines.
     annotations: DESTRUCTIVE,
     logFields: (args) => ({ root: args.root, path: args.path }),
-    handle: async (args) => ({ structured: { ...(await patchFile.execute(args)) } }),
+    handle: async (args) =>
+      withDryRunText(await patchFile.execute(args), (result) => `Would apply ${result.hunks_applied} hunk(s) to ${result.path}${result.created ? ' (a new file)' : ''}.`),
   });
 }

@@ -4,6 +4,19 @@ import { formatSize } from '../../../../domain/tools/file-text.js';
 import type { ReadFile } from '../../../../domain/tools/read-file.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
 
+/** What read_file returns; read_files returns one of these per file read. */
+export const READ_FILE_OUTPUT = {
+  path: z.string(),
+  content: z.string(),
+  size: z.number(),
+  truncated: z.boolean(),
+  encoding: z.enum(['utf-8', 'base64']),
+  binary: z.boolean(),
+  lines_total: z.number().optional(),
+  next_offset_bytes: z.number().optional(),
+  next_offset_lines: z.number().optional(),
+};
+
 export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefinition {
   const fullReadLimit = formatSize(settings.maxFullReadSize);
   // A window reads up to max(max_full_read_size, max_file_size) bytes, and returns what of it fits in max_result_bytes.
@@ -25,17 +38,7 @@ export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefini
       offset_lines: z.number().int().min(1).optional().describe('First line, 1-based.'),
       limit_lines: z.number().int().min(1).optional().describe('Lines to return at most.'),
     },
-    outputSchema: {
-      path: z.string(),
-      content: z.string(),
-      size: z.number(),
-      truncated: z.boolean(),
-      encoding: z.enum(['utf-8', 'base64']),
-      binary: z.boolean(),
-      lines_total: z.number().optional(),
-      next_offset_bytes: z.number().optional(),
-      next_offset_lines: z.number().optional(),
-    },
+    outputSchema: READ_FILE_OUTPUT,
     annotations: READ_ONLY,
     toText: readFileText,
     logFields: (args) => ({ root: args.root, path: args.path }),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { MAX_EDITS } from '../../../../domain/tools/str-replace-edits.js';
 import type { StrReplace } from '../../../../domain/tools/str-replace.js';
+import { DRY_RUN_INPUT, DRY_RUN_OUTPUT } from './dry-run-output.js';
 import { defineTool, type ToolDefinition, DESTRUCTIVE } from '../tool-definition.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
@@ -9,19 +11,31 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
     title: 'Replace text in a file',
     description:
       'Replace old_str (exact text from view, no line numbers) in a text file; it must occur once unless replace_all. ' +
-      'Literal, atomic; line endings and mode kept. Errors: FILE_NOT_VIEWED (view it first), FILE_CHANGED_SINCE_VIEW, ' +
-      'NO_MATCH, MULTIPLE_MATCHES. ' +
+      'Or edits[]: applied in order, one atomic write, all or none. If not found exactly, whole lines matching with ' +
+      'leading/trailing whitespace ignored are used when unique (new_str re-indented; match whitespace_tolerant). ' +
+      'Literal; line endings and mode kept. dry_run: diff only. Errors: FILE_NOT_VIEWED (view it first), ' +
+      'FILE_CHANGED_SINCE_VIEW, NO_MATCH (shows the most similar lines), MULTIPLE_MATCHES. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
       path: z.string().describe('File to edit.'),
-      old_str: z.string().describe('Exact text to replace (non-empty).'),
+      old_str: z.string().optional().describe('Exact text to replace (non-empty); or use edits.'),
       new_str: z.string().optional().describe('Replacement; omit to delete old_str.'),
       replace_all: z.boolean().optional().describe('Replace every occurrence (default false).'),
+      edits: z
+        .array(z.object({ old_str: z.string(), new_str: z.string().optional(), replace_all: z.boolean().optional() }).strict())
+        .min(1)
+        .max(MAX_EDITS)
+        .optional()
+        .describe(`1-${MAX_EDITS} edits, each on the text the previous left; not with old_str.`),
+      ...DRY_RUN_INPUT,
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the edited file.'),
       replacements: z.number().int().describe('Occurrences replaced.'),
+      replacements_per_edit: z.array(z.number().int()).optional().describe('With edits: count per edit.'),
       size: z.number().int().describe('File size in bytes after the edit.'),
+      match: z.enum(['exact', 'whitespace_tolerant']),
+      ...DRY_RUN_OUTPUT,
     },
     annotations: DESTRUCTIVE,
     logFields: (args) => namespaceLogFields(args.path),

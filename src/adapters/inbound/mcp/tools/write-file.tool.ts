@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WriteFile } from '../../../../domain/tools/write-file.js';
+import { DRY_RUN_INPUT, DRY_RUN_OUTPUT, withDryRunText } from './dry-run-output.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 
 export function writeFileTool(writeFile: WriteFile): ToolDefinition {
@@ -9,21 +10,23 @@ export function writeFileTool(writeFile: WriteFile): ToolDefinition {
     description:
       'Write UTF-8 text to a file in a root, creating parents. mode: overwrite (default, atomic), append, or ' +
       'create_only (ALREADY_EXISTS if anything is there). Existing files keep their mode. No size limit (max_file_size ' +
-      'bounds the editor tools only). Prefer patch_file for edits.',
+      'bounds the editor tools only). Prefer patch_file for edits. dry_run (overwrite only): write nothing, return the unified diff.',
     inputSchema: {
       root: z.string().describe('Root name.'),
       path: z.string().describe('File path in the root.'),
       content: z.string().describe('Text to write, verbatim.'),
       mode: z.string().optional().describe('overwrite (default), append or create_only.'),
+      ...DRY_RUN_INPUT,
     },
     outputSchema: {
       path: z.string(),
       size: z.number(),
       mode: z.string(),
+      ...DRY_RUN_OUTPUT,
     },
     // Destructive: the default overwrite mode discards the old content for good.
     annotations: DESTRUCTIVE,
     logFields: (args) => ({ root: args.root, path: args.path }),
-    handle: async (args) => ({ structured: { ...(await writeFile.execute(args)) } }),
+    handle: async (args) => withDryRunText(await writeFile.execute(args), (result) => `Would write ${result.size} bytes to ${result.path}.`),
   });
 }

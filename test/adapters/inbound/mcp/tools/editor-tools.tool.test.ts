@@ -54,7 +54,7 @@ describe('editor and repo tool definitions', () => {
     const tools = definitions();
     await callChecked(tools.get('view')!, { path: 'a.txt' });
     const output = await callChecked(tools.get('str_replace')!, { path: 'a.txt', old_str: 'two', new_str: '2' });
-    expect(output.structured).toEqual({ path: '/workspace/a.txt', replacements: 1, size: 12 });
+    expect(output.structured).toEqual({ path: '/workspace/a.txt', replacements: 1, size: 12, match: 'exact' });
     expect(output.text).toContain('   2\t2');
   });
 

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { isReadError, MAX_READ_FILES_PATHS, type ReadFiles, type ReadFilesResult } from '../../../../domain/tools/read-files.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { READ_FILE_OUTPUT, readFileText } from './read-file.tool.js';
+
+export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
+  return defineTool({
+    name: 'read_files',
+    title: 'Read several files',
+    description:
+      `Read 1-${MAX_READ_FILES_PATHS} files in a root in one call, each as read_file would (same permission; ` +
+      'offset_lines/limit_lines apply to each). Text: "==> path <==" then each file\'s raw text. A bad path fails only ' +
+      'its entry ({path, error}); isError only if all fail. One max_result_bytes budget for all: the file that does not ' +
+      'fit is truncated with its next offset, later ones get error RESULT_BUDGET (read them in another call).',
+    inputSchema: {
+      root: z.string().describe('Root name.'),
+      paths: z.array(z.string()).min(1).max(MAX_READ_FILES_PATHS).describe('File paths in the root, read in this order.'),
+      offset_lines: z.number().int().min(1).optional().describe('First line of each file, 1-based.'),
+      limit_lines: z.number().int().min(1).optional().describe('Lines of each file at most.'),
+    },
+    outputSchema: {
+      // One closed object rather than a union (the output check compiles objects): read_file's fields, or error.
+      files: z.array(
+        z.object({
+          ...z.object(READ_FILE_OUTPUT).partial().shape,
+          path: z.string(),
+          error: z.object({ code: z.string(), message: z.string() }).optional(),
+        }),
+      ),
+    },
+    annotations: READ_ONLY,
+    logFields: (args) => ({ root: args.root }),
+    handle: async (args, context) => {
+      const result = await readFiles.execute(args, context.work);
+      return { structured: { ...result }, text: readFilesText(result), isError: result.files.every(isReadError) };
+    },
+  });
+}
+
+/** Each file as `head` shows several: `==> path <==`, then its text (or `ERROR CODE: message`). */
+export function readFilesText(result: ReadFilesResult): string {
+  return result.files
+    .map((entry) => {
+      const body = isReadError(entry) ? `ERROR ${entry.error.code}: ${entry.error.message}` : readFileText(entry).join('\n');
+      return `==> ${entry.path} <==\n${body}${body.endsWith('\n') ? '' : '\n'}`;
+    })
+    .join('\n');
+}

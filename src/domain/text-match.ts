@@ -1,0 +1,225 @@
+/**
+ * Where an edit's old_str is in a text, for str_replace: an exact occurrence first; failing
+ * that, whole lines equal once leading and trailing whitespace (and CR) are ignored. Only
+ * these two rules ever place an edit; the similarity search below only describes a failure.
+ */
+
+export type MatchKind = 'exact' | 'whitespace_tolerant';
+
+/** One region to replace: UTF-16 offsets into the text, and what goes there. */
+export interface Span {
+  readonly at: number;
+  readonly length: number;
+  readonly replacement: string;
+}
+
+export type Located =
+  | { readonly found: 'spans'; readonly kind: MatchKind; readonly spans: readonly Span[] }
+  | { readonly found: 'none'; readonly nearest?: NearestRegion }
+  /** Several regions where one was required: their first lines, 1-based. */
+  | { readonly found: 'several'; readonly kind: MatchKind; readonly lines: readonly number[] };
+
+/** The part of the text most like old_str, for a NO_MATCH that shows where to look. */
+export interface NearestRegion {
+  readonly firstLine: number;
+  readonly lastLine: number;
+  /** Mean per-line similarity, 0..1 (Dice coefficient of character bigrams). */
+  readonly similarity: number;
+  readonly lines: readonly string[];
+}
+
+export interface EditRequest {
+  readonly oldStr: string;
+  readonly newStr: string;
+  readonly replaceAll: boolean;
+}
+
+/** Lines shown at most in a NO_MATCH. */
+export const NEAREST_SHOWN_LINES = 10;
+/** Below this mean similarity a region is not worth showing. */
+const NEAREST_MIN_SIMILARITY = 0.5;
+/** Line pairs compared at most when looking for the nearest region (bounds the work on huge files). */
+const NEAREST_MAX_COMPARISONS = 2_000_000;
+
+/**
+ * Finds old_str in `content`. In a CRLF file an old_str typed with '\n' matches as CRLF and
+ * new_str's line breaks are written as the file's, so the file keeps its endings.
+ */
+export function locate(content: string, edit: EditRequest): Located {
+  const eol = dominantLineEnding(content);
+  const replacement = withLineEnding(edit.newStr, eol);
+  const literal = occurrences(content, edit.oldStr);
+  const needle = literal.length > 0 ? edit.oldStr : withLineEnding(edit.oldStr, eol);
+  const exact = literal.length > 0 ? literal : occurrences(content, needle);
+  if (exact.length > 0) {
+    if (exact.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'exact', lines: exact.map((at) => lineOfOffset(content, at)) };
+    return { found: 'spans', kind: 'exact', spans: exact.map((at) => ({ at, length: needle.length, replacement })) };
+  }
+  const lines = splitLines(content);
+  const wanted = oldLines(edit.oldStr);
+  const regions = tolerantRegions(lines, wanted.lines);
+  if (regions.length === 0) return { found: 'none', nearest: nearestRegion(lines, wanted.lines) };
+  if (regions.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'whitespace_tolerant', lines: regions.map((first) => first + 1) };
+  const spans = regions.map((first) => {
+    const last = lines[first + wanted.lines.length - 1];
+    const end = wanted.endsWithNewline ? last.end + last.eol.length : last.end;
+    const text = reindent(edit.newStr, wanted.lines, lines.slice(first, first + wanted.lines.length));
+    return { at: lines[first].start, length: end - lines[first].start, replacement: withLineEnding(text, eol) };
+  });
+  return { found: 'spans', kind: 'whitespace_tolerant', spans };
+}
+
+/** Applies spans (left to right, not overlapping) by slicing: no `$&` or `$1` expansion. */
+export function applySpans(content: string, spans: readonly Span[]): string {
+  const parts: string[] = [];
+  let from = 0;
+  for (const span of spans) {
+    parts.push(content.slice(from, span.at), span.replacement);
+    from = span.at + span.length;
+  }
+  parts.push(content.slice(from));
+  return parts.join('');
+}
+
+export function lineOfOffset(text: string, offset: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
+  return line;
+}
+
+interface Line {
+  /** The line without its end of line. */
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly eol: string;
+}
+
+function splitLines(content: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  while (start < content.length) {
+    const newline = content.indexOf('\n', start);
+    const stop = newline === -1 ? content.length : newline;
+    const end = stop > start && content[stop - 1] === '\r' ? stop - 1 : stop;
+    lines.push({ text: content.slice(start, end), start, end, eol: content.slice(end, newline === -1 ? stop : stop + 1) });
+    start = stop + 1;
+  }
+  return lines;
+}
+
+/** old_str as lines; a final line break ends its last line rather than adding an empty one. */
+function oldLines(oldStr: string): { lines: string[]; endsWithNewline: boolean } {
+  const lines = oldStr.split(/\r?\n/);
+  const endsWithNewline = lines.length > 1 && lines[lines.length - 1] === '';
+  if (endsWithNewline) lines.pop();
+  return { lines, endsWithNewline };
+}
+
+/** First lines (0-based) of the non-overlapping regions whose lines equal `wanted` once trimmed. */
+function tolerantRegions(lines: readonly Line[], wanted: readonly string[]): number[] {
+  const trimmed = wanted.map((line) => line.trim());
+  // An old_str of nothing but whitespace would match every blank line: never tolerated.
+  if (trimmed.every((line) => line === '')) return [];
+  const found: number[] = [];
+  for (let first = 0; first + trimmed.length <= lines.length; first += 1) {
+    if (trimmed.every((line, i) => lines[first + i].text.trim() === line)) {
+      found.push(first);
+      first += trimmed.length - 1;
+    }
+  }
+  return found;
+}
+
+/**
+ * new_str re-indented for where it lands: a line whose indentation is that of some old_str
+ * line gets the indentation the file has on the matching line (so tabs meet tabs); any other
+ * line keeps its indentation relative to old_str's first line, shifted to the file's.
+ */
+function reindent(newStr: string, wanted: readonly string[], matched: readonly Line[]): string {
+  const byIndent = new Map<string, string>();
+  wanted.forEach((line, i) => {
+    const own = indentOf(line);
+    if (line.trim() !== '' && !byIndent.has(own)) byIndent.set(own, indentOf(matched[i].text));
+  });
+  const base = indentOf(wanted[0]);
+  const target = indentOf(matched[0].text);
+  return newStr
+    .split(/\r?\n/)
+    .map((line) => {
+      if (line.trim() === '') return line;
+      const own = indentOf(line);
+      const body = line.slice(own.length);
+      const mapped = byIndent.get(own);
+      if (mapped !== undefined) return mapped + body;
+      if (own.startsWith(base)) return target + own.slice(base.length) + body;
+      return target.slice(0, Math.max(0, target.length - (base.length - own.length))) + body;
+    })
+    .join('\n');
+}
+
+function indentOf(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
+}
+
+/** The window of old_str's line count with the highest mean line similarity. */
+function nearestRegion(lines: readonly Line[], wanted: readonly string[]): NearestRegion | undefined {
+  if (lines.length === 0) return undefined;
+  const size = Math.min(wanted.length, lines.length);
+  const starts = lines.length - size + 1;
+  if (starts * size > NEAREST_MAX_COMPARISONS) return undefined;
+  const want = wanted.slice(0, size).map((line) => bigrams(line.trim()));
+  const have = new Map<number, Map<string, number>>();
+  const bigramsAt = (i: number) => {
+    let found = have.get(i);
+    if (!found) have.set(i, (found = bigrams(lines[i].text.trim())));
+    return found;
+  };
+  let best = { first: 0, score: -1 };
+  for (let first = 0; first < starts; first += 1) {
+    let score = 0;
+    for (let i = 0; i < size; i += 1) score += dice(want[i], bigramsAt(first + i));
+    if (score > best.score) best = { first, score };
+  }
+  const similarity = best.score / wanted.length;
+  if (similarity < NEAREST_MIN_SIMILARITY) return undefined;
+  const shown = lines.slice(best.first, best.first + Math.min(size, NEAREST_SHOWN_LINES)).map((line) => line.text);
+  return { firstLine: best.first + 1, lastLine: best.first + size, similarity, lines: shown };
+}
+
+function bigrams(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 1 < text.length; i += 1) {
+    const pair = text.slice(i, i + 2);
+    counts.set(pair, (counts.get(pair) ?? 0) + 1);
+  }
+  // A one-character line is its own bigram, so "}" can match "}".
+  if (text.length === 1) counts.set(text, 1);
+  return counts;
+}
+
+function dice(a: Map<string, number>, b: Map<string, number>): number {
+  let total = 0;
+  for (const count of a.values()) total += count;
+  for (const count of b.values()) total += count;
+  if (total === 0) return 1;
+  let shared = 0;
+  for (const [pair, count] of a) shared += Math.min(count, b.get(pair) ?? 0);
+  return (2 * shared) / total;
+}
+
+function occurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) found.push(at);
+  return found;
+}
+
+export function dominantLineEnding(text: string): '\r\n' | '\n' {
+  const crlf = text.split('\r\n').length - 1;
+  const lf = text.split('\n').length - 1;
+  return crlf > 0 && crlf >= lf - crlf ? '\r\n' : '\n';
+}
+
+function withLineEnding(text: string, eol: '\r\n' | '\n'): string {
+  return eol === '\r\n' ? text.replace(/\r?\n/g, '\r\n') : text.replace(/\r\n/g, '\n');
+}

@@ -1,0 +1,104 @@
+import { DomainError } from '../errors.js';
+import { applySpans, locate, type MatchKind, type NearestRegion } from '../text-match.js';
+import { MAX_LINE_CHARS } from './view-lines.js';
+
+/** Edits one str_replace call takes at most. */
+export const MAX_EDITS = 50;
+/** Line numbers a MULTIPLE_MATCHES names at most. */
+const MAX_LINES_NAMED = 20;
+
+export interface StrReplaceEdit {
+  readonly old_str: string;
+  readonly new_str?: string;
+  readonly replace_all?: boolean;
+}
+
+export interface EditsApplied {
+  readonly content: string;
+  readonly replacementsPerEdit: readonly number[];
+  /** The edits (1-based) that matched only with whitespace ignored. */
+  readonly tolerant: readonly number[];
+  /** UTF-16 offset and length of the earliest change, in the final content. */
+  readonly firstChangeAt: number;
+  readonly firstChangeLength: number;
+}
+
+export function matchOf(applied: EditsApplied): MatchKind {
+  return applied.tolerant.length > 0 ? 'whitespace_tolerant' : 'exact';
+}
+
+/**
+ * Applies the edits in order, each to the text the previous one left; the first that cannot
+ * be placed throws (NO_MATCH or MULTIPLE_MATCHES, naming it when there are several), so the
+ * caller writes all of them or none.
+ */
+export function applyEdits(content: string, edits: readonly StrReplaceEdit[], display: string): EditsApplied {
+  const label = (index: number) => editLabel(index, edits.length);
+  const replacementsPerEdit: number[] = [];
+  const tolerant: number[] = [];
+  let text = content;
+  let first: { at: number; length: number } | undefined;
+  edits.forEach((edit, index) => {
+    const located = locate(text, { oldStr: edit.old_str, newStr: edit.new_str ?? '', replaceAll: edit.replace_all ?? false });
+    const after = index > 0 ? ` (line numbers in the text as edit${index > 1 ? 's' : ''} 1${index > 1 ? `-${index}` : ''} left it)` : '';
+    if (located.found === 'none') throw noMatch(`${label(index)}old_str not found in ${display}${after}`, located.nearest, display);
+    if (located.found === 'several') throw multipleMatches(label(index), display, located.kind, located.lines, after);
+    if (located.kind === 'whitespace_tolerant') tolerant.push(index + 1);
+    replacementsPerEdit.push(located.spans.length);
+    // Where the earliest change is now: before this edit's first span it stays; after it, it shifts.
+    const head = located.spans[0];
+    if (first === undefined || head.at <= first.at) {
+      first = { at: head.at, length: head.replacement.length };
+    } else {
+      const before = first.at;
+      const shift = located.spans.filter((span) => span.at < before).reduce((sum, span) => sum + span.replacement.length - span.length, 0);
+      first = { at: first.at + shift, length: first.length };
+    }
+    text = applySpans(text, located.spans);
+  });
+  return { content: text, replacementsPerEdit, tolerant, firstChangeAt: first!.at, firstChangeLength: first!.length };
+}
+
+/** `edit 3 of 5: ` when the call has several edits; nothing for one. */
+function editLabel(index: number, count: number): string {
+  return count > 1 ? `edit ${index + 1} of ${count}: ` : '';
+}
+
+/** Refuses an empty old_str before anything is looked up: it would match everywhere. */
+export function assertOldStrings(edits: readonly StrReplaceEdit[]): void {
+  edits.forEach((edit, index) => {
+    if (edit.old_str === '') {
+      throw new DomainError('INVALID_ARGUMENT', `${editLabel(index, edits.length)}old_str must not be empty (use create_file to write a whole file)`);
+    }
+  });
+}
+
+function noMatch(head: string, nearest: NearestRegion | undefined, display: string): DomainError {
+  const tail = ', not even line by line with leading and trailing whitespace ignored';
+  if (nearest === undefined) {
+    return new DomainError('NO_MATCH', `${head}${tail}, and no region of the file is similar; view the file and copy the text exactly`, { attemptedPath: display });
+  }
+  const width = Math.max(4, String(nearest.lastLine).length);
+  const shown = nearest.lines.map((line, i) => {
+    const cut = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}... [truncated, ${line.length} chars total]` : line;
+    return `${String(nearest.firstLine + i).padStart(width)}\t${cut}`;
+  });
+  const more = nearest.lastLine - nearest.firstLine + 1 > shown.length ? `\n(first ${shown.length} lines shown)` : '';
+  return new DomainError(
+    'NO_MATCH',
+    `${head}${tail}. The most similar region is lines ${nearest.firstLine}-${nearest.lastLine} ` +
+      `(${Math.round(nearest.similarity * 100)}% alike); copy old_str from it:\n${shown.join('\n')}${more}`,
+    { attemptedPath: display },
+  );
+}
+
+function multipleMatches(label: string, display: string, kind: MatchKind, lines: readonly number[], after: string): DomainError {
+  const named = lines.slice(0, MAX_LINES_NAMED).join(', ') + (lines.length > MAX_LINES_NAMED ? ', ...' : '');
+  const how = kind === 'exact' ? `old_str occurs ${lines.length} times in ${display}` : `old_str is not in ${display} exactly, and matches ${lines.length} regions with leading and trailing whitespace ignored`;
+  return new DomainError(
+    'MULTIPLE_MATCHES',
+    `${label}${how} (starting on lines ${named})${after}; it must be unique: include more surrounding lines in old_str, or set replace_all to replace every occurrence`,
+    { attemptedPath: display },
+  );
+}
+

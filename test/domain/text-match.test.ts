@@ -1,0 +1,66 @@
+import { applySpans, locate } from '../../src/domain/text-match.js';
+
+function edit(content: string, oldStr: string, newStr: string, replaceAll = false): { kind: string; text: string } {
+  const located = locate(content, { oldStr, newStr, replaceAll });
+  if (located.found !== 'spans') throw new Error(`not placed: ${JSON.stringify(located)}`);
+  return { kind: located.kind, text: applySpans(content, located.spans) };
+}
+
+describe('locate: where an old_str is', () => {
+  it('an exact occurrence wins, even where a whitespace-tolerant reading would also match', () => {
+    expect(edit('  a = 1\na = 1 \n', 'a = 1 ', 'b')).toEqual({ kind: 'exact', text: '  a = 1\nb\n' });
+  });
+
+  it('tabs in the file, spaces in old_str: the block is found and new_str gets the tabs', () => {
+    const file = 'func f() {\n\tif x {\n\t\ty()\n\t}\n}\n';
+    const out = edit(file, '    if x {\n        y()\n    }', '    if x {\n        z()\n        w()\n    }');
+    expect(out).toEqual({ kind: 'whitespace_tolerant', text: 'func f() {\n\tif x {\n\t\tz()\n\t\tw()\n\t}\n}\n' });
+  });
+
+  it('a re-indented block keeps new_str indentation relative to old_str first line, shifted to the file', () => {
+    const file = 'class A {\n        run() {\n            go();\n        }\n}\n';
+    const out = edit(file, 'run() {\n    go();\n}', 'run() {\n    go();\n        deeper();\n}');
+    expect(out.text).toBe('class A {\n        run() {\n            go();\n                deeper();\n        }\n}\n');
+    expect(out.kind).toBe('whitespace_tolerant');
+  });
+
+  it('trailing spaces in the file, none in old_str', () => {
+    expect(edit('x = 1;   \ny = 2;\t\n', 'x = 1;\ny = 2;', 'x = 3;\ny = 4;')).toEqual({ kind: 'whitespace_tolerant', text: 'x = 3;\ny = 4;\n' });
+  });
+
+  it('a CRLF file edited with an LF old_str ending in a newline keeps CRLF and the lines after', () => {
+    expect(edit('a  \r\nb\r\nc\r\n', 'a\nb\n', 'A\nB\n')).toEqual({ kind: 'whitespace_tolerant', text: 'A\r\nB\r\nc\r\n' });
+  });
+
+  it('two tolerant regions: several, with their first lines; replace_all replaces both', () => {
+    const file = 'if a:\n    pass\nx\nif a:\n  pass\n';
+    expect(locate(file, { oldStr: 'if a:\n\tpass', newStr: '', replaceAll: false })).toEqual({ found: 'several', kind: 'whitespace_tolerant', lines: [1, 4] });
+    expect(edit(file, 'if a:\n\tpass', 'if b:\n\tpass', true).text).toBe('if b:\n    pass\nx\nif b:\n  pass\n');
+  });
+
+  it('several exact occurrences are named by line', () => {
+    expect(locate('x\ny\nx\n', { oldStr: 'x', newStr: '', replaceAll: false })).toEqual({ found: 'several', kind: 'exact', lines: [1, 3] });
+  });
+
+  it('an old_str of only whitespace is never matched tolerantly', () => {
+    expect(locate('a\n\n  \nb\n', { oldStr: ' \n\t', newStr: 'x', replaceAll: false })).toMatchObject({ found: 'none' });
+  });
+
+  it('no match: the most similar region (mean line similarity) with its range and at most 10 lines', () => {
+    const file = ['alpha()', 'beta()', 'function total(items) {', '  let sum = 0;', '  for (const item of items) sum += item.price;', '  return sum;', '}', 'gamma()'].join('\n');
+    const located = locate(file, { oldStr: 'function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.cost;\n  return sum;\n}', newStr: '', replaceAll: false });
+    expect(located).toMatchObject({ found: 'none', nearest: { firstLine: 3, lastLine: 7 } });
+    if (located.found !== 'none') throw new Error('unreachable');
+    expect(located.nearest!.similarity).toBeGreaterThan(0.9);
+    expect(located.nearest!.lines).toEqual(file.split('\n').slice(2, 7));
+    const long = Array.from({ length: 30 }, (_, i) => `line number ${i}`).join('\n');
+    const wanted = Array.from({ length: 15 }, (_, i) => `line numbr ${i + 5}`).join('\n');
+    const far = locate(long, { oldStr: wanted, newStr: '', replaceAll: false });
+    expect(far).toMatchObject({ found: 'none', nearest: { firstLine: 6, lastLine: 20 } });
+    if (far.found === 'none') expect(far.nearest!.lines).toHaveLength(10);
+  });
+
+  it('no match and nothing alike: no region is offered', () => {
+    expect(locate('completely\nunrelated\n', { oldStr: 'zzz qqq', newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: undefined });
+  });
+});
