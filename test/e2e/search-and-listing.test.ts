@@ -73,4 +73,29 @@ describe.each([
     const truncated = await call('grep', { path: 'src', pattern: 'TODO', max_results: 1 });
     expect(truncated.text.split('\n')).toEqual(['src/a.ts:2:const "TODO" = 1;', expect.stringMatching(/^\[truncated: 1 matches shown, more exist/)]);
   });
+
+  it('list_folder with depth lists the subtree in order, paths relative to the folder, links not entered, max_entries cut', async () => {
+    await transport.seed({ 'proj/src/a.ts': 'a', 'proj/src/lib/b.ts': 'b', 'proj/README.md': 'r', 'proj/z/deep/deeper/x': 'x' });
+    const outcome = await call('list_folder', { path: 'proj', depth: 3 });
+    const result = ok(outcome);
+    expect(result.entries.map((entry: { path: string; type: string }) => `${entry.path}:${entry.type}`)).toEqual([
+      'README.md:file',
+      'src:directory',
+      'src/a.ts:file',
+      'src/lib:directory',
+      'src/lib/b.ts:file',
+      'z:directory',
+      'z/deep:directory',
+      'z/deep/deeper:directory',
+    ]);
+    expect(result.entries[2]).toEqual({ name: 'a.ts', path: 'src/a.ts', type: 'file', size: 1, modified_at: expect.any(String) });
+    expect(result).not.toHaveProperty('truncated');
+    const cut = ok(await call('list_folder', { path: 'proj', depth: 10, max_entries: 2 }));
+    expect(cut).toMatchObject({ count: 2, truncated: true, omitted: 7 });
+    const flat = ok(await call('list_folder', { path: 'proj' }));
+    expect(flat.entries.map((entry: { name: string }) => entry.name)).toEqual(['README.md', 'src', 'z']);
+    expect(flat).toEqual({ path: 'proj', entries: flat.entries, count: 3 });
+    const refused = await call('list_folder', { path: 'proj', depth: 11 });
+    expect(refused.isError).toBe(true);
+  });
 });
