@@ -4,7 +4,7 @@ import { closeSync, existsSync, mkdirSync, openSync, realpathSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const CORPUS_VERSION = 'v1';
+export const CORPUS_VERSION = 'v2';
 const MARKER = '.complete';
 
 /** The counts every answer is checked against. */
@@ -131,6 +131,19 @@ function buildBigFile(dir, random) {
   }
 }
 
+/**
+ * Issue 19: the two search trees carry .gitignore files (the root's and a nested one), so grep and glob
+ * pay for reading and matching them. Their patterns match none of the files the answers count, so every
+ * count above holds with and without ignore rules, and the figures compare before and after.
+ */
+function writeIgnoreFiles(dir) {
+  const rules = ['# build output and tools', 'node_modules/', 'dist/', '/build', '*.log', '!keep.log', '**/coverage/**', '*.tmp', ''];
+  writeFile(join(dir, 'tree-100k', '.gitignore'), rules.join('\n'));
+  writeFile(join(dir, 'tree-100k', 'a3', '.gitignore'), ['cache/', '*.swp', '/b9/c49/generated-*', ''].join('\n'));
+  writeFile(join(dir, 'text-200m', '.gitignore'), rules.join('\n'));
+  writeFile(join(dir, 'text-200m', 'd7', '.gitignore'), ['*.bak', 'snapshots/', ''].join('\n'));
+}
+
 /** The cached corpus directory (real path), built when missing. */
 export function ensureCorpus(log = console.error) {
   const dir = join(realpathSync(tmpdir()), `mcpfs-bench-corpus-${CORPUS_VERSION}`);
@@ -145,6 +158,7 @@ export function ensureCorpus(log = console.error) {
   buildTree(dir);
   buildTextTree(dir, random);
   buildBigFile(dir, random);
+  writeIgnoreFiles(dir);
   mkdirSync(join(dir, 'work'));
   writeFileSync(join(dir, MARKER), `${CORPUS_VERSION}\n`);
   log(`corpus built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -244,7 +244,8 @@ function grepInProcess(dir) {
   const regex = new RE2('needle_[0-9]{4}', 'g');
   const buffer = Buffer.alloc(1 << 20);
   let matches = 0;
-  for (const sub of readdirSync(dir)) {
+  // The tree's own .gitignore (corpus v2) is a file beside the directories.
+  for (const sub of readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)) {
     for (const name of readdirSync(join(dir, sub))) {
       const fd = openSync(join(dir, sub, name), 'r');
       const length = readSync(fd, buffer, 0, buffer.length, 0);

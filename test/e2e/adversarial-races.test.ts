@@ -51,9 +51,10 @@ afterAll(async () => {
   await arena.destroy();
 });
 
-it('swapping a directory for a link to outside never lets remove, copy, move, hash, grep or glob reach outside', async () => {
+it('swapping a directory for a link to outside never lets remove, copy, move, hash, grep, glob or a subtree listing reach outside', async () => {
   const ws = server.rootPath('workspace');
-  const inside = { 'secret.txt': 'inside\n', 'sub/inner.txt': 'inside inner\n', 'sub/deeper/x.txt': 'x\n' };
+  // The .gitignore files are read by every grep and glob (issue 19's default ignore rules) as they walk.
+  const inside = { 'secret.txt': 'inside\n', 'sub/inner.txt': 'inside inner\n', 'sub/deeper/x.txt': 'x\n', '.gitignore': '*.log\n', 'sub/.gitignore': '!keep.log\n' };
   await writeTree(join(ws, 'victim'), inside);
   const secretBytes = await fs.readFile(join(arena.outside, 'secret.txt'));
   const outsideDigests = new Set(['md5', 'sha1', 'sha256'].map((algorithm) => createHash(algorithm).update(secretBytes).digest('hex')));
@@ -83,6 +84,9 @@ it('swapping a directory for a link to outside never lets remove, copy, move, ha
         ['grep', inWs({ path: 'victim', pattern: '.' })],
         ['glob', inWs({ path: 'victim', pattern: '**' })],
         ['list_folder', inWs({ path: 'victim/sub' })],
+        // Issue 19: subtree listings walk through the swapped directory too (through the scan, and a lookup per link).
+        ['list_folder', inWs({ path: 'victim', depth: 3 })],
+        ['list_folder', inWs({ path: '.', depth: 5, max_entries: 50 })],
         ['stat_file', inWs({ path: 'victim/secret.txt' })],
         ['write_file', inWs({ path: 'victim/secret.txt', content: 'inside\n' })],
         ['create_folder', inWs({ path: 'victim/sub/deeper' })],

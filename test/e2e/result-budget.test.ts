@@ -1,11 +1,11 @@
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { decodedContent } from '../support/fixtures.js';
 import { callTool, type ToolCallOutcome } from '../support/mcp.js';
+import { stdioClient } from '../support/stdio-client.js';
 
 const FILE_BYTES = 10_000_000;
 
@@ -18,20 +18,6 @@ function escapeHeavyText(bytes: number): Buffer {
 /** One line of 2000 control characters per line: each costs 6 bytes once escaped. */
 function controlLines(lines: number): Buffer {
   return Buffer.from(`x${'\u0001'.repeat(1999)}\n`.repeat(lines), 'utf8');
-}
-
-/** The SDK's stdio client, against dist/main.js over a config file in `dir`. */
-async function stdioClient(dir: string, config: string): Promise<Client> {
-  await writeFile(join(dir, 'config.yaml'), config);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(process.cwd(), 'dist', 'main.js'), '--stdio', '--config', join(dir, 'config.yaml')],
-    env: { PATH: process.env.PATH ?? '', MCP_FS_LOG_LEVEL: 'error' },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'budget-test', version: '1' });
-  await client.connect(transport);
-  return client;
 }
 
 /** What one result costs on the wire, as the client's ReadBuffer counts it. */
@@ -97,7 +83,10 @@ describe('result budget over stdio (default config)', () => {
     expect(grep.isError).toBe(false);
     expect(wireBytes(grep)).toBeLessThan(STDIO_DEFAULT_MAX_BUFFER_SIZE);
     expect(grep.structured.truncated).toBe(true);
-    expect(JSON.parse(grep.text)).toEqual(grep.structured);
+    // The text block is ripgrep's format (issue 19): one `path:line:text` line per match shown, then the truncated note.
+    const lines = grep.text.split('\n');
+    expect(lines.filter((line: string) => line.startsWith('control.txt:')).length).toBe(grep.structured.matches.length);
+    expect(lines.at(-1)).toMatch(/^\[truncated: /);
   });
 });
 

@@ -50,6 +50,31 @@ export interface TreeScanOptions {
    * caller then opens the file itself); it bounds what one batch holds.
    */
   readonly readContents?: { readonly maxBytes: number };
+  /**
+   * Entries to pass over entirely (issue 19's ignore rules): not selected, not stat'ed, and a directory
+   * not entered. Asked before `select` about an entry, with the same arguments and under the same rules
+   * (pure, no I/O, no await; in no promised order, but only after `directoryFiles.found` for its directory).
+   */
+  readonly prune?: (relativePath: string, kind: EntryKind) => boolean;
+  /** Rule files read in every directory the scan enters, before any of its entries is judged (see DirectoryFiles). */
+  readonly directoryFiles?: DirectoryFiles;
+}
+
+/**
+ * Files a scan reads in each directory it enters (the start included), for rules that live in the tree
+ * (.gitignore). Only an entry listed under one of `names` as a regular file of at most `maxBytes` is read,
+ * from the directory being scanned and never through a link; a larger or unreadable one is left out.
+ */
+export interface DirectoryFiles {
+  readonly names: readonly string[];
+  readonly maxBytes: number;
+  /** Called once per directory entered ('' for the start), with the files found (maybe none). Pure, as `select`. */
+  readonly found: (directoryRelativePath: string, files: readonly DirectoryFile[]) => void;
+}
+
+export interface DirectoryFile {
+  readonly name: string;
+  readonly contents: Uint8Array;
 }
 
 /** An entry a scan selected. */

@@ -67,7 +67,7 @@ export async function* streamChunks(file: ReadableFile, position = 0, work?: Wor
   }
 }
 
-/** NFR-003: the digest of the whole file, streamed chunk by chunk, never held whole. */
+/** FR-012: the digest of the whole file, streamed chunk by chunk (HASH_CHUNK_BYTES, not NFR-003's 32 KB), never held whole. */
 export async function digestFile(
   hasher: ContentHasher,
   algorithm: HashAlgorithm,

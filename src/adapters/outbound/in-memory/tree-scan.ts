@@ -1,5 +1,5 @@
 import { compareCodePoints } from '../../../domain/code-point-order.js';
-import type { ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
+import type { DirectoryFile, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
 import { childPath, type RootPath } from '../../../domain/roots.js';
 import type { DirectoryNode, Tree } from './tree.js';
 
@@ -15,6 +15,7 @@ interface Frame {
 /** FileSystemPort.scanTree over the in-memory tree: one batch per directory, links never entered. */
 export async function* scanMemoryTree(tree: Tree, start: RootPath, node: DirectoryNode, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
   const stack: Frame[] = [frameOf(start, '', 0, node)];
+  readDirectoryFiles(stack[0], options);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     const selected: ScannedEntry[] = [];
@@ -26,19 +27,34 @@ export async function* scanMemoryTree(tree: Tree, start: RootPath, node: Directo
       if (child === undefined) continue;
       scanned += 1;
       const relativePath = frame.relativePath === '' ? name : `${frame.relativePath}/${name}`;
+      if (options.prune?.(relativePath, child.kind)) continue;
       if (options.select(relativePath, child.kind)) {
         const stat = tree.statOf(name, child, frame.directory, false);
         const read = options.readContents !== undefined && child.kind === 'file' && child.data.length <= options.readContents.maxBytes;
         selected.push(read ? { relativePath, stat, contents: child.data.slice() } : { relativePath, stat });
       }
       if (child.kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
-        stack.push(frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child));
+        const entered = frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child);
+        readDirectoryFiles(entered, options);
+        stack.push(entered);
         break;
       }
     }
     if (frame.next >= frame.names.length && stack[stack.length - 1] === frame) stack.pop();
     yield { scanned, selected };
   }
+}
+
+/** TreeScanOptions.directoryFiles: the directory's regular files of those names (links are not read), before its entries are judged. */
+function readDirectoryFiles(frame: Frame, options: TreeScanOptions): void {
+  const wanted = options.directoryFiles;
+  if (wanted === undefined) return;
+  const files: DirectoryFile[] = [];
+  for (const name of wanted.names) {
+    const node = frame.node.children.get(name);
+    if (node?.kind === 'file' && node.data.length <= wanted.maxBytes) files.push({ name, contents: node.data.slice() });
+  }
+  wanted.found(frame.relativePath, files);
 }
 
 function frameOf(directory: RootPath, relativePath: string, depth: number, node: DirectoryNode): Frame {

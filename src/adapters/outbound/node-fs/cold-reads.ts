@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, read, type Stats } from 'node:fs';
-import { FILE_READ_FLAGS } from './walker.js';
+import { closeSync, read, type Stats } from 'node:fs';
+import { openSmallRegularFile } from './small-files.js';
 
 /**
  * A synchronous read of a file that took longer than COLD_READ_MS plus COLD_READ_MS_PER_BYTE a byte
@@ -65,25 +65,12 @@ export class ColdReads {
    * here, on the event loop's thread; only the reads of that descriptor run on the pool.
    */
   open(path: string, maxBytes: number): PoolRead | undefined {
-    let fd: number;
-    try {
-      fd = openSync(path, FILE_READ_FLAGS);
-    } catch {
-      return undefined;
-    }
-    try {
-      const stats = fstatSync(fd);
-      if (stats.isFile() && stats.size <= maxBytes) {
-        const started = new PoolRead(fd, stats);
-        this.inFlight.add(started);
-        this.runLeft -= 1;
-        return started;
-      }
-    } catch {
-      // Judged by the scan as it reports it.
-    }
-    closeSync(fd);
-    return undefined;
+    const opened = openSmallRegularFile(path, maxBytes);
+    if (opened === undefined) return undefined;
+    const started = new PoolRead(opened.fd, opened.stats);
+    this.inFlight.add(started);
+    this.runLeft -= 1;
+    return started;
   }
 
   /** The scan reports `read` (or reads the file itself, when the read failed): it no longer counts as in flight. */

@@ -1,9 +1,11 @@
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { compareCodePoints } from '../../../domain/code-point-order.js';
 import type { EntryKind, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
 import { hostPathInside } from '../../../domain/path-policy.js';
 import type { RootPath } from '../../../domain/roots.js';
+import { readDirectoryFiles } from './directory-files.js';
+import { readWhole } from './small-files.js';
 import { kindOf, toEntryStat } from './entry-stat.js';
 import type { ListedEntry, ListingPrefetch } from './listing-prefetch.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
@@ -103,6 +105,7 @@ class Scan {
     try {
       this.changeInto(frame);
       frame.entries = this.list(frame);
+      this.readRules(frame);
     } finally {
       this.place.leave();
     }
@@ -235,6 +238,12 @@ class Scan {
     const name = entry.name;
     const kind = entry.kind;
     const relativePath = frame.relativePath === '' ? name : `${frame.relativePath}/${name}`;
+    if (this.options.prune?.(relativePath, kind)) {
+      // Passed over entirely: not stat'ed, and a directory not opened.
+      frame.reports.push(undefined);
+      frame.children.push(NONE);
+      return;
+    }
     if (!this.options.select(relativePath, kind)) frame.reports.push(undefined);
     else if (kind === 'file' && this.options.readContents !== undefined) frame.reports.push(new ReadWhenReported(relativePath));
     else frame.reports.push(this.stat(frame, name, kind, relativePath));
@@ -297,13 +306,8 @@ class Scan {
       const report = this.reportOf(name, 'file', relativePath, stats);
       if (report === undefined || !stats.isFile() || stats.size > maxBytes) return report;
       const contents = stats.size <= room.length ? room.subarray(0, stats.size) : Buffer.allocUnsafe(stats.size);
-      let filled = 0;
       const started = performance.now();
-      while (filled < contents.length) {
-        const bytesRead = readSync(fd, contents, filled, contents.length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
+      const filled = readWhole(fd, contents);
       this.cold.timed(performance.now() - started, filled);
       return { relativePath, stat: report.stat, contents: contents.subarray(0, filled) };
     } catch {
@@ -365,6 +369,7 @@ class Scan {
       this.changeInto(child);
       this.verify(child, dir);
       child.entries = this.list(child);
+      this.readRules(child);
     } catch (error) {
       this.listings?.abandon(fd);
       void dir.close();
@@ -418,6 +423,12 @@ class Scan {
     frame.identity = { dev, ino };
     void frame.dir.close();
     frame.dir = null;
+  }
+
+  /** TreeScanOptions.directoryFiles of the directory just listed, which is the working directory (see readDirectoryFiles). */
+  private readRules(frame: Frame): void {
+    const wanted = this.options.directoryFiles;
+    if (wanted !== undefined) wanted.found(frame.relativePath, readDirectoryFiles(frame.prefix, frame.entries, wanted));
   }
 
   private list(frame: Frame): ListedEntry[] {

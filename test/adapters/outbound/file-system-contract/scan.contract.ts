@@ -116,6 +116,54 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
       expect((await scan('')).selected.map((entry) => entry.contents)).toEqual([undefined]);
     });
 
+    it('with prune, passes over an entry entirely: not selected, and a pruned directory not entered', async () => {
+      seed().file('keep/a.txt', 'a');
+      seed().file('skip/deep/b.txt', 'b');
+      seed().file('keep/skip.log', 'log');
+      const result = await scan('', { prune: (path, kind) => (path === 'skip' && kind === 'directory') || path.endsWith('.log') });
+      expect(result.paths).toEqual(['keep', 'keep/a.txt']);
+      // Pruned entries are neither asked about by select nor walked into; they still count as scanned.
+      expect(result.asked.filter((asked) => asked.startsWith('skip') || asked.endsWith('.log:file'))).toEqual([]);
+      expect(result.scanned).toBe(4);
+    });
+
+    it('with directoryFiles, reads the named regular files of each directory entered before judging its entries', async () => {
+      seedEscapes(fixture());
+      seed().file('.gitignore', 'root rules');
+      seed().file('dir/.gitignore', 'dir rules');
+      seed().file('dir/sub/.ignore', 'x'.repeat(101));
+      seed().file('dir/sub/.gitignore', 'sub rules');
+      seed().file('dir/sub/leaf.txt', 'leaf');
+      seed().symlink('linked/.gitignore', '../real.txt');
+      seed().linkToOutside('outside/.gitignore', 'secret.txt');
+      const events: string[] = [];
+      const found = new Map<string, string[]>();
+      const result = await scan('', {
+        directoryFiles: {
+          names: ['.gitignore', '.ignore'],
+          maxBytes: 100,
+          found: (dir, files) => {
+            events.push(`found ${dir}`);
+            found.set(dir, files.map((file) => `${file.name}=${new TextDecoder().decode(file.contents)}`));
+          },
+        },
+        select: (path) => {
+          const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+          // Rule files come before any entry of their directory is judged.
+          expect({ path, parentFound: events.includes(`found ${parent}`) }).toEqual({ path, parentFound: true });
+          return true;
+        },
+      });
+      expect(found.get('')).toEqual(['.gitignore=root rules']);
+      expect(found.get('dir')).toEqual(['.gitignore=dir rules']);
+      // A file over maxBytes is left out; a link (in or out of the root) is never read.
+      expect(found.get('dir/sub')).toEqual(['.gitignore=sub rules']);
+      expect(found.get('linked')).toEqual([]);
+      expect(found.get('outside')).toEqual([]);
+      expect([...found.values()].flat().filter((text) => text.includes(SECRET) || text.includes(REAL))).toEqual([]);
+      expect(result.paths).toContain('dir/sub/leaf.txt');
+    });
+
     it('may be stopped between batches', async () => {
       for (let i = 0; i < 20; i++) seed().file(`d${i}/f.txt`, 'f');
       let batches = 0;

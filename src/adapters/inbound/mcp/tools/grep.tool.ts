@@ -5,6 +5,7 @@ import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
 import type { Grep } from '../../../../domain/tools/grep.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { grepText } from './grep-text.js';
 import { searchLimitFields } from './search-limits.schema.js';
 
 export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
@@ -15,7 +16,8 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
       'Search lines of files below `path` in a root for an RE2 regex (linear time, no lookaround). Skips binary ' +
       'files, does not follow links. Matches in walk order with `file` relative to the ROOT and optional context; ' +
       `lines cut at ${MAX_RETURNED_LINE_CHARS} chars. truncated: more than max_results or the result reached ` +
-      `max_result_bytes (${formatSize(settings.maxResultBytes)} of JSON); timed_out: partial.`,
+      `max_result_bytes (${formatSize(settings.maxResultBytes)} of JSON); timed_out: partial. Text block as rg prints: ` +
+      'path:line:text, path-line-text for context, -- between groups.',
     inputSchema: {
       root: z.string().describe('Root name.'),
       pattern: z
@@ -63,6 +65,7 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
       timed_out: z.boolean(),
     },
     annotations: READ_ONLY,
+    toText: grepText,
     logFields: (args) => ({ root: args.root, path: args.path ?? '.' }),
     handle: async (args, context) => ({ structured: { ...(await grep.execute(args, context.work)) } }),
   });

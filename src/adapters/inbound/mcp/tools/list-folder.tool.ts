@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ListFolder } from '../../../../domain/tools/list-folder.js';
+import { DEFAULT_MAX_ENTRIES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES } from '../../../../domain/tools/list-subtree.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
 
 export function listFolderTool(listFolder: ListFolder): ToolDefinition {
@@ -7,17 +8,27 @@ export function listFolderTool(listFolder: ListFolder): ToolDefinition {
     name: 'list_folder',
     title: 'List folder',
     description:
-      'List a directory\'s children in a root (not recursive; see glob), sorted by name. Symlinks are not followed; ' +
-      '`target_type` says where they lead (external = outside the root, unusable). NOT_A_DIRECTORY, NOT_FOUND.',
+      'List a directory\'s children in a root, sorted by name; with depth > 1 its subtree, each directory\'s ' +
+      'entries right after it, `path` relative to the listed folder. Symlinks are not followed; `target_type` says ' +
+      'where they lead (external = outside the root, unusable). NOT_A_DIRECTORY, NOT_FOUND.',
     inputSchema: {
       root: z.string().describe('Root name.'),
       path: z.string().describe("Directory in the root ('.' = the root)."),
+      depth: z.number().int().min(1).max(MAX_LIST_DEPTH).optional().describe(`Levels listed, 1–${MAX_LIST_DEPTH} (default 1 = children only).`),
+      max_entries: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_LIST_ENTRIES)
+        .optional()
+        .describe(`At most this many entries (default ${DEFAULT_MAX_ENTRIES} with depth > 1); past it truncated and omitted.`),
     },
     outputSchema: {
       path: z.string(),
       entries: z.array(
         z.object({
           name: z.string(),
+          path: z.string().optional(),
           type: z.enum(['file', 'directory', 'symlink', 'other']),
           size: z.number(),
           modified_at: z.string(),
@@ -25,9 +36,11 @@ export function listFolderTool(listFolder: ListFolder): ToolDefinition {
         }),
       ),
       count: z.number(),
+      truncated: z.boolean().optional(),
+      omitted: z.number().optional(),
     },
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root, path: args.path }),
-    handle: async (args) => ({ structured: { ...(await listFolder.execute(args)) } }),
+    handle: async (args, context) => ({ structured: { ...(await listFolder.execute(args, context.work)) } }),
   });
 }
