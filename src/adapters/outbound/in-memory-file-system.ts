@@ -15,6 +15,8 @@ import type {
 import { baseName, displayPath, parentPath, type RootPath } from '../../domain/roots.js';
 import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
 import { InMemorySeeding } from './in-memory/seeding.js';
+// The Node adapter's naming rule for its own temp and lock files, shared so that the model hides the same names.
+import { isOwnWorkFile } from './node-fs/own-work-files.js';
 import { scanMemoryTree } from './in-memory/tree-scan.js';
 import { type DirectoryNode, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
 import { throwIfCancelled, type WorkContext } from '../../domain/work-context.js';
@@ -86,7 +88,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (result.status !== 'found') throw walkFailure(result, path, 'directory');
     if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
     const describeLinks = options.describeLinks ?? true;
-    return [...result.node.children].map(([name, child]) => this.tree.statOf(name, child, result.path, describeLinks));
+    return [...result.node.children].filter(([name]) => !isOwnWorkFile(name)).map(([name, child]) => this.tree.statOf(name, child, result.path, describeLinks));
   }
 
   async *scanTree(path: RootPath, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
