@@ -1,8 +1,9 @@
 import { fuzzConcurrent } from './concurrent.js';
+import { totals } from './differential.js';
 import { fuzzDifferential, type FuzzReport } from './property.js';
 
 /**
- * `npm run fuzz -- --runs N [--concurrent] [--seed S --path P] [--ops M]`: a long run, or the replay
+ * `npm run fuzz -- --runs N [--concurrent] [--seed S --path P] [--ops M] [--stats]`: a long run, or the replay
  * of a failure (its seed and path, as a failure prints them). Exits 1 on any disagreement or escape.
  */
 function parse(argv: readonly string[]) {
@@ -17,6 +18,7 @@ function parse(argv: readonly string[]) {
     path: value('--path'),
     maxOperations: number('--ops'),
     concurrent: argv.includes('--concurrent'),
+    stats: argv.includes('--stats'),
   };
 }
 
@@ -29,6 +31,9 @@ async function main(): Promise<void> {
     : await fuzzDifferential(options);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`mode: ${mode}  seed: ${report.seed}  runs: ${report.runs}  operations: ${report.operations}  time: ${seconds} s`);
+  if (options.stats) {
+    for (const [key, count] of [...totals.outcomes].sort()) console.log(`  ${key.padEnd(40)} ${count}`);
+  }
   if (report.failure) {
     console.log(report.failure);
     process.exitCode = 1;

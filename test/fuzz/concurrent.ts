@@ -4,11 +4,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { WorkContext } from '../../src/domain/work-context.js';
-import { totals } from './differential.js';
+import { tally, totals } from './differential.js';
 import { clientText, expandArgs, leakIn, outsideHash } from './invariants.js';
 import { operationSpec, operationsArb, type Operation } from './operations.js';
 import { checkWith, type FuzzOptions, type FuzzReport } from './property.js';
-import { allEntries, encodeText, treeArb, type TreeEntry, type TreeSpec } from './trees.js';
+import { allEntries, encodeText, picksOf, treeArb, type TreeEntry, type TreeSpec } from './trees.js';
 import { buildTools, makeHosts, nodeFileSystem, removeHosts, seedDisk } from './worlds.js';
 import { DomainError } from '../../src/domain/errors.js';
 
@@ -106,9 +106,10 @@ export async function runConcurrent(generated: TreeSpec, operations: readonly Op
     const topLevel = [...new Set(allEntries(tree).map((entry) => entry.path.split('/')[0]))];
     swapper = await startSwapper(hosts.root, hosts.outside, stopFile, topLevel);
     totals.runs += 1;
+    const picks = picksOf(tree);
     for (let from = 0; from < operations.length; from += PARALLEL) {
       await Promise.all(operations.slice(from, from + PARALLEL).map(async (operation, offset) => {
-        const args = expandArgs(operation.args, hosts);
+        const args = expandArgs(operation.args, hosts, picks);
         let settled: PromiseSettledResult<unknown>;
         try {
           settled = { status: 'fulfilled', value: await operationSpec(operation.tool).run(tools, args, WORK) };
@@ -116,6 +117,7 @@ export async function runConcurrent(generated: TreeSpec, operations: readonly Op
           settled = { status: 'rejected', reason };
         }
         totals.operations += 1;
+        tally(operation.tool, settled);
         const where = `operation ${from + offset + 1} ${operation.tool} ${JSON.stringify(operation.args)}`;
         const leak = leakIn(clientText(settled), hosts, args);
         if (leak) throw new Error(`ESCAPE (${leak}) under swaps after ${where}:\n${clientText(settled).slice(0, 1500)}`);

@@ -4,6 +4,7 @@ import {
   clientText,
   diskSnapshot,
   expandArgs,
+  forgetDigests,
   leakIn,
   modelSnapshot,
   outcomeOf,
@@ -12,11 +13,17 @@ import {
   type Outcome,
 } from './invariants.js';
 import { operationSpec, type Operation } from './operations.js';
-import type { TreeSpec } from './trees.js';
+import { picksOf, type TreeSpec } from './trees.js';
 import { buildTools, makeHosts, nodeFileSystem, removeHosts, seedDisk, seedModel, type Hosts } from './worlds.js';
 
 /** Totals over a fuzzing session, for the runner's summary. */
-export const totals = { runs: 0, operations: 0 };
+export const totals = { runs: 0, operations: 0, outcomes: new Map<string, number>() };
+
+/** Counts what each tool came to (ok, or its error code), so a run shows what it exercised. */
+export function tally(tool: string, settled: PromiseSettledResult<unknown>): void {
+  const key = `${tool} ${settled.status === 'fulfilled' ? 'ok' : ((settled.reason as { code?: string }).code ?? 'crash')}`;
+  totals.outcomes.set(key, (totals.outcomes.get(key) ?? 0) + 1);
+}
 
 export interface RunOptions {
   /** Every scan read counted as cold (the Node adapter's thread-pool read-ahead), or the adapter's default. */
@@ -61,13 +68,15 @@ export async function runDifferential(tree: TreeSpec, operations: readonly Opera
     const outsideBefore = outsideHash(hosts);
     check(0, 'the seeded tree', modelSnapshot(model, hosts.root), diskSnapshot(hosts.root));
     totals.runs += 1;
+    const picks = picksOf(tree);
     for (const [index, operation] of operations.entries()) {
       const spec = operationSpec(operation.tool);
-      const args = expandArgs(operation.args, hosts);
+      const args = expandArgs(operation.args, hosts, picks);
       const fromModel = await settle(() => spec.run(onModel, args, WORK));
       const fromDisk = await settle(() => spec.run(onDisk, args, WORK));
       totals.operations += 1;
-      const where = `operation ${index + 1} ${operation.tool} ${JSON.stringify(operation.args)}`;
+      tally(operation.tool, fromDisk);
+      const where = `operation ${index + 1} ${operation.tool} ${JSON.stringify(operation.args)} (run as ${JSON.stringify(args).replaceAll(hosts.base, '$BASE')})`;
       for (const [side, settled] of [['model', fromModel], ['node', fromDisk]] as const) {
         const leak = leakIn(clientText(settled), hosts, args);
         if (leak) throw new Error(`ESCAPE (${leak}) from the ${side} adapter after ${where}:\n${clientText(settled).slice(0, SHOWN)}`);
@@ -82,6 +91,7 @@ export async function runDifferential(tree: TreeSpec, operations: readonly Opera
       if (outsideHash(hosts) !== outsideBefore) throw new Error(`ESCAPE (the tree outside the root changed) after ${where}`);
     }
   } finally {
+    forgetDigests();
     removeHosts(hosts);
   }
 }

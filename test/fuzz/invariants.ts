@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { InMemoryFileSystem } from '../../src/adapters/outbound/in-memory-file-system.js';
 import { DomainError } from '../../src/domain/errors.js';
@@ -33,7 +33,7 @@ export function normalise(value: unknown, parentKind?: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => normalise(item));
   if (value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
-  const kind = record.type ?? record.kind;
+  const kind = record.is_directory === true ? 'directory' : (record.type ?? record.kind);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(record)) {
     if (OWNER_KEYS.has(key)) out[key] = '<owner>';
@@ -84,9 +84,10 @@ function echoesOf(argument: string, base: string): string[] {
   return [argument, JSON.stringify(argument).slice(1, -1), tail, resolved].flatMap((form) => [form, form.slice(1)]).sort((a, b) => b.length - a.length);
 }
 
-/** `args` with this run's host paths in place of the placeholders. */
-export function expandArgs(args: Record<string, unknown>, hosts: Hosts): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? expand(value, hosts) : value]));
+/** `args` with this run's host paths and the tree's paths (`$PICK<n>`: the n-th of `picks`) in place of the placeholders. */
+export function expandArgs(args: Record<string, unknown>, hosts: Hosts, picks: readonly string[]): Record<string, unknown> {
+  const pick = (text: string) => text.replace(/\$PICK(\d+)/g, (_match, n: string) => (picks.length === 0 ? 'nothing' : picks[Number(n) % picks.length]));
+  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? expand(pick(value), hosts) : value]));
 }
 
 // --- trees ---
@@ -95,6 +96,22 @@ export function expandArgs(args: Record<string, unknown>, hosts: Hosts): Record<
 export type Snapshot = Map<string, string>;
 
 const digest = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+
+// Cache: keyed by host path, valid while inode, size, mtime and ctime stay (any write changes ctime); cleared per run.
+const digests = new Map<string, { key: string; digest: string }>();
+
+export function forgetDigests(): void {
+  digests.clear();
+}
+
+function fileDigest(host: string, stats: Stats): string {
+  const key = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  const cached = digests.get(host);
+  if (cached?.key === key) return cached.digest;
+  const fresh = digest(readFileSync(host));
+  digests.set(host, { key, digest: fresh });
+  return fresh;
+}
 
 /** The tree on disk below `hostDir`; `skip` names top-level entries left out. */
 export function diskSnapshot(hostDir: string, skip: readonly string[] = [], prefix = '', into: Snapshot = new Map()): Snapshot {
@@ -107,7 +124,7 @@ export function diskSnapshot(hostDir: string, skip: readonly string[] = [], pref
     if (stats.isDirectory()) {
       into.set(path, `dir ${permissions}`);
       diskSnapshot(host, skip, `${path}/`, into);
-    } else if (stats.isFile()) into.set(path, `file ${permissions} ${digest(readFileSync(host))}`);
+    } else if (stats.isFile()) into.set(path, `file ${permissions} ${fileDigest(host, stats)}`);
     else if (stats.isSymbolicLink()) into.set(path, `link ${readlinkSync(host)}`);
     else into.set(path, 'other');
   }

@@ -62,23 +62,37 @@ const HOSTILE = [
   'sub/a/../../../outside/notes.txt',
 ];
 
+/** `$PICK<n>`: the n-th path of the run's tree (modulo its size), so that most calls meet something that exists. */
+const picked = fc.tuple(fc.nat({ max: 999 }), fc.constantFrom('', '', '', '', '/', '/..', '/x', '/notes.txt', '//')).map(([n, suffix]) => `$PICK${n}${suffix}`);
+
 export const relativePath: fc.Arbitrary<string> = fc.oneof(
-  { weight: 8, arbitrary: fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')) },
+  { weight: 10, arbitrary: picked },
+  { weight: 5, arbitrary: fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')) },
   { weight: 2, arbitrary: fc.constantFrom(...HOSTILE) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...NAMES), fc.constantFrom('/', '//', '/.', '/..', '/../..')).map(([a, b]) => a + b) },
 );
 
+/**
+ * Where a writer may create things: no host path, since a root-scoped path is chroot-like (`/tmp/x` is
+ * `tmp/x` in the root) and an in-root `tmp/mcp-fuzz-…` would later read as a leaked host path.
+ */
+const writablePath = relativePath.filter((path) => !/\$(ROOT|OUT|BASE)/.test(path));
+const rootName = fc.oneof({ weight: 20, arbitrary: fc.constant('workspace') }, { weight: 1, arbitrary: fc.constantFrom('nope', '', '../workspace', 'WORKSPACE') });
+const writableRooted = { root: rootName, path: writablePath };
+
 /** A namespace path (editor and repo tools): under /workspace, relative to the working directory, or hostile. */
 const namespacePath: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: relativePath.map((path) => `/workspace/${path}`) },
+  // Not a host path below /workspace: that names an in-root `tmp/...`, which would later read as a leaked host path.
+  { weight: 6, arbitrary: relativePath.map((path) => (path.startsWith('$') && !path.startsWith('$PICK') ? path : `/workspace/${path}`)) },
   { weight: 3, arbitrary: relativePath },
   { weight: 1, arbitrary: fc.constantFrom('/', '/nope/a', '/workspace', '/workspace/../..', '/workspace/../workspace/a', '/..') },
 );
 
-const rootName = fc.oneof({ weight: 20, arbitrary: fc.constant('workspace') }, { weight: 1, arbitrary: fc.constantFrom('nope', '', '../workspace', 'WORKSPACE') });
 const words = fc.constantFrom('alpha', 'beta', 'needle', 'x', 'caf\u00e9', '\n', 'end;', 'row 1', ' ', 'C4N4', 'Needle');
 const text = fc.array(words, { maxLength: 8 }).map((parts) => parts.join(' '));
-const smallInt = fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constantFrom(-1, 1000, 2 ** 31));
+/** Mostly valid limits, sometimes out of range (the use case must refuse those the same way on both sides). */
+const smallInt = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.constantFrom(0, -1, 1000, 2 ** 31) });
+const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
 const session = fc.constant(SESSION);
 
@@ -110,46 +124,56 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('list_folder', 4, false, rooted, (t, a) => t.listFolder.execute(a as any)),
   op('read_file', 5, false, {
     ...rooted,
-    offset_bytes: optional(smallInt),
-    limit_bytes: optional(smallInt),
-    offset_lines: optional(smallInt),
-    limit_lines: optional(smallInt),
-  }, (t, a, w) => t.readFile.execute(a as any, w)),
-  op('write_file', 4, true, { ...rooted, content: text, mode: optional(fc.constantFrom('overwrite', 'append', 'create_only', 'bogus')) }, (t, a) => t.writeFile.execute(a as any)),
+    // One window or none mostly; both kinds at once now and then (refused alike).
+    window: fc.oneof(
+      { weight: 3, arbitrary: fc.constant({}) },
+      { weight: 2, arbitrary: fc.record({ offset_bytes: maybe(fc.integer({ min: 0, max: 40 })), limit_bytes: maybe(smallInt) }) },
+      { weight: 2, arbitrary: fc.record({ offset_lines: maybe(smallInt), limit_lines: maybe(smallInt) }) },
+      { weight: 1, arbitrary: fc.record({ offset_bytes: maybe(smallInt), limit_bytes: maybe(smallInt), offset_lines: maybe(smallInt), limit_lines: maybe(smallInt) }) },
+    ),
+  }, (t, a, w) => t.readFile.execute(flatten(a) as any, w)),
+  op('write_file', 4, true, { ...writableRooted, content: text, mode: optional(fc.constantFrom('overwrite', 'append', 'create_only', 'bogus')) }, (t, a) => t.writeFile.execute(a as any)),
   op('remove_file', 2, true, rooted, (t, a) => t.removeFile.execute(a as any)),
-  op('patch_file', 2, true, { ...rooted, patch: fc.constantFrom(...PATCHES) }, (t, a) => t.patchFile.execute(a as any)),
-  op('create_folder', 2, true, rooted, (t, a) => t.createFolder.execute(a as any)),
+  op('patch_file', 2, true, { ...writableRooted, patch: fc.constantFrom(...PATCHES) }, (t, a) => t.patchFile.execute(a as any)),
+  op('create_folder', 2, true, writableRooted, (t, a) => t.createFolder.execute(a as any)),
   op('remove_folder', 1, true, rooted, (t, a, w) => t.removeFolder.execute(a as any, w)),
   op('stat_file', 3, false, rooted, (t, a) => t.statFile.execute(a as any)),
-  op('hash_file', 2, false, { ...rooted, algorithm: fc.constantFrom('sha256', 'SHA1', 'md5', 'sha512', 'crc32') }, (t, a, w) => t.hashFile.execute(a as any, w)),
+  op('hash_file', 2, false, { ...rooted, algorithm: fc.constantFrom('sha256', 'sha256', 'SHA1', 'md5', 'sha512', 'crc32') }, (t, a, w) => t.hashFile.execute(a as any, w)),
   op('permissions_file', 1, false, rooted, (t, a) => t.permissionsFile.execute(a as any)),
-  op('copy', 2, true, { source_root: rootName, source_path: relativePath, dest_root: rootName, dest_path: relativePath }, (t, a, w) => t.copy.execute(a as any, w)),
-  op('move', 2, true, { source_root: rootName, source_path: relativePath, dest_root: rootName, dest_path: relativePath }, (t, a, w) => t.move.execute(a as any, w)),
+  op('copy', 2, true, { source_root: rootName, source_path: relativePath, dest_root: rootName, dest_path: writablePath }, (t, a, w) => t.copy.execute(a as any, w)),
+  op('move', 2, true, { source_root: rootName, source_path: relativePath, dest_root: rootName, dest_path: writablePath }, (t, a, w) => t.move.execute(a as any, w)),
   op('grep', 3, false, {
     root: rootName,
     pattern: fc.constantFrom('needle', 'alpha|beta', '^x$', '(', 'caf\u00e9', '.', 'C4N4RY', 'row 1\\d'),
     path: optional(relativePath),
-    glob_filter: optional(fc.constantFrom('*.txt', '**/*', '*.{md,txt}', '[')),
-    case_insensitive: optional(fc.boolean()),
-    context_lines: optional(smallInt),
-    max_results: optional(smallInt),
-    timeout_seconds: optional(fc.constantFrom(1, 0, -5, 30, 100000)),
-    max_depth: optional(smallInt),
+    glob_filter: maybe(fc.constantFrom('*.txt', '**/*', '*.{md,txt}', '[')),
+    case_insensitive: maybe(fc.boolean()),
+    context_lines: maybe(smallInt),
+    max_results: maybe(smallInt),
+    timeout_seconds: maybe(fc.constantFrom(1, 30, 0, -5, 100000)),
+    max_depth: maybe(smallInt),
   }, (t, a, w) => t.grep.execute(a as any, w)),
   op('glob', 3, false, {
     root: rootName,
-    pattern: optional(fc.constantFrom('**/*.txt', '*', '**', '*.{md,txt}', '.*', '[', '**/f00*', 'sub/**')),
-    regex: optional(fc.constantFrom('.*\\.txt$', '^\\.', '(')),
+    // A glob pattern or a regex mostly; both or neither now and then (refused alike).
+    matcher: fc.oneof(
+      { weight: 4, arbitrary: fc.record({ pattern: fc.constantFrom('**/*.txt', '*', '**', '*.{md,txt}', '.*', '[', '**/f00*', 'sub/**', '**/*') }) },
+      { weight: 2, arbitrary: fc.record({ regex: fc.constantFrom('.*\\.txt$', '^\\.', '(', 'a') }) },
+      { weight: 1, arbitrary: fc.constantFrom({}, { pattern: '*', regex: '.' }) },
+    ),
     path: optional(relativePath),
-    max_results: optional(smallInt),
-    timeout_seconds: optional(fc.constantFrom(1, 0, 30, 100000)),
-    max_depth: optional(smallInt),
-    type_filter: optional(fc.constantFrom('file', 'directory', 'symlink', 'all', 'bogus')),
-  }, (t, a, w) => t.glob.execute(a as any, w)),
+    max_results: maybe(smallInt),
+    timeout_seconds: maybe(fc.constantFrom(1, 30, 0, 100000)),
+    max_depth: maybe(smallInt),
+    type_filter: maybe(fc.constantFrom('file', 'directory', 'symlink', 'all', 'bogus')),
+  }, (t, a, w) => t.glob.execute(flatten(a) as any, w)),
   op('view', 4, false, {
     sessionId: session,
     path: namespacePath,
-    view_range: optional(fc.tuple(fc.integer({ min: -2, max: 8 }), fc.integer({ min: -2, max: 8 }))),
+    view_range: maybe(fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(fc.integer({ min: 1, max: 8 }), fc.integer({ min: -1, max: 8 })) },
+      { weight: 1, arbitrary: fc.tuple(fc.integer({ min: -2, max: 8 }), fc.integer({ min: -2, max: 8 })) },
+    )),
   }, (t, a) => t.view.execute(a as any)),
   op('str_replace', 3, true, { sessionId: session, path: namespacePath, old_str: words, new_str: optional(text), replace_all: optional(fc.boolean()) }, (t, a) =>
     t.strReplace.execute(a as any)),
@@ -162,6 +186,12 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('read_resource', 1, false, rooted, (t, a) => t.readResource.read(a.root as string, a.path as string)),
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** Moves a grouped argument (`window`, `matcher`: drawn together so that they mostly make sense) up into the arguments. */
+function flatten(args: Record<string, unknown>): Record<string, unknown> {
+  const { window, matcher, ...rest } = args as { window?: object; matcher?: object };
+  return { ...rest, ...window, ...matcher };
+}
 
 const BY_TOOL = new Map(OPERATIONS.map((spec) => [spec.tool, spec]));
 

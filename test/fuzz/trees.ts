@@ -140,3 +140,8 @@ export function buildTree(commands: readonly EntryCommand[], big: boolean): Tree
 export const treeArb: fc.Arbitrary<TreeSpec> = fc
   .tuple(fc.array(commandArb, { maxLength: 24 }), fc.nat({ max: 24 }))
   .map(([commands, bigDie]) => buildTree(commands, bigDie === 24)); // shrinks towards no big directory
+
+/** The paths `$PICK<n>` arguments choose from: every generated entry, and a few of the big directory's. */
+export function picksOf(tree: TreeSpec): string[] {
+  return [...tree.entries.map((entry) => entry.path), ...(tree.big ? ['big', 'big/f000', 'big/f511'] : [])];
+}
