@@ -29,4 +29,23 @@ describe('fuzzer regressions', () => {
       ]),
     ).resolves.toBeUndefined();
   });
+
+  it('copy onto a FIFO: refused with NOT_A_FILE by both adapters (the model replaced the FIFO with the copy)', async () => {
+    // Found by seed 1559557822 (a FIFO moved into a directory, then a file copied into that directory under the same name).
+    const tree: TreeSpec = {
+      entries: [
+        { kind: 'fifo', path: 'pipe' },
+        { kind: 'dir', path: 'sub' },
+        { kind: 'fifo', path: 'sub/notes.txt' },
+        { kind: 'file', path: 'notes.txt', bytes: new TextEncoder().encode('alpha\n'), mode: 0o644 },
+      ],
+    };
+    await expect(
+      replay(tree, [
+        { tool: 'copy', args: { source_root: 'workspace', source_path: 'notes.txt', dest_root: 'workspace', dest_path: 'pipe' } },
+        { tool: 'copy', args: { source_root: 'workspace', source_path: 'notes.txt', dest_root: 'workspace', dest_path: 'sub' } },
+        { tool: 'list_folder', args: { root: 'workspace', path: 'sub' } },
+      ]),
+    ).resolves.toBeUndefined();
+  });
 });

@@ -203,6 +203,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (destination.status === 'found' && (destination.node.kind === 'directory' || !destination.parent)) {
       throw errors.isADirectory(to.root.name, displayPath(to));
     }
+    // Like the Node adapter's writer: a file or a link is replaced, a FIFO or other special file is not.
+    if (destination.status === 'found' && destination.node.kind === 'other') throw errors.notAFile(to.root.name, displayPath(to));
     if (!fitsHostPath(destination.path)) throw hostPathTooLong(to);
     this.checkInjectedFailure(destination.path, to);
     // Like temp file + rename: whatever non-directory was at the destination is replaced, not written through.

@@ -21,6 +21,13 @@ export function describeSpecialFileContract({ fixture, at, expectError, statOf }
       expect(fixture().inspect.exists('copy')).toBe(false);
     });
 
+    it('refuses to copy a file onto a FIFO (NOT_A_FILE) and leaves the FIFO', async () => {
+      fixture().seed.fifo('pipe');
+      fixture().seed.file('a.txt', 'alpha');
+      await expectError(fixture().fs.copyFile(at('a.txt'), at('pipe')), 'NOT_A_FILE');
+      expect((await statOf('pipe'))?.kind).toBe('other');
+    });
+
     it('removes a FIFO as a file', async () => {
       fixture().seed.fifo('pipe');
       await fixture().fs.removeFile(at('pipe'));
