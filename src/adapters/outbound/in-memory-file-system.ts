@@ -15,6 +15,8 @@ import type {
 import { baseName, displayPath, parentPath, type RootPath } from '../../domain/roots.js';
 import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
 import { InMemorySeeding } from './in-memory/seeding.js';
+// The Node adapter's naming rule for its own temp and lock files, shared so that the model hides the same names.
+import { isOwnWorkFile } from './node-fs/own-work-files.js';
 import { scanMemoryTree } from './in-memory/tree-scan.js';
 import { type DirectoryNode, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
 import { throwIfCancelled, type WorkContext } from '../../domain/work-context.js';
@@ -86,7 +88,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (result.status !== 'found') throw walkFailure(result, path, 'directory');
     if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
     const describeLinks = options.describeLinks ?? true;
-    return [...result.node.children].map(([name, child]) => this.tree.statOf(name, child, result.path, describeLinks));
+    return [...result.node.children].filter(([name]) => !isOwnWorkFile(name)).map(([name, child]) => this.tree.statOf(name, child, result.path, describeLinks));
   }
 
   async *scanTree(path: RootPath, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
@@ -201,6 +203,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (destination.status === 'found' && (destination.node.kind === 'directory' || !destination.parent)) {
       throw errors.isADirectory(to.root.name, displayPath(to));
     }
+    // Like the Node adapter's writer: a file or a link is replaced, a FIFO or other special file is not.
+    if (destination.status === 'found' && destination.node.kind === 'other') throw errors.notAFile(to.root.name, displayPath(to));
     if (!fitsHostPath(destination.path)) throw hostPathTooLong(to);
     this.checkInjectedFailure(destination.path, to);
     // Like temp file + rename: whatever non-directory was at the destination is replaced, not written through.

@@ -20,6 +20,7 @@ async function memoryFixture(): Promise<Fixture> {
       dir: (rel) => fs.seedDirectory(inRoot(rel)),
       file: (rel, content, permissions) => fs.seedFile(inRoot(rel), content, { permissions }),
       symlink: (rel, linkText) => fs.seedSymlink(inRoot(rel), linkText),
+      fifo: (rel) => fs.seedFifo(inRoot(rel)),
       outsideFile: (name, content) => fs.seedFile(`${OUTSIDE}/${name}`, content),
       outsideSymlink: (name, linkText) => fs.seedSymlink(`${OUTSIDE}/${name}`, linkText),
       linkToOutside: (rel, outsideName) => fs.seedSymlink(inRoot(rel), `${OUTSIDE}/${outsideName}`),

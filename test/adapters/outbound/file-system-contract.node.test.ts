@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,7 @@ async function nodeFixture(options: NodeFileSystemOptions = {}): Promise<Fixture
       dir: (rel) => mkdirSync(inRoot(rel), { recursive: true, mode: 0o755 }),
       file: (rel, content, permissions) => writeFile(inRoot(rel), content, permissions),
       symlink: (rel, linkText) => symlink(inRoot(rel), linkText),
+      fifo: (rel) => execFileSync('mkfifo', ['-m', '644', inRoot(rel)]),
       outsideFile: (name, content) => writeFile(join(outside, name), content),
       outsideSymlink: (name, linkText) => symlink(join(outside, name), linkText),
       linkToOutside: (rel, outsideName) => symlink(inRoot(rel), join(outside, outsideName)),

@@ -7,6 +7,7 @@ import { describeTreeContract } from './file-system-contract/tree.contract.js';
 import { describeHostPathContract } from './file-system-contract/host-path.contract.js';
 import { describeLockContract } from './file-system-contract/lock.contract.js';
 import { describeScanContract } from './file-system-contract/scan.contract.js';
+import { describeSpecialFileContract } from './file-system-contract/special.contract.js';
 
 /**
  * One adapter set up for a test: a root named 'workspace', a directory outside it, and
@@ -21,6 +22,8 @@ export interface Fixture {
     dir(rel: string): void;
     file(rel: string, content: string, permissions?: number): void;
     symlink(rel: string, linkText: string): void;
+    /** A FIFO (mkfifo). */
+    fifo(rel: string): void;
     outsideFile(name: string, content: string): void;
     /** A symlink inside outsideHostDir (for chains that leave the root and come back). */
     outsideSymlink(name: string, linkText: string): void;
@@ -59,6 +62,7 @@ const CONTRACT_PARTS = {
   hostPath: describeHostPathContract,
   lock: describeLockContract,
   scan: describeScanContract,
+  special: describeSpecialFileContract,
 } as const;
 
 /** Runs the whole contract, or the parts named (an adapter variant that changes only some paths). */

@@ -1,7 +1,7 @@
 import { hostPathInside, normalizeAbsolute } from '../../../domain/path-policy.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import type { EntryKind } from '../../../domain/ports/file-system.port.js';
-import { type DirectoryNode, hostSegments, newDirectory, newFile, newSymlink, Tree, type TreeNode } from './tree.js';
+import { type DirectoryNode, hostSegments, newDirectory, newFile, newSpecial, newSymlink, Tree, type TreeNode } from './tree.js';
 
 const DEFAULT_NOW = new Date('2026-01-01T00:00:00Z');
 const defaultClock: Clock = { now: () => new Date(DEFAULT_NOW) };
@@ -34,6 +34,11 @@ export class InMemorySeeding {
 
   seedSymlink(hostPath: string, linkText: string): void {
     this.place(hostPath, newSymlink(this.now(), linkText));
+  }
+
+  /** A FIFO (mkfifo): an entry of kind 'other', which no tool may open. */
+  seedFifo(hostPath: string, options: { permissions?: number } = {}): void {
+    this.place(hostPath, newSpecial(this.now(), options.permissions));
   }
 
   /** Entries at or under `hostPathPrefix` live on device `deviceId` (everything else: device 0). */

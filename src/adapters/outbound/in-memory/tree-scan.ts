@@ -1,6 +1,7 @@
 import { compareCodePoints } from '../../../domain/code-point-order.js';
 import type { DirectoryFile, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
 import { childPath, type RootPath } from '../../../domain/roots.js';
+import { isOwnWorkFile } from '../node-fs/own-work-files.js';
 import type { DirectoryNode, Tree } from './tree.js';
 
 interface Frame {
@@ -58,5 +59,5 @@ function readDirectoryFiles(frame: Frame, options: TreeScanOptions): void {
 }
 
 function frameOf(directory: RootPath, relativePath: string, depth: number, node: DirectoryNode): Frame {
-  return { directory, relativePath, depth, node, names: [...node.children.keys()].sort(compareCodePoints), next: 0 };
+  return { directory, relativePath, depth, node, names: [...node.children.keys()].filter((name) => !isOwnWorkFile(name)).sort(compareCodePoints), next: 0 };
 }

@@ -25,7 +25,12 @@ export interface SymlinkNode extends NodeMeta {
   readonly text: string;
 }
 
-export type TreeNode = DirectoryNode | FileNode | SymlinkNode;
+/** A FIFO (or any other special file): listed and stat'ed as 'other', never opened, read or written. */
+export interface SpecialNode extends NodeMeta {
+  readonly kind: 'other';
+}
+
+export type TreeNode = DirectoryNode | FileNode | SymlinkNode | SpecialNode;
 
 const DEFAULT_UID = 1000;
 const DEFAULT_GID = 1000;
@@ -37,6 +42,10 @@ export function newDirectory(now: Date, permissions = 0o755): DirectoryNode {
 
 export function newFile(now: Date, data: Uint8Array, permissions = 0o644): FileNode {
   return { kind: 'file', data, permissions, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
+}
+
+export function newSpecial(now: Date, permissions = 0o644): SpecialNode {
+  return { kind: 'other', permissions, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
 }
 
 export function newSymlink(now: Date, text: string): SymlinkNode {
@@ -167,6 +176,8 @@ function sizeOf(node: TreeNode): number {
       return node.data.length;
     case 'symlink':
       return new TextEncoder().encode(node.text).length;
+    case 'other':
+      return 0;
   }
 }
 

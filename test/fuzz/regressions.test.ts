@@ -1,0 +1,51 @@
+import { runDifferential } from './differential.js';
+import type { Operation } from './operations.js';
+import type { TreeSpec } from './trees.js';
+
+/**
+ * Every case the fuzzer found, shrunk, kept as it printed it: the same tree and operations through
+ * the same differential run (both adapters, every invariant). Each failed before its fix.
+ */
+function replay(tree: TreeSpec, operations: Operation[]): Promise<void> {
+  return runDifferential(tree, operations, { coldReads: false });
+}
+
+describe('fuzzer regressions', () => {
+  it('work-file names: the model hides .mcp-fs-<16 hex>.tmp|lock from listings and scans, as the Node adapter does', async () => {
+    // Found by seed 2: view of a directory holding a directory named like our lock file listed 1 entry in the model, 0 on disk.
+    const tree: TreeSpec = {
+      entries: [
+        { kind: 'dir', path: '.mcp-fs-0123456789abcdef.lock' },
+        { kind: 'dir', path: '.mcp-fs-0123456789abcdef.lock/.mcp-fs-0123456789abcdef.lock' },
+        { kind: 'file', path: '.mcp-fs-0123456789abcdef.tmp', bytes: new TextEncoder().encode('needle\n'), mode: 0o644 },
+      ],
+    };
+    await expect(
+      replay(tree, [
+        { tool: 'view', args: { sessionId: 'fuzz-session', path: '.mcp-fs-0123456789abcdef.lock' } },
+        { tool: 'list_folder', args: { root: 'workspace', path: '' } },
+        { tool: 'grep', args: { root: 'workspace', pattern: 'needle' } },
+        { tool: 'glob', args: { root: 'workspace', pattern: '**' } },
+      ]),
+    ).resolves.toBeUndefined();
+  });
+
+  it('copy onto a FIFO: refused with NOT_A_FILE by both adapters (the model replaced the FIFO with the copy)', async () => {
+    // Found by seed 1559557822 (a FIFO moved into a directory, then a file copied into that directory under the same name).
+    const tree: TreeSpec = {
+      entries: [
+        { kind: 'fifo', path: 'pipe' },
+        { kind: 'dir', path: 'sub' },
+        { kind: 'fifo', path: 'sub/notes.txt' },
+        { kind: 'file', path: 'notes.txt', bytes: new TextEncoder().encode('alpha\n'), mode: 0o644 },
+      ],
+    };
+    await expect(
+      replay(tree, [
+        { tool: 'copy', args: { source_root: 'workspace', source_path: 'notes.txt', dest_root: 'workspace', dest_path: 'pipe' } },
+        { tool: 'copy', args: { source_root: 'workspace', source_path: 'notes.txt', dest_root: 'workspace', dest_path: 'sub' } },
+        { tool: 'list_folder', args: { root: 'workspace', path: 'sub' } },
+      ]),
+    ).resolves.toBeUndefined();
+  });
+});
