@@ -55,7 +55,7 @@ describe('loadConfig: a valid file', () => {
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       logLevel: 'info',
       configFile: file,
-      toolsets: ['root', 'editor', 'repo'],
+      toolsets: ['root', 'editor', 'repo', 'changes'],
       settings: {
         maxFullReadSize: 1048576,
         maxResultBytes: 4194304,
@@ -322,7 +322,7 @@ describe('loadConfig: every bad config is one line naming the key and the reason
     ));
 
   it('an unknown toolset', () =>
-    expectConfigError(`toolsets: [root, shell]\n${VALID}`, 'config error: toolsets[1]: unknown toolset "shell" (expected root, editor, repo)'));
+    expectConfigError(`toolsets: [root, shell]\n${VALID}`, 'config error: toolsets[1]: unknown toolset "shell" (expected root, editor, repo, changes)'));
 });
 
 

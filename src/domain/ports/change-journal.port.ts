@@ -106,3 +106,22 @@ export interface ChangeJournal {
   /** Ids of committed records that still hold an image, oldest first (eviction order). */
   oldestWithImage(limit: number): Promise<string[]>;
 }
+
+/** Who makes a change: the tool call being served (set by the inbound adapter per call). */
+export interface ChangeAuthor {
+  readonly principal: string;
+  readonly session: string;
+  readonly tool: string;
+}
+
+/** Port: the author of the call in progress; undefined outside a tool call (start-up recovery). */
+export interface ChangeAuthorContext {
+  current(): ChangeAuthor | undefined;
+}
+
+/** What operators see of the journal (metrics); every method optional to call. */
+export interface JournalObserver {
+  journalUsage(bytes: number, records: number): void;
+  journalEvicted(count: number): void;
+  undoOutcome(outcome: string): void;
+}
