@@ -25,9 +25,9 @@ export const changesModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(ListChanges)
     .toResolvedValue(
-      (journal: ChangeJournal, paths: PathPolicy, principals: PrincipalContext, contents: ChangeContents, settings: Settings) =>
-        new ListChanges(journal, paths, principals, contents, settings),
-      [TOKENS.ChangeJournal, TOKENS.PathPolicy, TOKENS.PrincipalContext, ChangeContents, TOKENS.Settings],
+      (journal: ChangeJournal, paths: PathPolicy, principals: PrincipalContext, contents: ChangeContents, settings: Settings, snapshots: Snapshots) =>
+        new ListChanges(journal, paths, principals, contents, settings, snapshots),
+      [TOKENS.ChangeJournal, TOKENS.PathPolicy, TOKENS.PrincipalContext, ChangeContents, TOKENS.Settings, TOKENS.Snapshots],
     )
     .inSingletonScope();
   bind(UndoChanges)

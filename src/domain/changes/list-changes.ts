@@ -6,6 +6,7 @@ import { displayPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { textDiff, viewOf, type ChangeView } from './change-view.js';
 import type { ChangeContents } from './change-contents.js';
+import type { Snapshots } from './snapshots.js';
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 500;
@@ -36,10 +37,12 @@ export class ListChanges {
     private readonly principals: PrincipalContext,
     private readonly contents: ChangeContents,
     private readonly settings: Settings,
+    private readonly snapshots: Snapshots,
   ) {}
 
   async execute(input: ListChangesInput, sessionId: string): Promise<{ changes: ChangeView[]; diffs_omitted?: number }> {
-    const visible = new Set(this.paths.roots.filter((root) => root.allowedTools.size > 0).map((root) => root.name));
+    const usable = this.paths.roots.filter((root) => root.allowedTools.size > 0);
+    const visible = new Set(usable.map((root) => root.name));
     let path: string | undefined;
     if (input.root !== undefined) {
       const root = this.paths.root(input.root);
@@ -55,7 +58,7 @@ export class ListChanges {
       path,
       session: input.session === 'this' ? sessionId : undefined,
     };
-    const records = (await this.journal.list(query)).filter((record) => visible.has(record.root) && (record.toRoot === undefined || visible.has(record.toRoot))).slice(0, limit);
+    const records = (await this.journal.list(query)).filter((record) => this.snapshots.isHere(record, usable)).slice(0, limit);
     if (!input.diff) return { changes: records.map(viewOf) };
     return this.withDiffs(records);
   }

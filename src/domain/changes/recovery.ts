@@ -12,6 +12,8 @@ export async function recoverJournal(journal: ChangeJournal, paths: PathPolicy, 
   let committed = 0;
   let dropped = 0;
   for (const record of await journal.pending()) {
+    // Another deployment's record, in a journal directory both use: not ours to judge.
+    if (!snapshots.isHere(record, paths.roots)) continue;
     const outcome = await judge(record, paths, snapshots).catch(() => 'drop' as const);
     if (outcome === 'drop') {
       await journal.abort(record.id);

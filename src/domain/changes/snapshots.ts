@@ -1,7 +1,7 @@
-import type { BeforeImage, EntryState, ImageEntry } from '../ports/change-journal.port.js';
+import type { BeforeImage, ChangeRecord, EntryState, ImageEntry } from '../ports/change-journal.port.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, FileVersion } from '../ports/file-system.port.js';
-import type { RootPath } from '../roots.js';
+import type { Root, RootPath } from '../roots.js';
 
 /** A regular file read whole, with the version it was read at. */
 export interface FileCapture {
@@ -32,6 +32,17 @@ export class Snapshots {
     const hash = this.hasher.create('sha256');
     hash.update(bytes);
     return hash.digest();
+  }
+
+  /** Identifies a root's directory in records without naming its host path. */
+  rootKey(root: Root): string {
+    return this.sha256(new TextEncoder().encode(root.hostPath)).slice(0, 16);
+  }
+
+  /** Whether a record's roots are roots of this server, by name and by directory. */
+  isHere(record: ChangeRecord, roots: readonly Root[]): boolean {
+    const here = (name: string, key: string | undefined) => roots.some((root) => root.name === name && this.rootKey(root) === key);
+    return here(record.root, record.rootKey) && (record.toRoot === undefined || here(record.toRoot, record.toRootKey));
   }
 
   /** What is at `path` now (a final link followed only with `follow`), or null. */

@@ -74,7 +74,8 @@ export class UndoChanges {
       const picked: (ChangeRecord | string)[] = [];
       for (const id of new Set(input.ids)) {
         const record = await this.journal.get(id);
-        picked.push(record === null || (principal !== undefined && record.principal !== principal) ? id : record);
+        const theirs = record === null || (principal !== undefined && record.principal !== principal) || !this.snapshots.isHere(record, this.paths.roots);
+        picked.push(theirs ? id : record);
       }
       return picked.sort((a, b) => (idOf(a) < idOf(b) ? 1 : -1));
     }
@@ -83,7 +84,8 @@ export class UndoChanges {
       if (input.root === undefined) throw errors.invalidArgument('undo_changes: give root with path (the path is inside that root)');
       path = this.contents.shownPath(input.root, input.path);
     }
-    return this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED });
+    const records = await this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED });
+    return records.filter((record) => this.snapshots.isHere(record, this.paths.roots));
   }
 
   private async undoOne(record: ChangeRecord, input: UndoChangesInput, sessionId: string): Promise<UndoResult> {

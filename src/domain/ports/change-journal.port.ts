@@ -22,8 +22,14 @@ export interface ChangeRecord {
   readonly tool: string;
   readonly op: ChangeOp;
   readonly root: string;
+  /**
+   * Which directory the root was when the change was made (a hash of its host path, never shown):
+   * two deployments sharing a journal directory may both have a root of the same name.
+   */
+  readonly rootKey: string;
   readonly path: string;
   readonly toRoot?: string;
+  readonly toRootKey?: string;
   readonly toPath?: string;
   readonly before: EntryState | null;
   readonly after: EntryState | null;

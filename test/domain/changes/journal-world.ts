@@ -67,7 +67,7 @@ export function journalWorld(limits: Partial<JournalLimits> = {}) {
     createFolder: new CreateFolder(access, fs),
     copy: new Copy(fs, access),
     move: new Move(fs, access),
-    listChanges: new ListChanges(journal, paths, principals, contents, TEST_SETTINGS),
+    listChanges: new ListChanges(journal, paths, principals, contents, TEST_SETTINGS, snapshots),
     undoChanges: new UndoChanges(journal, paths, tools, principals, contents, snapshots, new Restorer(fs), observer),
   };
 }

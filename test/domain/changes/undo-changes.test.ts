@@ -137,6 +137,17 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     await expect(world.undoChanges.execute({ root: W, path: 'alice.txt' }, 'sr')).rejects.toThrow('tool undo_changes not allowed on root workspace');
   });
 
+  it("never shows or undoes a change of another deployment's root of the same name (a shared journal directory)", async () => {
+    const world = journalWorld();
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'mine' });
+    const [mine] = await world.journal.list({});
+    const foreign = await world.journal.begin({ ...mine, rootKey: 'another-dir' }, null);
+    await world.journal.commit(foreign);
+    expect((await world.listChanges.execute({}, 's1')).changes.map((change) => change.id)).toEqual([mine.id]);
+    expect((await world.undoChanges.execute({ ids: [foreign] }, 's1')).results[0].outcome).toBe('not_undoable');
+    expect((await world.undoChanges.execute({ since_id: '0', dry_run: true }, 's1')).results.map((result) => result.id)).toEqual([mine.id]);
+  });
+
   it('asks for exactly one selector', async () => {
     const world = journalWorld();
     await expect(world.undoChanges.execute({}, 's1')).rejects.toThrow('give exactly one of ids, path (with root) or since_id');

@@ -19,6 +19,7 @@ export function draft(overrides: Partial<ChangeDraft> = {}): ChangeDraft {
     tool: 'write_file',
     op: 'modify',
     root: 'workspace',
+    rootKey: 'k1',
     path: 'a.txt',
     before: { kind: 'file', size: 3, mode: 0o640, sha256: 'ab'.repeat(32) },
     after: { kind: 'file', size: 4, mode: 0o640, sha256: 'cd'.repeat(32) },
