@@ -2,7 +2,7 @@ import { DomainError } from '../errors.js';
 import type { BeforeImage, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver } from '../ports/change-journal.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EntryStat, FileSystemPort, WriteOptions, WriteResult } from '../ports/file-system.port.js';
-import { displayPath, type RootPath } from '../roots.js';
+import { displayPath, parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { JournalBounds, type JournalLimits } from './journal-bounds.js';
 import { Snapshots, stateOf, tooLarge } from './snapshots.js';
@@ -47,6 +47,10 @@ export class JournalingFileSystem implements FileSystemPort {
   ownerNames: FileSystemPort['ownerNames'] = (uid, gid) => this.inner.ownerNames(uid, gid);
 
   async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
+    // Parents the write would make are made (and recorded) first, so undoing both leaves no folder behind.
+    if (options.createParents && path.segments.length > 1 && (await this.firstMissing(parentPath(path))) !== null) {
+      await this.createDirectory(parentPath(path));
+    }
     for (let attempt = 1; ; attempt += 1) {
       const before = await this.inner.stat(path, { followSymlinks: true });
       // Nothing will be written (the inner write refuses it): nothing to record.
