@@ -249,3 +249,53 @@ describe('change journal: principals and restarts', () => {
     }
   });
 });
+
+describe('change journal: operators (metrics, call log) and limits', () => {
+  it('exports journal bytes, records, evictions and undo outcomes, logs each undo with the change ids, and evicts past max_bytes', async () => {
+    const journalDir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-e2e-journal-ops-')));
+    const server = await startTestServer({ journal: { dir: join(journalDir, 'j'), maxBytes: 30, maxFileBytes: 20, retentionHours: 1 } });
+    try {
+      const client = await server.connect();
+      const root = server.rootPath('workspace');
+      for (const name of ['a', 'b', 'c']) await writeFile(join(root, `${name}.txt`), `${name}`.repeat(12));
+      await writeFile(join(root, 'big.txt'), 'x'.repeat(21));
+      for (const name of ['a', 'b', 'c', 'big']) await ok(client, 'write_file', { root: 'workspace', path: `${name}.txt`, content: 'new' });
+      const { changes } = await ok(client, 'list_changes', {});
+      expect(changes.map((change: { path: string; undoable: boolean; reason?: string }) => [change.path, change.undoable, change.reason?.split(':')[0]])).toEqual([
+        ['big.txt', false, 'the file was larger than the journal keeps (21 bytes > journal.max_file_bytes 20), so its previous content was not kept'],
+        ['c.txt', true, undefined],
+        ['b.txt', true, undefined],
+        ['a.txt', false, 'evicted'],
+      ]);
+      const ids = changes.map((change: { id: string }) => change.id);
+      await ok(client, 'undo_changes', { ids: ids.slice(0, 2) });
+      const body = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      const sample = (series: string) => Number(body.split('\n').find((line) => line.startsWith(`${series} `))?.slice(series.length + 1));
+      expect(sample('mcp_fs_journal_evictions_total')).toBeGreaterThanOrEqual(1);
+      expect(sample('mcp_fs_journal_records')).toBe(5);
+      expect(sample('mcp_fs_journal_bytes')).toBeLessThanOrEqual(30);
+      expect(sample('mcp_fs_undo_outcomes_total{outcome="restored"}')).toBe(1);
+      expect(sample('mcp_fs_undo_outcomes_total{outcome="not_undoable"}')).toBe(1);
+      const logged = server.logger.entries.filter((entry) => entry.message === 'tool call' && entry.fields?.tool === 'undo_changes');
+      expect(logged).toHaveLength(1);
+      expect(logged[0].fields).toMatchObject({ principal: expect.any(String), session: expect.any(String), path: `ids ${ids.slice(0, 2).join(',')}`, outcome: 'success' });
+      expect(JSON.stringify(server.logger.entries)).not.toContain(journalDir);
+    } finally {
+      await server.stop();
+      await rm(journalDir, { recursive: true, force: true });
+    }
+  });
+
+  it('never lets a tool reach the journal: a journal dir inside a root refuses to start', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-e2e-journal-inside-')));
+    try {
+      const root = join(dir, 'workspace');
+      await mkdir(root);
+      const config = await workspaceConfig(dir, root);
+      await expect(spawnServer(config, { MCP_FS_JOURNAL_DIR: join(root, '.journal') })).rejects.toThrow('server exited with 1');
+      await expect(readdir(root)).resolves.toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
