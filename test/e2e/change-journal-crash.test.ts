@@ -93,10 +93,12 @@ describe('change journal: kill -9 during a stream of changes (issue 20)', () => 
     expect(changes.length).toBeLessThanOrEqual(acknowledged + ROUNDS);
     expect(changes.filter((change) => !change.undoable)).toEqual([]);
     // No record left pending, no before-image without a record, no temp file of a record.
-    const records = (await readdir(join(journal, 'records'))).sort();
+    const files = await readdir(join(journal, 'records'));
+    const records = files.filter((name) => name.endsWith('.json')).sort();
     expect(records).toEqual(changes.map((change) => `${change.id}.json`).sort());
-    const images = await readdir(join(journal, 'images'));
-    expect(images.every((id) => records.includes(`${id}.json`))).toBe(true);
+    const images = files.filter((name) => name.endsWith('.img'));
+    expect(images.every((image) => records.includes(image.replace(/\.img$/, '.json')))).toBe(true);
+    expect(files.filter((name) => !name.endsWith('.json') && !name.endsWith('.img'))).toEqual([]);
     // No temp or lock file of ours in the root.
     expect(Object.keys(await snapshot(workspace)).filter((name) => name.includes('.mcp-fs-'))).toEqual([]);
 

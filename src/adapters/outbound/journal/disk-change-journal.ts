@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
 import { newestFirst } from '../../../domain/changes/change-query.js';
-import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState, ImageEntry } from '../../../domain/ports/change-journal.port.js';
+import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { alive, checkPrivate } from '../node-fs/in-flight.js';
 
@@ -26,17 +26,19 @@ interface ManifestEntry {
   readonly relativePath: string;
   readonly kind: 'file' | 'directory';
   readonly mode: number;
-  /** Name of the data file in the image directory (files only). */
-  readonly data?: string;
+  /** Where a file's bytes are, after the manifest line (files only). */
+  readonly offset?: number;
+  readonly length?: number;
 }
 
 /**
  * The journal on disk (issue 20), in a private directory outside every root:
- *   records/<id>.json   one record each, replaced atomically (temp + rename + fsync of file and directory)
- *   images/<id>/        a before-image: manifest.json and one data file per file of it
- * Order makes it crash-safe: the pending record, then the image (its manifest written last, so a
- * manifest means a complete image), all synced before the change is made (the caller waits for
- * begin); abort removes the image before the record, so an image never outlives its record. Pending
+ *   records/<id>.json   one record each; later versions replace it atomically (temp + fsync + rename)
+ *   records/<id>.img    its before-image: a JSON manifest line, then the bytes of every file in it
+ * Order makes it crash-safe: the pending record, then the image, each fsync'd, then one fsync of the
+ * directory, all before the change is made (the caller waits for begin); abort removes the image
+ * before the record, so an image never outlives its record. A commit is not synced to the directory:
+ * lost in a crash, it leaves the pending record, which recovery commits by what the root holds. Pending
  * records of a process that is gone are left for the domain's recovery, which commits or aborts each
  * by what the roots hold. The records are indexed in memory and read again when the records
  * directory changed (another server on the same journal wrote one).
@@ -45,7 +47,6 @@ export class DiskChangeJournal implements ChangeJournal {
   private readonly held = new Map<string, Held>();
   private readonly ids = new ChangeIds();
   private readonly records: string;
-  private readonly images: string;
   private readonly claims: string;
   private readonly instance = randomBytes(6).toString('hex');
   /** The records directory's mtime when the index was last read; another writer changes it. */
@@ -58,9 +59,8 @@ export class DiskChangeJournal implements ChangeJournal {
     // Security: records steer what an undo writes into a root; only this user may write them.
     checkPrivate(dir, 'journal directory');
     this.records = join(dir, 'records');
-    this.images = join(dir, 'images');
     this.claims = join(dir, 'claims');
-    for (const sub of [dir, this.records, this.images, this.claims]) mkdirSync(sub, { recursive: true, mode: 0o700 });
+    for (const sub of [dir, this.records, this.claims]) mkdirSync(sub, { recursive: true, mode: 0o700 });
     this.load();
   }
 
@@ -70,9 +70,11 @@ export class DiskChangeJournal implements ChangeJournal {
     const record: ChangeRecord = { ...draft, id, time: now.toISOString() };
     const owner = { pid: process.pid, instance: this.instance };
     this.held.set(id, { record, committed: false, imageBytes: 0, owner });
-    await this.writeRecord({ state: 'pending', record, owner });
     try {
+      // Never torn: a kill -9 inside begin leaves no record or a whole one (the change is not made yet).
+      await this.writeRecord({ state: 'pending', record, owner }, false);
       if (image !== null) this.held.get(id)!.imageBytes = await this.writeImage(id, image);
+      await syncDirectory(this.records);
     } catch (error) {
       await this.abort(id);
       throw error;
@@ -85,12 +87,12 @@ export class DiskChangeJournal implements ChangeJournal {
     if (!held) return;
     if (after !== undefined) held.record = { ...held.record, after };
     held.committed = true;
-    await this.writeRecord({ state: 'committed', record: held.record });
+    await this.writeRecord({ state: 'committed', record: held.record }, false);
   }
 
   async abort(id: string): Promise<void> {
     this.held.delete(id);
-    await rm(join(this.images, id), { recursive: true, force: true });
+    await rm(this.imageFile(id), { force: true });
     await rm(this.recordFile(id), { force: true });
     await rm(join(this.claims, id), { force: true });
   }
@@ -116,19 +118,20 @@ export class DiskChangeJournal implements ChangeJournal {
 
   async image(id: string): Promise<BeforeImage | null> {
     if (!CHANGE_ID.test(id)) return null;
-    const base = join(this.images, id);
-    let manifest: ManifestEntry[];
+    let bytes: Buffer;
     try {
-      manifest = JSON.parse(await readFile(join(base, 'manifest.json'), 'utf8')) as ManifestEntry[];
+      bytes = await readFile(this.imageFile(id));
     } catch {
       return null;
     }
-    const entries: ImageEntry[] = [];
-    for (const entry of manifest) {
-      const { data, ...rest } = entry;
-      entries.push(data === undefined ? rest : { ...rest, content: new Uint8Array(await readFile(join(base, data))) });
-    }
-    return { entries };
+    const newline = bytes.indexOf(0x0a);
+    const manifest = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as ManifestEntry[];
+    const body = newline + 1;
+    return {
+      entries: manifest.map(({ offset, length, ...rest }) =>
+        offset === undefined ? rest : { ...rest, content: Uint8Array.from(bytes.subarray(body + offset, body + offset + (length ?? 0))) },
+      ),
+    };
   }
 
   async claimUndo(id: string, undoId: string): Promise<boolean> {
@@ -163,7 +166,7 @@ export class DiskChangeJournal implements ChangeJournal {
     held.record = { ...held.record, undoable: false, reason };
     held.imageBytes = 0;
     await this.writeRecord({ state: held.committed ? 'committed' : 'pending', record: held.record });
-    await rm(join(this.images, id), { recursive: true, force: true });
+    await rm(this.imageFile(id), { force: true });
   }
 
   async prune(before: Date): Promise<number> {
@@ -199,33 +202,34 @@ export class DiskChangeJournal implements ChangeJournal {
     return join(this.records, `${id}.json`);
   }
 
-  /** Every data file, then the manifest, each fsync'd, then the directories: complete before any record names it. */
+  private imageFile(id: string): string {
+    return join(this.records, `${id}.img`);
+  }
+
+  /** The manifest line, then every file's bytes, in one file made with O_EXCL and fsync'd. */
   private async writeImage(id: string, image: BeforeImage): Promise<number> {
-    const base = join(this.images, id);
-    await mkdir(base, { mode: 0o700 });
     const manifest: ManifestEntry[] = [];
-    let bytes = 0;
-    for (const [index, entry] of image.entries.entries()) {
+    const blobs: Uint8Array[] = [];
+    let offset = 0;
+    for (const entry of image.entries) {
       if (entry.content === undefined) {
         manifest.push({ relativePath: entry.relativePath, kind: entry.kind, mode: entry.mode });
         continue;
       }
-      const data = String(index);
-      await writeSynced(join(base, data), entry.content);
-      bytes += entry.content.byteLength;
-      manifest.push({ relativePath: entry.relativePath, kind: entry.kind, mode: entry.mode, data });
+      manifest.push({ relativePath: entry.relativePath, kind: entry.kind, mode: entry.mode, offset, length: entry.content.byteLength });
+      blobs.push(entry.content);
+      offset += entry.content.byteLength;
     }
-    await writeSynced(join(base, 'manifest.json'), Buffer.from(JSON.stringify(manifest)));
-    await syncDirectory(base);
-    await syncDirectory(this.images);
-    return bytes;
+    await writeSynced(this.imageFile(id), Buffer.concat([Buffer.from(`${JSON.stringify(manifest)}\n`), ...blobs]), 'wx');
+    return offset;
   }
 
-  private async writeRecord(stored: Stored): Promise<void> {
+  /** A later version of a record, atomically; `durable: false` leaves the rename unsynced (a commit: recovery redoes it). */
+  private async writeRecord(stored: Stored, durable = true): Promise<void> {
     const temp = join(this.records, `.${stored.record.id}.tmp`);
     await writeSynced(temp, Buffer.from(JSON.stringify(stored)));
     await rename(temp, this.recordFile(stored.record.id));
-    await syncDirectory(this.records);
+    if (durable) await syncDirectory(this.records);
   }
 
   /** Start-up: reads every record; a temp of an interrupted record write and an image with no record are litter. */
@@ -234,8 +238,8 @@ export class DiskChangeJournal implements ChangeJournal {
     for (const name of readdirSync(this.records)) {
       if (name.startsWith('.') && name.endsWith('.tmp')) rmSync(join(this.records, name), { force: true });
     }
-    for (const name of readdirSync(this.images)) {
-      if (!this.held.has(name)) rmSync(join(this.images, name), { recursive: true, force: true });
+    for (const name of readdirSync(this.records)) {
+      if (name.endsWith('.img') && !this.held.has(name.slice(0, -'.img'.length))) rmSync(join(this.records, name), { force: true });
     }
   }
 
@@ -264,12 +268,11 @@ export class DiskChangeJournal implements ChangeJournal {
     for (const id of this.held.keys()) if (!known.has(id)) this.held.delete(id);
   }
 
+  /** Bytes of files an image holds (its size less the manifest line). */
   private imageSize(id: string): number {
-    const base = join(this.images, id);
     try {
-      return readdirSync(base)
-        .filter((name) => name !== 'manifest.json')
-        .reduce((sum, name) => sum + lstatSync(join(base, name)).size, 0);
+      const bytes = readFileSync(this.imageFile(id));
+      return bytes.byteLength - bytes.indexOf(0x0a) - 1;
     } catch {
       return 0;
     }

@@ -30,7 +30,7 @@ describe('DiskChangeJournal on disk', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'records')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'records', `${id}.json`)).mode & 0o777).toBe(0o600);
-    expect(statSync(join(dir, 'images', id, '0')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'records', `${id}.img`)).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a journal directory that is a link or writable by others', () => {
@@ -49,11 +49,9 @@ describe('DiskChangeJournal on disk', () => {
     const journal = new DiskChangeJournal(dir, new ManualClock());
     const pending = await journal.begin(draft(), null);
     // What a kill -9 between the image and its record, or inside a record write, leaves behind.
-    mkdirSync(join(dir, 'images', '0000000000000orph'));
-    writeFileSync(join(dir, 'images', '0000000000000orph', 'manifest.json'), '[]');
+    writeFileSync(join(dir, 'records', '0000000000000orph.img'), '[]\n');
     writeFileSync(join(dir, 'records', `.${pending}.tmp`), '{"state":');
     const again = new DiskChangeJournal(dir, new ManualClock());
-    expect(readdirSync(join(dir, 'images'))).toEqual([]);
     expect(readdirSync(join(dir, 'records'))).toEqual([`${pending}.json`]);
     expect((await again.pending()).map((record) => record.id)).toEqual([pending]);
   });
