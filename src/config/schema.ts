@@ -262,7 +262,7 @@ export const configSchema: convict.Schema<RawConfig> = {
   },
   log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
   toolsets: {
-    doc: 'Tool families exposed: root (list_roots and the root-scoped tools), editor (view, str_replace, create_file, change_directory), repo (file_*)',
+    doc: 'Tool families exposed: root (list_roots and the root-scoped tools), editor (view, str_replace, create_file, change_directory), repo (file_*), changes (list_changes, undo_changes)',
     format: 'toolsets',
     default: [...TOOLSETS],
     env: 'MCP_FS_TOOLSETS',
