@@ -14,7 +14,7 @@ import { floorHttp, ourHttp, ourStdio, referenceStdio, rssMiB, writeConfig } fro
 import { renderTable } from './bench/stats.mjs';
 import * as workloads from './bench/workloads.mjs';
 
-const ORDER = ['startup', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'grepCold'];
+const ORDER = ['startup', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'journal', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'grepCold'];
 
 function parseArgs(argv) {
   const options = { quick: false, only: ORDER, json: undefined };
@@ -43,18 +43,22 @@ async function main() {
   console.error(`system tools: ${Object.entries(tools).map(([t, p]) => `${t} ${p ? 'yes' : 'n/a'}`).join(', ')}`);
   if (missing.includes('rg')) console.error('rg is missing, so the glob and grep bars cannot be judged: apt-get install ripgrep');
 
-  const ours = await ourStdio(config);
+  // The journal on (the default), in the scratch directory; and a second server with it off, for the journal rows.
+  const ours = await ourStdio(config, { MCP_FS_JOURNAL_DIR: join(scratch, 'journal') });
+  const oursNoJournal = await ourStdio(config, { MCP_FS_JOURNAL_ENABLED: 'false' });
   const reference = await referenceStdio(corpus);
   const oursHttpServer = await ourHttp(config);
   const floorServer = await floorHttp();
   const oursHttp = await oursHttpServer.connect();
-  const ctx = { corpus, config, quick: options.quick, tools, ours: ours.client, reference: reference.client, oursHttp, oursHttpServer, floorServer };
+  const ctx = { corpus, config, quick: options.quick, tools, ours: ours.client, oursNoJournal: oursNoJournal.client, reference: reference.client, oursHttp, oursHttpServer, floorServer };
   const rows = [];
   try {
     for (const name of ORDER.filter((n) => options.only.includes(n))) {
       console.error(`running ${name}...`);
       try {
-        rows.push({ id: name, check: true, ...(await workloads[name](ctx)) });
+        const result = await workloads[name](ctx);
+        // A workload may measure several rows (journal: on vs off for two calls).
+        for (const row of result.rows ?? [result]) rows.push({ id: name, check: true, ...row });
       } catch (error) {
         rows.push({ id: name, name, check: error.message, met: false });
       }
@@ -68,7 +72,7 @@ async function main() {
     if (failed.length) console.log(`\nCHECK FAILED in ${failed.map((row) => row.id).join(', ')}: those figures do not count.`);
     if (options.json) writeFileSync(options.json, JSON.stringify({ node: process.version, quick: options.quick, tools, rss, rows }, null, 2));
   } finally {
-    await Promise.allSettled([oursHttp.close(), ours.close(), reference.close(), oursHttpServer.stop(), floorServer.stop()]);
+    await Promise.allSettled([oursHttp.close(), ours.close(), oursNoJournal.close(), reference.close(), oursHttpServer.stop(), floorServer.stop()]);
     rmSync(scratch, { recursive: true, force: true });
   }
 }

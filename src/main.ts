@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { StdioServer } from './adapters/inbound/mcp/stdio-transport.js';
+import type { Container } from 'inversify';
 import { buildStdioContainer } from './composition/core-container.js';
+import { recoverJournalAtStartup } from './composition/journal-binding.js';
 import { TOKENS } from './composition/tokens.js';
 import { CommandLineError, HELP, parseCommandLine } from './cli/command-line.js';
 import { ConfigError, loadConfig } from './config/load-config.js';
@@ -33,6 +35,7 @@ async function main(argv: string[]): Promise<void> {
   if (commandLine.stdio) {
     // The stdio path never loads the HTTP stack (Koa, auth, Prometheus): start-up time is parse time.
     const container = await buildStdioContainer(config);
+    await recoverJournal(container);
     const server = container.get(StdioServer);
     onShutdownSignal(() => server.stop(), signalLogger(container.get(TOKENS.Logger)));
     const { closed } = await server.start();
@@ -41,9 +44,15 @@ async function main(argv: string[]): Promise<void> {
   }
   const [{ buildContainer }, { HttpServer }] = await Promise.all([import('./composition/container.js'), import('./adapters/inbound/http/http-app.js')]);
   const container = buildContainer(config);
+  await recoverJournal(container);
   const server = container.get(HttpServer);
   onShutdownSignal(() => server.stop(), signalLogger(container.get(TOKENS.Logger)));
   await server.start();
+}
+
+async function recoverJournal(container: Container): Promise<void> {
+  if (!container.isBound(TOKENS.ChangeJournal)) return;
+  await recoverJournalAtStartup(container.get(TOKENS.ChangeJournal), container.get(TOKENS.PathPolicy), container.get(TOKENS.Snapshots), container.get(TOKENS.Logger));
 }
 
 function signalLogger(logger: Logger): (signal: string) => void {

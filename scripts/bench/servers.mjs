@@ -54,14 +54,15 @@ function newClient() {
 }
 
 /** An SDK client over stdio to a spawned server; `pid` is the server's. */
-export async function stdioClient(args) {
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' });
+export async function stdioClient(args, env = undefined) {
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', ...(env ? { env: { ...process.env, ...env } } : {}) });
   const client = newClient();
   await client.connect(transport);
   return { client, pid: transport.pid, close: () => client.close() };
 }
 
-export const ourStdio = (config) => stdioClient([OUR_MAIN, '--stdio', '--config', config]);
+/** Ours over stdio; `env` sets the change journal (MCP_FS_JOURNAL_DIR, or MCP_FS_JOURNAL_ENABLED=false). */
+export const ourStdio = (config, env) => stdioClient([OUR_MAIN, '--stdio', '--config', config], env);
 export const referenceStdio = (corpus) => stdioClient([REFERENCE_MAIN, corpus]);
 
 /** A spawned HTTP server (ours or the floor), answering on /mcp once /health says so. */

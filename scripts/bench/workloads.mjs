@@ -418,6 +418,37 @@ export async function edit(ctx) {
   };
 }
 
+/**
+ * Issue 20: the cost of the change journal. The same view + str_replace and write_file (4 KiB
+ * overwrite) calls on two of our stdio servers, one with the journal on (the default) and one with
+ * it off, interleaved; the bar is on ≤ 1.25× off. Returns two rows.
+ */
+export async function journal(ctx) {
+  const rounds = ctx.quick ? 10 : 40;
+  const source = join(ctx.corpus, 'edit-2000.txt');
+  const work = join(ctx.corpus, 'work');
+  for (const name of ['journal-on.txt', 'journal-off.txt']) copyFileSync(source, join(work, name));
+  const lines = readFileSync(source, 'utf8').split('\n');
+  const counters = { on: 0, off: 0 };
+  const editWith = (client, who) => async () => {
+    const line = lines[((counters[who] += 1) * 37) % 2000];
+    await call(client, 'view', { path: `/bench/work/journal-${who}.txt` });
+    await call(client, 'str_replace', { path: `/bench/work/journal-${who}.txt`, old_str: line, new_str: line.toUpperCase() });
+  };
+  const edits = await interleaved(rounds, { on: editWith(ctx.ours, 'on'), off: editWith(ctx.oursNoJournal, 'off') });
+  expectEqual('journaled edits applied alike', readFileSync(join(work, 'journal-on.txt'), 'utf8'), readFileSync(join(work, 'journal-off.txt'), 'utf8'));
+  const content = 'x'.repeat(4095) + '\n';
+  const writeWith = (client, who) => () => call(client, 'write_file', { root: 'bench', path: `work/journal-write-${who}.txt`, content });
+  const writes = await interleaved(rounds, { on: writeWith(ctx.ours, 'on'), off: writeWith(ctx.oursNoJournal, 'off') });
+  const row = (name, samples) => {
+    const on = latency(samples.on);
+    const off = latency(samples.off);
+    const value = ratio(on.median, off.median);
+    return { name, ours: on, floors: [['journal off', off]], ratio: ratioText(value, 'journal off'), bar: '≤ 1.25× journal off', met: value <= 1.25 };
+  };
+  return { rows: [row('view + str_replace, journal on', edits), row('write_file 4 KiB overwrite, journal on', writes)] };
+}
+
 /** `sessions` clients, each making `calls` sequential calls; returns calls/s and the per-call p99. */
 async function sessionLoad(clients, calls, makeCall) {
   const latencies = [];

@@ -20,6 +20,7 @@ import type { Root } from '../domain/roots.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 import { TOOLSETS, toolsetOf, type Toolset } from '../domain/tool-names.js';
+import { bindJournal } from './journal-binding.js';
 import { toolFamilyModules } from './modules/index.js';
 import { TOKENS } from './tokens.js';
 
@@ -39,8 +40,13 @@ function sessionStoreOf(config: AppConfig, remote?: RemoteSessionStoreFactory): 
   return (_clock, logger) => remote(config.sessionStoreUrl, config.sessions, logger);
 }
 
+/** The toolsets served: as configured (all by default), without changes while the journal is off. */
+function enabledToolsets(config: AppConfig): Toolset[] {
+  return (config.toolsets ?? TOOLSETS).filter((toolset) => toolset !== 'changes' || config.journal !== undefined);
+}
+
 function rootsOf(config: AppConfig): Root[] {
-  const enabled = new Set<Toolset>(config.toolsets ?? TOOLSETS);
+  const enabled = new Set<Toolset>(enabledToolsets(config));
   return config.roots.map((root) => ({
     name: root.name,
     hostPath: root.path,
@@ -73,8 +79,11 @@ export function buildCoreContainer(
     .bind(RootAccess)
     .toResolvedValue((paths: PathPolicy, tools: ToolPolicy) => new RootAccess(paths, tools), [TOKENS.PathPolicy, TOKENS.ToolPolicy]);
 
-  if (overrides.fileSystem) container.bind(TOKENS.FileSystem).toConstantValue(overrides.fileSystem);
-  else container.bind(TOKENS.FileSystem).to(NodeFileSystem);
+  // With the journal on, the real file system sits behind the journaling one (journal-binding.ts).
+  const files = config.journal ? TOKENS.InnerFileSystem : TOKENS.FileSystem;
+  if (overrides.fileSystem) container.bind(files).toConstantValue(overrides.fileSystem);
+  else container.bind(files).to(NodeFileSystem);
+  if (config.journal) bindJournal(container, config.journal);
   if (overrides.clock) container.bind(TOKENS.Clock).toConstantValue(overrides.clock);
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
@@ -83,7 +92,7 @@ export function buildCoreContainer(
 
   container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remoteSessionStore), [TOKENS.Clock, TOKENS.Logger]);
 
-  container.load(...toolFamilyModules(config.toolsets));
+  container.load(...toolFamilyModules(enabledToolsets(config)));
 
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();

@@ -13,6 +13,10 @@ import type { ToolDefinition } from '../adapters/inbound/mcp/tool-definition.js'
 import type { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
 import type { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-principal.js';
 import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
+import type { AsyncLocalChangeAuthor } from '../adapters/inbound/mcp/call-author.js';
+import type { ChangeJournal } from '../domain/ports/change-journal.port.js';
+import type { JournalingFileSystem } from '../domain/changes/journaling-file-system.js';
+import type { Snapshots } from '../domain/changes/snapshots.js';
 
 export interface SessionEndListener {
   sessionEnded(sessionId: string): void;
@@ -39,6 +43,16 @@ export const TOKENS = {
   SessionEndListener: Symbol.for('SessionEndListener') as ServiceIdentifier<SessionEndListener>,
   /** The Prometheus registry and its counters (also the tool-call observer). */
   Metrics: Symbol.for('Metrics') as ServiceIdentifier<PrometheusMetrics>,
+  /** The file system the journal wraps (the Node adapter or an override); bound only while the journal is on. */
+  InnerFileSystem: Symbol.for('InnerFileSystem') as ServiceIdentifier<FileSystemPort>,
+  /** The change journal's store (disk); bound only while the journal is on, like the three below. */
+  ChangeJournal: Symbol.for('ChangeJournal') as ServiceIdentifier<ChangeJournal>,
+  /** The principal, session and tool of the call in progress, for journal records. */
+  ChangeAuthors: Symbol.for('ChangeAuthors') as ServiceIdentifier<AsyncLocalChangeAuthor>,
+  /** Reads and compares entry states and before-images (bounded by journal.max_file_bytes). */
+  Snapshots: Symbol.for('Snapshots') as ServiceIdentifier<Snapshots>,
+  /** The journaling file system itself (also bound as FileSystem), for start-up recovery. */
+  JournalingFileSystem: Symbol.for('JournalingFileSystem') as ServiceIdentifier<JournalingFileSystem>,
   /** Multi-bound: every tool family module binds its definitions here. */
   ToolDefinition: Symbol.for('ToolDefinition') as ServiceIdentifier<ToolDefinition>,
 } as const;

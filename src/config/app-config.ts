@@ -37,6 +37,15 @@ export interface SessionLimits {
   readonly maxPerPrincipal: number;
 }
 
+/** The change journal (issue 20). */
+export interface JournalConfig {
+  /** Absolute; checked at start-up: private, not a link, outside every root. */
+  readonly dir: string;
+  readonly maxBytes: number;
+  readonly maxFileBytes: number;
+  readonly retentionHours: number;
+}
+
 /** The validated configuration the composition root is built from. */
 export interface AppConfig {
   readonly host: string;
@@ -56,4 +65,6 @@ export interface AppConfig {
   readonly auth?: AuthConfig;
   /** GET /metrics; absent means enabled. */
   readonly metrics?: { readonly enabled: boolean };
+  /** The change journal; absent means off (hand-built test configs). loadConfig sets it unless journal.enabled is false. */
+  readonly journal?: JournalConfig;
 }

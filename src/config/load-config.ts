@@ -1,9 +1,10 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { tmpdir, userInfo } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import convict from 'convict';
 import { parseCommandLine } from '../cli/command-line.js';
 import { toolsetOf, type Toolset } from '../domain/tool-names.js';
-import type { AppConfig, RootConfig } from './app-config.js';
+import type { AppConfig, JournalConfig, RootConfig } from './app-config.js';
 import { resolveAuth } from './auth-config.js';
 import { configSchema, type RawConfig, type RawRoot } from './schema.js';
 import { zeroConfigRoots } from './zero-config-roots.js';
@@ -75,7 +76,40 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     },
     sessionStoreUrl: raw.session_store.url,
     roots,
+    journal: resolveJournal(raw.journal, roots, baseDirectory),
   };
+}
+
+/**
+ * Security: the journal holds before-images of files from every root; inside a root, a tool could
+ * read or overwrite them (and an undo would write what a client put there), so start-up refuses it.
+ */
+function resolveJournal(raw: RawConfig['journal'], roots: readonly RootConfig[], baseDirectory: string): JournalConfig | undefined {
+  if (!raw.enabled) return undefined;
+  const configured = raw.dir === '' ? defaultJournalDir() : isAbsolute(raw.dir) ? raw.dir : resolve(baseDirectory, raw.dir);
+  const dir = realpathOfNearest(configured);
+  for (const root of roots) {
+    if (dir === root.path || dir.startsWith(`${root.path}/`) || root.path === '/') {
+      throw new ConfigError('journal.dir', `${configured} is inside root "${root.name}"; put the journal outside every root`);
+    }
+  }
+  if (raw.max_file_bytes > raw.max_bytes) throw new ConfigError('journal.max_file_bytes', `must not exceed journal.max_bytes (${raw.max_bytes})`);
+  return { dir, maxBytes: raw.max_bytes, maxFileBytes: raw.max_file_bytes, retentionHours: raw.retention_hours };
+}
+
+/** The journal sits next to the in-flight write records, in the same private state directory. */
+function defaultJournalDir(): string {
+  return join(tmpdir(), `mcp-fs-inflight-${userInfo().uid}`, 'journal');
+}
+
+/** The real path of `path`, or of its nearest existing ancestor with the rest appended (the journal is made on first use). */
+function realpathOfNearest(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realpathOfNearest(parent), basename(path));
+  }
 }
 
 /** An allowlist may only name tools the enabled toolsets expose, so a typo'd deployment fails loudly. */

@@ -41,6 +41,7 @@ export interface RawConfig {
   roots: RawRoot[];
   auth: RawAuthConfig;
   metrics: { enabled: boolean };
+  journal: { enabled: boolean; dir: string; max_bytes: number; max_file_bytes: number; retention_hours: number };
 }
 
 // Root names appear as the first segment of /<root>/... paths in the editor tools, so
@@ -169,6 +170,8 @@ export function defaultSettings(defaultRoot: string): Settings {
   return { ...DEFAULTS, search: { ...DEFAULTS.search }, defaultRoot };
 }
 
+export const JOURNAL_DEFAULTS = { maxBytes: 1024 * 1024 * 1024, maxFileBytes: 16 * 1024 * 1024, retentionHours: 168 } as const;
+
 const SESSION_DEFAULTS = { idleTimeoutSeconds: 1800, max: 1000, maxPerPrincipal: 100 } as const;
 
 /** The session limits a config file that sets nothing gets (the test server starts from these too). */
@@ -259,7 +262,7 @@ export const configSchema: convict.Schema<RawConfig> = {
   },
   log_level: { doc: 'Log level', format: ['error', 'warn', 'info', 'debug'], default: 'info', env: 'MCP_FS_LOG_LEVEL' },
   toolsets: {
-    doc: 'Tool families exposed: root (list_roots and the root-scoped tools), editor (view, str_replace, create_file, change_directory), repo (file_*)',
+    doc: 'Tool families exposed: root (list_roots and the root-scoped tools), editor (view, str_replace, create_file, change_directory), repo (file_*), changes (list_changes, undo_changes)',
     format: 'toolsets',
     default: [...TOOLSETS],
     env: 'MCP_FS_TOOLSETS',
@@ -269,5 +272,22 @@ export const configSchema: convict.Schema<RawConfig> = {
   auth: authSchema,
   metrics: {
     enabled: { doc: 'Serve GET /metrics (Prometheus text format)', format: 'flag', default: true, env: 'MCP_FS_METRICS_ENABLED' },
+  },
+  journal: {
+    enabled: { doc: 'Record every change so list_changes can show it and undo_changes take it back', format: 'flag', default: true, env: 'MCP_FS_JOURNAL_ENABLED' },
+    dir: {
+      doc: 'Where records and before-images live (empty: journal/ inside the private state directory); never inside a root',
+      format: String,
+      default: '',
+      env: 'MCP_FS_JOURNAL_DIR',
+    },
+    max_bytes: { doc: 'Before-image bytes kept in all; the oldest go first', format: 'positive-int', default: JOURNAL_DEFAULTS.maxBytes, env: 'MCP_FS_JOURNAL_MAX_BYTES' },
+    max_file_bytes: {
+      doc: 'A before-image larger than this is not kept (the change is listed, not undoable)',
+      format: 'positive-int',
+      default: JOURNAL_DEFAULTS.maxFileBytes,
+      env: 'MCP_FS_JOURNAL_MAX_FILE_BYTES',
+    },
+    retention_hours: { doc: 'Changes older than this are forgotten', format: 'positive-int', default: JOURNAL_DEFAULTS.retentionHours, env: 'MCP_FS_JOURNAL_RETENTION_HOURS' },
   },
 };

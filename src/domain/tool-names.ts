@@ -20,15 +20,21 @@ export const ROOT_SCOPED_TOOLS = [
 export const NAMESPACE_TOOLS = ['view', 'str_replace', 'create_file', 'file_read', 'file_write', 'file_list'] as const;
 
 /**
- * Every name config validation accepts in `allowed_tools` (NFR-025: a new tool adds its name here).
- * list_roots and change_directory are not among them: they are always available.
+ * The change journal's tools (issue 20) that a root must allow: undo_changes writes. list_changes
+ * is not allowlisted: it shows a caller its own changes on any root where it may use some tool.
  */
-export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>([...ROOT_SCOPED_TOOLS, ...NAMESPACE_TOOLS]);
+export const CHANGE_TOOLS = ['undo_changes'] as const;
+
+/**
+ * Every name config validation accepts in `allowed_tools` (NFR-025: a new tool adds its name here).
+ * list_roots, change_directory and list_changes are not among them: they are always available.
+ */
+export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>([...ROOT_SCOPED_TOOLS, ...NAMESPACE_TOOLS, ...CHANGE_TOOLS]);
 
 export const ALL_TOOLS_WILDCARD = '*';
 
-/** The tool families an operator can expose (`toolsets`); list_roots is in root, change_directory in editor. */
-export const TOOLSETS = ['root', 'editor', 'repo'] as const;
+/** The tool families an operator can expose (`toolsets`); list_roots is in root, change_directory in editor, list_changes in changes. */
+export const TOOLSETS = ['root', 'editor', 'repo', 'changes'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
 /** The toolset each allowlistable tool belongs to. */
@@ -36,6 +42,7 @@ export function toolsetOf(tool: string): Toolset | undefined {
   if ((ROOT_SCOPED_TOOLS as readonly string[]).includes(tool)) return 'root';
   if (['view', 'str_replace', 'create_file'].includes(tool)) return 'editor';
   if (['file_read', 'file_write', 'file_list'].includes(tool)) return 'repo';
+  if ((CHANGE_TOOLS as readonly string[]).includes(tool)) return 'changes';
   return undefined;
 }
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { McpResourceHandler } from '../../src/adapters/inbound/mcp/resource-handler.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
@@ -6,8 +9,12 @@ import { ALLOWLISTABLE_TOOLS, READ_ONLY_TOOLS, TOOLSETS, toolsetOf, type Toolset
 import { RecordingLogger } from '../support/recording-logger.js';
 import { compositionConfig } from './app-config.js';
 
+const journalDir = mkdtempSync(join(tmpdir(), 'mcp-fs-toolsets-journal-'));
+afterAll(() => rmSync(journalDir, { recursive: true, force: true }));
+
+/** With the change journal on (as loadConfig has it by default), so the changes toolset is served. */
 function configWith(toolsets?: readonly Toolset[]): AppConfig {
-  return compositionConfig({ toolsets });
+  return compositionConfig({ toolsets, journal: { dir: join(journalDir, 'j'), maxBytes: 1000, maxFileBytes: 100, retentionHours: 1 } });
 }
 
 function toolNames(toolsets?: readonly Toolset[]): string[] {
@@ -27,12 +34,21 @@ describe('toolsets', () => {
     expect([...ALLOWLISTABLE_TOOLS].every((name) => toolsetOf(name) !== undefined)).toBe(true);
   });
 
-  it('list_roots is in root, change_directory in editor; absent toolsets mean all 23 tools', () => {
+  it('list_roots is in root, change_directory in editor, list_changes in changes; absent toolsets mean all 25 tools', () => {
     expect(toolNames(['root'])).toContain('list_roots');
     expect(toolNames(['editor'])).toEqual(['change_directory', 'create_file', 'str_replace', 'view']);
     expect(toolNames(['repo'])).toEqual(['file_list', 'file_read', 'file_write']);
+    expect(toolNames(['changes'])).toEqual(['list_changes', 'undo_changes']);
     expect(toolNames()).toEqual(toolNames([...TOOLSETS]));
-    expect(toolNames()).toHaveLength(23);
+    expect(toolNames()).toHaveLength(25);
+  });
+
+  it('serves no changes toolset while the journal is off, and no root allows undo_changes then', () => {
+    const container = buildContainer(compositionConfig(), { logger: new RecordingLogger() });
+    const names = container.getAll(TOKENS.ToolDefinition).map((tool) => tool.name);
+    expect(names).toHaveLength(23);
+    expect(names).not.toContain('list_changes');
+    expect(container.get(TOKENS.PathPolicy).roots[0].allowedTools.has('undo_changes')).toBe(false);
   });
 
   it('resources follow the root toolset (they read through read_file)', () => {

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { realpathSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/load-config.js';
 
@@ -54,7 +55,7 @@ describe('loadConfig: a valid file', () => {
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       logLevel: 'info',
       configFile: file,
-      toolsets: ['root', 'editor', 'repo'],
+      toolsets: ['root', 'editor', 'repo', 'changes'],
       settings: {
         maxFullReadSize: 1048576,
         maxResultBytes: 4194304,
@@ -68,6 +69,12 @@ describe('loadConfig: a valid file', () => {
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
       auth: { mode: 'none', allowUnauthenticated: false },
       metrics: { enabled: true },
+      journal: {
+        dir: join(realpathSync(tmpdir()), `mcp-fs-inflight-${userInfo().uid}`, 'journal'),
+        maxBytes: 1024 ** 3,
+        maxFileBytes: 16 * 1024 ** 2,
+        retentionHours: 168,
+      },
     });
   });
 
@@ -315,6 +322,24 @@ describe('loadConfig: every bad config is one line naming the key and the reason
     ));
 
   it('an unknown toolset', () =>
-    expectConfigError(`toolsets: [root, shell]\n${VALID}`, 'config error: toolsets[1]: unknown toolset "shell" (expected root, editor, repo)'));
+    expectConfigError(`toolsets: [root, shell]\n${VALID}`, 'config error: toolsets[1]: unknown toolset "shell" (expected root, editor, repo, changes)'));
 });
 
+
+describe('loadConfig: the change journal (issue 20)', () => {
+  it('reads journal.* from YAML (a relative dir against the YAML directory) and turns it off with enabled: false', async () => {
+    const file = await writeConfig(`${VALID}journal:\n  dir: state/journal\n  max_bytes: 5000\n  max_file_bytes: 100\n  retention_hours: 2\n`);
+    expect(loadConfig(['--config', file], {}).journal).toEqual({ dir: join(dir, 'state/journal'), maxBytes: 5000, maxFileBytes: 100, retentionHours: 2 });
+    expect(loadConfig(['--config', file], { MCP_FS_JOURNAL_ENABLED: 'false' }).journal).toBeUndefined();
+  });
+
+  it('refuses a journal directory inside a root, however it is spelt', async () => {
+    await symlink(join(dir, 'ws'), join(dir, 'ws-link'));
+    await expectConfigError(`${VALID}journal:\n  dir: ws/.journal\n`, `config error: journal.dir: ${join(dir, 'ws/.journal')} is inside root "workspace"; put the journal outside every root`);
+    await expectConfigError(`${VALID}journal:\n  dir: ws-link/deep/j\n`, `config error: journal.dir: ${join(dir, 'ws-link/deep/j')} is inside root "workspace"; put the journal outside every root`);
+    await expectConfigError(`${VALID}journal:\n  dir: ws\n`, `config error: journal.dir: ${join(dir, 'ws')} is inside root "workspace"; put the journal outside every root`);
+  });
+
+  it('refuses max_file_bytes above max_bytes', () =>
+    expectConfigError(`${VALID}journal:\n  max_bytes: 10\n  max_file_bytes: 11\n`, 'config error: journal.max_file_bytes: must not exceed journal.max_bytes (10)'));
+});

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Container } from 'inversify';
 import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
 import { buildContainer, type ContainerOverrides } from '../../src/composition/container.js';
-import type { AppConfig, AuthConfig, SessionLimits } from '../../src/config/app-config.js';
+import type { AppConfig, AuthConfig, JournalConfig, SessionLimits } from '../../src/config/app-config.js';
 import { defaultSessionLimits, defaultSettings } from '../../src/config/schema.js';
 import type { Settings } from '../../src/domain/settings.js';
 import { RecordingLogger } from './recording-logger.js';
@@ -30,6 +30,8 @@ export interface TestServerOptions {
   readonly auth?: AuthConfig;
   /** GET /metrics; default enabled. */
   readonly metrics?: { readonly enabled: boolean };
+  /** The change journal; default off. `true`: on, in a fresh private directory removed by stop(). */
+  readonly journal?: JournalConfig | true;
 }
 
 export interface TestServer {
@@ -58,6 +60,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       allowedTools: [...(root.allowedTools ?? ['*'])],
     })),
   );
+  const journalBase = options.journal === true ? await mkdtemp(join(tmpdir(), 'mcp-fs-journal-')) : undefined;
+  const journal: JournalConfig | undefined =
+    journalBase === undefined
+      ? (options.journal as JournalConfig | undefined)
+      : { dir: join(journalBase, 'journal'), maxBytes: 64 * 1024 * 1024, maxFileBytes: 16 * 1024 * 1024, retentionHours: 168 };
   const config: AppConfig = {
     host: '127.0.0.1',
     port: 0,
@@ -69,6 +76,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     roots,
     auth: options.auth,
     metrics: options.metrics,
+    journal,
   };
   const logger = new RecordingLogger();
   const container = buildContainer(config, { logger, ...options.overrides });
@@ -98,6 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await Promise.all(clients.splice(0).map((client) => client.close()));
       await http.stop();
       await Promise.all(roots.map((root) => rm(root.path, { recursive: true, force: true })));
+      if (journalBase !== undefined) await rm(journalBase, { recursive: true, force: true });
     },
   };
 }

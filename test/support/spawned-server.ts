@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,10 +24,14 @@ export async function workspaceConfig(dir: string, workspace: string): Promise<s
   return file;
 }
 
-/** Starts `node dist/main.js --config FILE --port 0` on loopback and waits until it listens. */
+/**
+ * Starts `node dist/main.js --config FILE --port 0` on loopback and waits until it listens. The
+ * change journal is on, as by default, in `journal-state` next to the config file (so a restart with
+ * the same config finds it, and no two tests share one).
+ */
 export async function spawnServer(config: string, env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> {
   const child = spawn(process.execPath, [MAIN, '--config', config, '--port', '0'], {
-    env: { PATH: process.env.PATH, MCP_FS_LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, MCP_FS_LOG_LEVEL: 'info', MCP_FS_JOURNAL_DIR: join(dirname(config), 'journal-state'), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { JournalObserver } from '../../domain/ports/change-journal.port.js';
 import type { ToolCallObserver, ToolCallRecord } from '../inbound/mcp/tool-call-observer.js';
 
 /**
@@ -6,7 +7,7 @@ import type { ToolCallObserver, ToolCallRecord } from '../inbound/mcp/tool-call-
  * names from the registered definitions, configured root names ('other' for anything a client
  * made up), error codes and fixed reasons; never a path, a principal or a token.
  */
-export class PrometheusMetrics implements ToolCallObserver {
+export class PrometheusMetrics implements ToolCallObserver, JournalObserver {
   readonly registry = new Registry();
   private readonly roots: ReadonlySet<string>;
   private readonly toolCalls: Counter<'tool' | 'root' | 'outcome'>;
@@ -14,6 +15,10 @@ export class PrometheusMetrics implements ToolCallObserver {
   private readonly bytes: Counter<'direction'>;
   private readonly denials: Counter<'reason'>;
   private readonly authFailures: Counter<'reason'>;
+  private readonly journalBytes: Gauge;
+  private readonly journalRecords: Gauge;
+  private readonly journalEvictions: Counter;
+  private readonly undoOutcomes: Counter<'outcome'>;
 
   constructor(rootNames: readonly string[]) {
     this.roots = new Set(rootNames);
@@ -45,6 +50,23 @@ export class PrometheusMetrics implements ToolCallObserver {
       labelNames: ['reason'],
       registers,
     });
+    this.journalBytes = new Gauge({ name: 'mcp_fs_journal_bytes', help: 'Bytes of before-images the change journal holds', registers });
+    this.journalRecords = new Gauge({ name: 'mcp_fs_journal_records', help: 'Changes the journal holds', registers });
+    this.journalEvictions = new Counter({ name: 'mcp_fs_journal_evictions_total', help: 'Before-images evicted to stay within journal.max_bytes', registers });
+    this.undoOutcomes = new Counter({ name: 'mcp_fs_undo_outcomes_total', help: 'Changes undo_changes was asked to undo, by outcome', labelNames: ['outcome'], registers });
+  }
+
+  journalUsage(bytes: number, records: number): void {
+    this.journalBytes.set(bytes);
+    this.journalRecords.set(records);
+  }
+
+  journalEvicted(count: number): void {
+    this.journalEvictions.inc(count);
+  }
+
+  undoOutcome(outcome: string): void {
+    this.undoOutcomes.inc({ outcome });
   }
 
   /** The open-sessions gauge reads the session count when scraped. */

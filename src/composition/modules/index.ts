@@ -1,5 +1,6 @@
 import type { ContainerModule } from 'inversify';
 import { TOOLSETS, type Toolset } from '../../domain/tool-names.js';
+import { changesModule } from './changes.module.js';
 import { editorToolsModule } from './editor-tools.module.js';
 import { fileToolsModule } from './file-tools.module.js';
 import { namespaceModule } from './namespace.module.js';
@@ -17,6 +18,7 @@ const TOOLSET_MODULES: Record<Toolset, readonly ContainerModule[]> = {
   root: [fileToolsModule, searchToolsModule, resourcesModule],
   editor: [editorToolsModule],
   repo: [repoToolsModule],
+  changes: [changesModule],
 };
 
 /** The modules to load for the enabled toolsets (all of them by default). */

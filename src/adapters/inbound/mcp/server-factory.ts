@@ -8,7 +8,9 @@ import type { PathPolicy } from '../../../domain/path-policy.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { ToolPolicy } from '../../../domain/tool-policy.js';
+import { AsyncLocalChangeAuthor } from './call-author.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
+import { withUndoNotes } from './undo-notes.js';
 import { startCallWork } from './call-work.js';
 import { McpResourceHandler } from './resource-handler.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
@@ -47,9 +49,10 @@ export class McpServerFactory {
     @inject(TOKENS.Metrics) @optional() private readonly observer?: ToolCallObserver,
     @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
     @inject(TOKENS.PathPolicy) @optional() private readonly paths?: PathPolicy,
+    @inject(TOKENS.ChangeAuthors) @optional() private readonly authors?: AsyncLocalChangeAuthor,
   ) {
     const tools = new Map<string, PreparedTool>();
-    for (const definition of definitions ?? []) {
+    for (const definition of withUndoNotes(definitions ?? [], authors !== undefined)) {
       if (tools.has(definition.name)) throw new Error(`two tool definitions are named ${definition.name}`);
       tools.set(definition.name, prepareTool(definition));
     }
@@ -83,7 +86,11 @@ export class McpServerFactory {
         sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
       });
       try {
-        return await this.principals.run(principal, () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer));
+        const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer);
+        // With the journal on, every change the call makes is recorded under its principal, session and tool.
+        const authors = this.authors;
+        const journaled = authors ? () => authors.run({ principal: principal.name, session: sessionId, tool: name }, invoke) : invoke;
+        return await this.principals.run(principal, journaled);
       } finally {
         call.stop();
       }

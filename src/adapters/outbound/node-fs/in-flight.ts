@@ -15,7 +15,7 @@ export const TEMP_NAME = /^\.mcp-fs-[0-9a-f]{16}\.(tmp|lock)$/;
  */
 export class InFlightWrites {
   constructor(private readonly stateDir = defaultStateDir()) {
-    checkPrivate(stateDir);
+    checkPrivate(stateDir, 'write state directory');
   }
 
   /**
@@ -88,7 +88,7 @@ function ownedBy(entry: string, pid: number): boolean {
  * have made it first. Records name host paths and steer what start-up removes, so the directory
  * must be a real directory (not a link) of this user that nobody else may write to.
  */
-function checkPrivate(dir: string): void {
+export function checkPrivate(dir: string, what: string): void {
   let stats;
   try {
     stats = lstatSync(dir);
@@ -103,7 +103,7 @@ function checkPrivate(dir: string): void {
       : (stats.mode & 0o022) !== 0
         ? `is writable by others (mode ${(stats.mode & 0o777).toString(8)})`
         : undefined;
-  if (problem) throw new Error(`the write state directory ${dir} ${problem}; remove it, or run as the user who owns it`);
+  if (problem) throw new Error(`the ${what} ${dir} ${problem}; remove it, or run as the user who owns it`);
 }
 
 function defaultStateDir(): string {
@@ -112,7 +112,7 @@ function defaultStateDir(): string {
   return dir;
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

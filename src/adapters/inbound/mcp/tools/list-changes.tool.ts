@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { MAX_LIST_LIMIT, type ListChanges } from '../../../../domain/changes/list-changes.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { changeSchema } from './change-schemas.js';
+
+export function listChangesTool(listChanges: ListChanges): ToolDefinition {
+  return defineTool({
+    name: 'list_changes',
+    title: 'List changes',
+    description:
+      'Your changes to files and folders made through any tool (write, patch, edit, remove, copy, move, mkdir), newest ' +
+      'first, from the change journal: op, path, before/after (kind, size, mode, sha256), undoable (reason if not). ' +
+      'diff: true adds a unified diff for text files. Pass ids to undo_changes to take changes back.',
+    inputSchema: {
+      root: z.string().optional().describe('Only changes in this root.'),
+      path: z.string().optional().describe('Only changes of this path (needs root).'),
+      session: z.enum(['this', 'all']).optional().describe('"this": this session only; default "all" (every session of yours).'),
+      limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Default 50, at most ${MAX_LIST_LIMIT}.`),
+      diff: z.boolean().optional().describe('Add a unified diff for each text file change.'),
+    },
+    outputSchema: {
+      changes: z.array(changeSchema),
+      diffs_omitted: z.number().optional(),
+    },
+    annotations: READ_ONLY,
+    logFields: (args) => ({ root: args.root, path: args.path }),
+    handle: async (args, context) => ({ structured: { ...(await listChanges.execute(args, context.sessionId)) } }),
+  });
+}

@@ -1,0 +1,109 @@
+import { ChangeIds } from '../../../domain/changes/change-id.js';
+import { imageBytes, newestFirst } from '../../../domain/changes/change-query.js';
+import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
+import type { Clock } from '../../../domain/ports/clock.port.js';
+
+interface Held {
+  record: ChangeRecord;
+  committed: boolean;
+  image: BeforeImage | null;
+}
+
+/** The journal in process memory: for domain tests, and the contract the disk store is held to. */
+export class InMemoryChangeJournal implements ChangeJournal {
+  private readonly held = new Map<string, Held>();
+  private readonly ids = new ChangeIds();
+
+  constructor(private readonly clock: Clock) {}
+
+  async begin(draft: ChangeDraft, image: BeforeImage | null): Promise<string> {
+    const now = this.clock.now();
+    const id = this.ids.next(now);
+    this.held.set(id, { record: { ...draft, id, time: now.toISOString() }, committed: false, image: copyImage(image) });
+    return id;
+  }
+
+  async commit(id: string, after?: EntryState | null): Promise<void> {
+    const held = this.held.get(id);
+    if (!held) return;
+    held.committed = true;
+    if (after !== undefined) held.record = { ...held.record, after };
+  }
+
+  async abort(id: string): Promise<void> {
+    this.held.delete(id);
+  }
+
+  async pending(): Promise<ChangeRecord[]> {
+    return [...this.held.values()].filter((held) => !held.committed).map((held) => held.record);
+  }
+
+  async list(query: ChangeQuery): Promise<ChangeRecord[]> {
+    return newestFirst(this.committed(), query);
+  }
+
+  async get(id: string): Promise<ChangeRecord | null> {
+    const held = this.held.get(id);
+    return held?.committed ? held.record : null;
+  }
+
+  async image(id: string): Promise<BeforeImage | null> {
+    return copyImage(this.held.get(id)?.image ?? null);
+  }
+
+  async claimUndo(id: string, undoId: string): Promise<boolean> {
+    const held = this.held.get(id);
+    if (!held?.committed || held.record.undoneBy !== undefined) return false;
+    held.record = { ...held.record, undoneBy: undoId };
+    return true;
+  }
+
+  async releaseUndo(id: string): Promise<void> {
+    const held = this.held.get(id);
+    if (!held) return;
+    const { undoneBy: _released, ...record } = held.record;
+    held.record = record;
+  }
+
+  async dropImage(id: string, reason: string): Promise<void> {
+    const held = this.held.get(id);
+    if (!held) return;
+    held.image = null;
+    held.record = { ...held.record, undoable: false, reason };
+  }
+
+  async prune(before: Date): Promise<number> {
+    let removed = 0;
+    for (const [id, held] of this.held) {
+      if (held.committed && Date.parse(held.record.time) < before.getTime()) {
+        this.held.delete(id);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  async usage(): Promise<{ bytes: number; records: number }> {
+    let bytes = 0;
+    for (const held of this.held.values()) bytes += imageBytes(held.image?.entries ?? []);
+    return { bytes, records: this.held.size };
+  }
+
+  async oldestWithImage(limit: number): Promise<string[]> {
+    return [...this.committed()]
+      .filter((record) => this.held.get(record.id)?.image)
+      .map((record) => record.id)
+      .sort()
+      .slice(0, limit);
+  }
+
+  private *committed(): Iterable<ChangeRecord> {
+    for (const held of this.held.values()) if (held.committed) yield held.record;
+  }
+}
+
+/** Callers get their own bytes: a later change to a buffer they hold must not change the journal. */
+function copyImage(image: BeforeImage | null): BeforeImage | null {
+  if (image === null) return null;
+  return { entries: image.entries.map((entry) => (entry.content ? { ...entry, content: Uint8Array.from(entry.content) } : { ...entry })) };
+}

@@ -1,0 +1,63 @@
+import { createTwoFilesPatch } from 'diff';
+import type { ChangeRecord, EntryState } from '../ports/change-journal.port.js';
+
+/** A change as the tools show it (snake_case, every record field). */
+export interface ChangeView {
+  readonly id: string;
+  readonly time: string;
+  readonly principal: string;
+  readonly session: string;
+  readonly tool: string;
+  readonly op: ChangeRecord['op'];
+  readonly root: string;
+  readonly path: string;
+  readonly to_root?: string;
+  readonly to_path?: string;
+  readonly before: StateView | null;
+  readonly after: StateView | null;
+  readonly undoable: boolean;
+  readonly reason?: string;
+  readonly undone_by?: string;
+  readonly diff?: string;
+}
+
+export interface StateView {
+  readonly kind: EntryState['kind'];
+  readonly size: number;
+  /** Octal permission bits, e.g. "0644". */
+  readonly mode: string;
+  readonly sha256: string | null;
+}
+
+export function viewOf(record: ChangeRecord): ChangeView {
+  return {
+    id: record.id,
+    time: record.time,
+    principal: record.principal,
+    session: record.session,
+    tool: record.tool,
+    op: record.op,
+    root: record.root,
+    path: record.path,
+    ...(record.toRoot === undefined ? {} : { to_root: record.toRoot, to_path: record.toPath }),
+    before: stateView(record.before),
+    after: stateView(record.after),
+    undoable: record.undoable && record.undoneBy === undefined,
+    ...(record.undoneBy !== undefined ? { reason: `already undone (by session ${record.undoneBy})`, undone_by: record.undoneBy } : record.reason === undefined ? {} : { reason: record.reason }),
+  };
+}
+
+function stateView(state: EntryState | null): StateView | null {
+  return state === null ? null : { kind: state.kind, size: state.size, mode: `0${state.mode.toString(8).padStart(3, '0')}`, sha256: state.sha256 };
+}
+
+/** A unified diff between two versions of a text file, or null when either is not text (a NUL byte, or not UTF-8). */
+export function textDiff(path: string, before: Uint8Array, after: Uint8Array): string | null {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    if (before.includes(0) || after.includes(0)) return null;
+    return createTwoFilesPatch(`a/${path}`, `b/${path}`, decoder.decode(before), decoder.decode(after), undefined, undefined, { context: 3 });
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,225 @@
+import { DomainError } from '../errors.js';
+import type { BeforeImage, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver } from '../ports/change-journal.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { EntryStat, FileSystemPort, WriteOptions, WriteResult } from '../ports/file-system.port.js';
+import { displayPath, parentPath, type RootPath } from '../roots.js';
+import type { WorkContext } from '../work-context.js';
+import { JournalBounds, type JournalLimits } from './journal-bounds.js';
+import { Snapshots, stateOf, tooLarge } from './snapshots.js';
+
+const OUTSIDE_A_CALL = { principal: 'local', session: '-', tool: '-' };
+/** A replace is tried again this often when the file changed between its before-image and its rename. */
+const REPLACE_ATTEMPTS = 3;
+type Change = Pick<ChangeDraft, 'op' | 'before' | 'after'> & { readonly toPath?: RootPath; readonly reason?: string };
+
+/**
+ * The one recording layer of the change journal (issue 20): a FileSystemPort around the real one.
+ * Every write operation is journaled whatever tool calls it: the record and the before-image are
+ * durable (ChangeJournal.begin) before the inner operation runs, committed when it succeeded and
+ * aborted when it did nothing. Reads pass straight through.
+ *
+ * Security: the before-image of a replaced file is read through the confined port, and the
+ * replace is made conditional on the version read (WriteOptions.expected), so what is kept is
+ * exactly what the rename replaced; a concurrent writer makes it read again.
+ */
+export class JournalingFileSystem implements FileSystemPort {
+  readonly snapshots: Snapshots;
+  private readonly bounds: JournalBounds;
+
+  constructor(
+    private readonly inner: FileSystemPort,
+    private readonly journal: ChangeJournal,
+    snapshots: Snapshots,
+    private readonly authors: ChangeAuthorContext,
+    clock: Clock,
+    limits: JournalLimits,
+    observer?: JournalObserver,
+  ) {
+    this.snapshots = snapshots;
+    this.bounds = new JournalBounds(journal, clock, limits, observer);
+  }
+
+  stat: FileSystemPort['stat'] = (path, options) => this.inner.stat(path, options);
+  readDirectory: FileSystemPort['readDirectory'] = (path, options) => this.inner.readDirectory(path, options);
+  scanTree: FileSystemPort['scanTree'] = (path, options) => this.inner.scanTree(path, options);
+  openFile: FileSystemPort['openFile'] = (path) => this.inner.openFile(path);
+  lockFile: FileSystemPort['lockFile'] = (path) => this.inner.lockFile(path);
+  ownerNames: FileSystemPort['ownerNames'] = (uid, gid) => this.inner.ownerNames(uid, gid);
+
+  async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
+    // Parents the write would make are made (and recorded) first, so undoing both leaves no folder behind.
+    if (options.createParents && path.segments.length > 1 && (await this.firstMissing(parentPath(path))) !== null) {
+      await this.createDirectory(parentPath(path));
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      const before = await this.inner.stat(path, { followSymlinks: true });
+      // Nothing will be written (the inner write refuses it): nothing to record.
+      if ((before !== null && before.kind !== 'file') || (before !== null && options.mode === 'create_exclusive')) return this.inner.writeFile(path, data, options);
+      const captured = before === null ? null : await this.snapshots.file(path, before);
+      const content = options.mode === 'append' ? (captured?.content ? concat(captured.content, data) : null) : data;
+      const after: EntryState = {
+        kind: 'file',
+        size: (options.mode === 'append' ? (before?.size ?? 0) : 0) + data.byteLength,
+        mode: captured?.state.mode ?? options.newFilePermissions ?? 0o644,
+        sha256: content === null ? null : this.snapshots.sha256(content),
+      };
+      const change: Change = {
+        op: before === null ? 'create' : 'modify',
+        before: captured?.state ?? null,
+        after,
+        reason: captured !== null && captured.content === null ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes) : undefined,
+      };
+      const image = captured?.content ? fileImage(captured.content, captured.state.mode) : null;
+      // Made conditional on the version the image was read at (unless the caller holds its own).
+      const guarded = options.mode === 'replace' && options.expected === undefined && captured?.version !== undefined;
+      try {
+        return await this.recorded(path, change, image, () =>
+          this.inner.writeFile(path, data, guarded ? { ...options, expected: captured?.version } : options),
+        );
+      } catch (error) {
+        if (!guarded || attempt >= REPLACE_ATTEMPTS || !(error instanceof DomainError) || error.code !== 'CONFLICT') throw error;
+      }
+    }
+  }
+
+  async createDirectory(path: RootPath): Promise<{ created: boolean }> {
+    const top = await this.firstMissing(path);
+    if (top === null) return this.inner.createDirectory(path);
+    const after: EntryState = { kind: 'directory', size: 0, mode: 0o755, sha256: null };
+    return this.recorded(top, { op: 'mkdir', before: null, after }, null, () => this.inner.createDirectory(path));
+  }
+
+  async removeFile(path: RootPath): Promise<void> {
+    const before = await this.inner.stat(path);
+    if (before === null || before.kind === 'directory') return this.inner.removeFile(path);
+    if (before.kind !== 'file') {
+      const reason = `a ${before.kind === 'symlink' ? 'symbolic link' : 'special file'} cannot be recreated by an undo`;
+      return this.recorded(path, { op: 'remove', before: stateOf(before, null), after: null, reason }, null, () => this.inner.removeFile(path));
+    }
+    const captured = await this.snapshots.file(path, before);
+    const reason = captured.content === null ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes) : undefined;
+    const image = captured.content ? fileImage(captured.content, captured.state.mode) : null;
+    return this.recorded(path, { op: 'remove', before: captured.state, after: null, reason }, image, () => this.inner.removeFile(path));
+  }
+
+  async removeDirectory(path: RootPath, work?: WorkContext): Promise<void> {
+    const before = await this.inner.stat(path);
+    if (before === null || before.kind !== 'directory') return this.inner.removeDirectory(path, work);
+    const { image, reason } = await this.snapshots.tree(path, before);
+    const id = await this.begin(path, { op: 'rmdir', before: stateOf(before, null), after: null, reason }, image);
+    try {
+      await this.inner.removeDirectory(path, work);
+    } catch (error) {
+      // A cancelled or failed removal may have removed part of the tree: keep what it removed undoable.
+      const now = await this.inner.stat(path).catch(() => before);
+      if (now !== null && now.kind === 'directory' && (await this.unchanged(path, image))) await this.journal.abort(id);
+      else await this.commit(id, now === null ? null : stateOf(now, null));
+      throw error;
+    }
+    await this.commit(id);
+  }
+
+  async rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'> {
+    const moved = await this.inner.stat(from);
+    if (moved === null) return this.inner.rename(from, to);
+    const replaced = await this.inner.stat(to);
+    const state = moved.kind === 'file' ? (await this.snapshots.file(from, moved)).state : stateOf(moved, null);
+    const { image, reason } = await this.replacedImage(to, replaced);
+    let outcome: 'renamed' | 'cross-device' = 'renamed';
+    const id = await this.begin(from, { op: 'move', before: state, after: state, toPath: to, reason }, image);
+    try {
+      outcome = await this.inner.rename(from, to);
+    } catch (error) {
+      await this.journal.abort(id);
+      throw error;
+    }
+    if (outcome === 'cross-device') await this.journal.abort(id);
+    else await this.commit(id);
+    return outcome;
+  }
+
+  async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
+    const source = await this.inner.stat(from, { followSymlinks: true });
+    if (source === null || source.kind !== 'file') return this.inner.copyFile(from, to);
+    const replaced = await this.inner.stat(to);
+    const after = (await this.snapshots.file(from, source)).state;
+    const { image, reason, state: before } = await this.replacedImage(to, replaced);
+    return this.recorded(from, { op: 'copy', before, after, toPath: to, reason }, image, () => this.inner.copyFile(from, to));
+  }
+
+  /** Begins the record, runs the change, commits it, or aborts it when the change threw. */
+  private async recorded<T>(path: RootPath, change: Change, image: BeforeImage | null, action: () => Promise<T>): Promise<T> {
+    const id = await this.begin(path, change, image);
+    let result: T;
+    try {
+      result = await action();
+    } catch (error) {
+      await this.journal.abort(id);
+      throw error;
+    }
+    await this.commit(id);
+    return result;
+  }
+
+  private async begin(path: RootPath, change: Change, image: BeforeImage | null): Promise<string> {
+    const author = this.authors.current() ?? OUTSIDE_A_CALL;
+    const needsImage = change.op === 'modify' || change.op === 'remove' || change.op === 'rmdir';
+    const reason = change.reason ?? (needsImage && image === null ? 'no before-image was kept' : undefined);
+    const draft: ChangeDraft = {
+      ...author,
+      op: change.op,
+      root: path.root.name,
+      rootKey: this.snapshots.rootKey(path.root),
+      path: displayPath(path),
+      ...(change.toPath ? { toRoot: change.toPath.root.name, toRootKey: this.snapshots.rootKey(change.toPath.root), toPath: displayPath(change.toPath) } : {}),
+      before: change.before,
+      after: change.after,
+      undoable: reason === undefined,
+      ...(reason === undefined ? {} : { reason }),
+    };
+    return this.journal.begin(draft, reason === undefined ? image : null);
+  }
+
+  private async commit(id: string, after?: EntryState | null): Promise<void> {
+    await this.journal.commit(id, after);
+    await this.bounds.enforce();
+  }
+
+  /** The shallowest missing folder on the way to `path`, or null when `path` exists. */
+  private async firstMissing(path: RootPath): Promise<RootPath | null> {
+    for (let depth = 1; depth <= path.segments.length; depth += 1) {
+      const prefix = { root: path.root, segments: path.segments.slice(0, depth) };
+      if ((await this.inner.stat(prefix, { followSymlinks: true })) === null) return prefix;
+    }
+    return null;
+  }
+
+  /** What a move or copy replaces at its destination (a file), kept so an undo can put it back. */
+  private async replacedImage(to: RootPath, replaced: EntryStat | null): Promise<{ image: BeforeImage | null; reason?: string; state: EntryState | null }> {
+    if (replaced === null) return { image: null, state: null };
+    if (replaced.kind === 'directory') return { image: null, state: stateOf(replaced, null) };
+    if (replaced.kind !== 'file') return { image: null, reason: 'it replaced a symbolic link or special file, which an undo cannot recreate', state: stateOf(replaced, null) };
+    const captured = await this.snapshots.file(to, replaced);
+    if (captured.content === null) return { image: null, reason: tooLarge('file', captured.state.size, this.snapshots.maxFileBytes), state: captured.state };
+    return { image: fileImage(captured.content, captured.state.mode), state: captured.state };
+  }
+
+  /** Whether a folder still holds every entry of its image (a removal that failed before removing anything). */
+  private async unchanged(path: RootPath, image: BeforeImage | null): Promise<boolean> {
+    if (image === null) return false;
+    let count = 0;
+    for await (const batch of this.inner.scanTree(path, { select: () => true })) count += batch.selected.length;
+    return count === image.entries.length - 1;
+  }
+}
+
+function fileImage(content: Uint8Array, mode: number): BeforeImage {
+  return { entries: [{ relativePath: '', kind: 'file', mode, content }] };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.byteLength + b.byteLength);
+  joined.set(a, 0);
+  joined.set(b, a.byteLength);
+  return joined;
+}

@@ -1,0 +1,86 @@
+import { errors } from '../errors.js';
+import type { PathPolicy } from '../path-policy.js';
+import type { ChangeJournal, ChangeQuery, ChangeRecord } from '../ports/change-journal.port.js';
+import { type PrincipalContext, UNRESTRICTED_PRINCIPAL } from '../principal.js';
+import { displayPath } from '../roots.js';
+import type { Settings } from '../settings.js';
+import { textDiff, viewOf, type ChangeView } from './change-view.js';
+import type { ChangeContents } from './change-contents.js';
+import type { Snapshots } from './snapshots.js';
+
+export const DEFAULT_LIST_LIMIT = 50;
+export const MAX_LIST_LIMIT = 500;
+
+export interface ListChangesInput {
+  readonly root?: string;
+  readonly path?: string;
+  readonly session?: 'this' | 'all';
+  readonly limit?: number;
+  readonly diff?: boolean;
+}
+
+/** Whose changes the current caller sees: its own; the unrestricted principal (stdio, auth none) everybody's. */
+export function journalPrincipal(principals: PrincipalContext): string | undefined {
+  const principal = principals.current();
+  return principal === UNRESTRICTED_PRINCIPAL ? undefined : principal.name;
+}
+
+/**
+ * list_changes (issue 20): the caller's changes, newest first, on the roots it may use.
+ * Security: records of another principal, or of a root outside the caller's grant, are never
+ * read out; a root or path given is confined like any tool's.
+ */
+export class ListChanges {
+  constructor(
+    private readonly journal: ChangeJournal,
+    private readonly paths: PathPolicy,
+    private readonly principals: PrincipalContext,
+    private readonly contents: ChangeContents,
+    private readonly settings: Settings,
+    private readonly snapshots: Snapshots,
+  ) {}
+
+  async execute(input: ListChangesInput, sessionId: string): Promise<{ changes: ChangeView[]; diffs_omitted?: number }> {
+    const usable = this.paths.roots.filter((root) => root.allowedTools.size > 0);
+    const visible = new Set(usable.map((root) => root.name));
+    let path: string | undefined;
+    if (input.root !== undefined) {
+      const root = this.paths.root(input.root);
+      if (!visible.has(root.name)) throw errors.toolNotAllowed('list_changes', root.name);
+      if (input.path !== undefined) path = displayPath(this.paths.resolve(root, input.path));
+    } else if (input.path !== undefined) {
+      throw errors.invalidArgument('list_changes: give root with path (the path is inside that root)');
+    }
+    const limit = Math.min(input.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
+    const query: ChangeQuery = {
+      principal: journalPrincipal(this.principals),
+      root: input.root,
+      path,
+      session: input.session === 'this' ? sessionId : undefined,
+    };
+    const records = (await this.journal.list(query)).filter((record) => this.snapshots.isHere(record, usable)).slice(0, limit);
+    if (!input.diff) return { changes: records.map(viewOf) };
+    return this.withDiffs(records);
+  }
+
+  /** Diffs count against max_result_bytes like any content: past half of it, the rest are left out (and counted). */
+  private async withDiffs(records: readonly ChangeRecord[]): Promise<{ changes: ChangeView[]; diffs_omitted?: number }> {
+    let budget = Math.floor(this.settings.maxResultBytes / 2);
+    let omitted = 0;
+    const changes: ChangeView[] = [];
+    for (const record of records) {
+      const view = viewOf(record);
+      const versions = await this.contents.versions(record);
+      const diff = versions === null ? null : textDiff(record.toPath ?? record.path, versions.before, versions.after);
+      if (diff === null) changes.push(view);
+      else if (diff.length * 2 > budget) {
+        omitted += 1;
+        changes.push(view);
+      } else {
+        budget -= diff.length * 2;
+        changes.push({ ...view, diff });
+      }
+    }
+    return omitted > 0 ? { changes, diffs_omitted: omitted } : { changes };
+  }
+}

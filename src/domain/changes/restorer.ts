@@ -1,0 +1,88 @@
+import { errors } from '../errors.js';
+import type { BeforeImage, ChangeRecord, ImageEntry } from '../ports/change-journal.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import { displayPath, type RootPath } from '../roots.js';
+import { childOf } from './snapshots.js';
+
+/**
+ * Puts back what a change replaced, through the file system it is given (the journaling one, so
+ * the undo is journaled and confined, locked and renamed like any write). `force` writes over
+ * whatever is there now instead of refusing.
+ */
+export class Restorer {
+  constructor(private readonly fs: FileSystemPort) {}
+
+  async restore(record: ChangeRecord, image: BeforeImage | null, source: RootPath, target: RootPath, force: boolean): Promise<void> {
+    const own = image?.entries[0];
+    switch (record.op) {
+      case 'create':
+        return this.remove(target);
+      case 'modify':
+        return this.putFile(target, own, true);
+      case 'remove':
+        return this.putFile(target, own, force);
+      case 'rmdir':
+        return this.putTree(target, image?.entries ?? [], force);
+      case 'mkdir':
+        return this.removeEmptyTree(target, force);
+      case 'copy':
+        return own ? this.putFile(target, own, true) : this.remove(target);
+      case 'move':
+        if ((await this.fs.stat(source)) !== null) {
+          if (!force) throw errors.alreadyExists(source.root.name, displayPath(source), '; the origin of the move is taken again');
+          await this.remove(source);
+        }
+        if ((await this.fs.rename(target, source)) === 'cross-device') {
+          throw errors.conflict(target.root.name, displayPath(target), 'the move crossed file systems and cannot be renamed back');
+        }
+        if (own) await this.putFile(target, own, false);
+        return;
+    }
+  }
+
+  /** A file back with its content and mode: replaced in place when something is there, else created. */
+  private async putFile(path: RootPath, entry: ImageEntry | undefined, replace: boolean): Promise<void> {
+    if (!entry?.content) throw errors.conflict(path.root.name, displayPath(path), 'no before-image to restore');
+    const now = await this.fs.stat(path);
+    if (now !== null && now.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
+    if (now !== null && now.kind === 'file' && now.permissions !== entry.mode) {
+      // A replace keeps the current mode; to get the old one back the file is created anew.
+      if (!replace) throw errors.alreadyExists(path.root.name, displayPath(path));
+      await this.fs.removeFile(path);
+    } else if (now !== null && replace) {
+      await this.fs.writeFile(path, entry.content, { mode: 'replace', createParents: false });
+      return;
+    } else if (now !== null) {
+      throw errors.alreadyExists(path.root.name, displayPath(path));
+    }
+    await this.fs.writeFile(path, entry.content, { mode: 'create_exclusive', createParents: true, newFilePermissions: entry.mode });
+  }
+
+  /** A removed folder back: every folder and file of its image that is missing (a partial removal leaves some). */
+  private async putTree(path: RootPath, entries: readonly ImageEntry[], force: boolean): Promise<void> {
+    for (const entry of entries) {
+      const at = childOf(path, entry.relativePath);
+      const now = await this.fs.stat(at);
+      if (entry.kind === 'directory') {
+        if (now === null) await this.fs.createDirectory(at);
+        else if (now.kind !== 'directory') throw errors.notADirectory(at.root.name, displayPath(at));
+      } else if (now === null || force) {
+        await this.putFile(at, entry, force);
+      }
+    }
+  }
+
+  /** A folder a change created goes again, unless something has been put in it since (then only with force). */
+  private async removeEmptyTree(path: RootPath, force: boolean): Promise<void> {
+    if (!force) {
+      for await (const batch of this.fs.scanTree(path, { select: (_name, kind) => kind !== 'directory' })) {
+        if (batch.selected.length > 0) throw errors.conflict(path.root.name, displayPath(path), 'the folder is no longer empty');
+      }
+    }
+    await this.fs.removeDirectory(path);
+  }
+
+  private async remove(path: RootPath): Promise<void> {
+    await this.fs.removeFile(path);
+  }
+}

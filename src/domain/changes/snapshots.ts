@@ -1,0 +1,118 @@
+import type { BeforeImage, ChangeRecord, EntryState, ImageEntry } from '../ports/change-journal.port.js';
+import type { ContentHasher } from '../ports/content-hasher.port.js';
+import type { EntryStat, FileSystemPort, FileVersion } from '../ports/file-system.port.js';
+import type { Root, RootPath } from '../roots.js';
+
+/** A regular file read whole, with the version it was read at. */
+export interface FileCapture {
+  /** Null when the file is larger than the journal keeps (journal.max_file_bytes). */
+  readonly content: Uint8Array | null;
+  readonly version?: FileVersion;
+  readonly state: EntryState;
+}
+
+export interface TreeCapture {
+  readonly image: BeforeImage | null;
+  /** Why no image was kept. */
+  readonly reason?: string;
+}
+
+/**
+ * Reads what the journal keeps and compares: entry states (kind, size, mode, content hash) and
+ * before-images, through the file system port (confined like any read), bounded by max_file_bytes.
+ */
+export class Snapshots {
+  constructor(
+    private readonly fs: FileSystemPort,
+    private readonly hasher: ContentHasher,
+    readonly maxFileBytes: number,
+  ) {}
+
+  sha256(bytes: Uint8Array): string {
+    const hash = this.hasher.create('sha256');
+    hash.update(bytes);
+    return hash.digest();
+  }
+
+  /** Identifies a root's directory in records without naming its host path. */
+  rootKey(root: Root): string {
+    return this.sha256(new TextEncoder().encode(root.hostPath)).slice(0, 16);
+  }
+
+  /** Whether a record's roots are roots of this server, by name and by directory. */
+  isHere(record: ChangeRecord, roots: readonly Root[]): boolean {
+    const here = (name: string, key: string | undefined) => roots.some((root) => root.name === name && this.rootKey(root) === key);
+    return here(record.root, record.rootKey) && (record.toRoot === undefined || here(record.toRoot, record.toRootKey));
+  }
+
+  /** What is at `path` now (a final link followed only with `follow`), or null. */
+  async state(path: RootPath, follow = false): Promise<EntryState | null> {
+    const stat = await this.fs.stat(path, { followSymlinks: follow });
+    if (stat === null) return null;
+    if (stat.kind !== 'file') return stateOf(stat, null);
+    return (await this.file(path, stat)).state;
+  }
+
+  /** A file's content (when within max_file_bytes) and state; the read follows in-root links. */
+  async file(path: RootPath, stat: EntryStat): Promise<FileCapture> {
+    if (stat.size > this.maxFileBytes) return { content: null, state: stateOf(stat, null) };
+    const file = await this.fs.openFile(path);
+    try {
+      const size = file.stat.size;
+      if (size > this.maxFileBytes) return { content: null, version: file.version, state: stateOf(file.stat, null) };
+      const content = size === 0 ? new Uint8Array(0) : Uint8Array.from(await file.read(0, size));
+      return { content, version: file.version, state: { ...stateOf(file.stat, null), size: content.byteLength, sha256: this.sha256(content) } };
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** A folder's tree (folders and files, pre-order), or why it cannot be kept. */
+  async tree(path: RootPath, stat: EntryStat): Promise<TreeCapture> {
+    const entries: ImageEntry[] = [{ relativePath: '', kind: 'directory', mode: stat.permissions }];
+    let bytes = 0;
+    for await (const batch of this.fs.scanTree(path, { select: () => true, readContents: { maxBytes: this.maxFileBytes } })) {
+      for (const { relativePath, stat: entry, contents } of batch.selected) {
+        if (entry.kind === 'directory') {
+          entries.push({ relativePath, kind: 'directory', mode: entry.permissions });
+          continue;
+        }
+        if (entry.kind !== 'file') return { image: null, reason: `the folder holds ${relativePath}, a ${entry.kind === 'symlink' ? 'symbolic link' : 'special file'}, which an undo cannot recreate` };
+        bytes += entry.size;
+        if (bytes > this.maxFileBytes) return { image: null, reason: tooLarge('folder', bytes, this.maxFileBytes) };
+        const content = contents ? Uint8Array.from(contents) : (await this.file(childOf(path, relativePath), entry)).content;
+        if (content === null) return { image: null, reason: tooLarge('folder', bytes, this.maxFileBytes) };
+        entries.push({ relativePath, kind: 'file', mode: entry.permissions, content });
+      }
+    }
+    return { image: { entries } };
+  }
+}
+
+export function stateOf(stat: EntryStat, sha256: string | null): EntryState {
+  return { kind: stat.kind, size: stat.kind === 'file' ? stat.size : 0, mode: stat.permissions, sha256 };
+}
+
+export function tooLarge(what: 'file' | 'folder', bytes: number, max: number): string {
+  return `the ${what} was larger than the journal keeps (${bytes} bytes > journal.max_file_bytes ${max}), so its previous content was not kept`;
+}
+
+export function childOf(path: RootPath, relativePath: string): RootPath {
+  return relativePath === '' ? path : { root: path.root, segments: [...path.segments, ...relativePath.split('/')] };
+}
+
+/** Whether `now` is the state a change left (what undo requires unless forced); null when it is, else what differs. */
+export function difference(expected: EntryState | null, now: EntryState | null): string | null {
+  if (expected === null) return now === null ? null : `something (a ${now.kind}) is there now`;
+  if (now === null) return `nothing is there now (expected a ${expected.kind})`;
+  if (expected.kind !== now.kind) return `a ${now.kind} is there now, not a ${expected.kind}`;
+  if (expected.kind !== 'file') return expected.mode === now.mode || expected.kind === 'directory' ? null : `its mode is ${octal(now.mode)}, not ${octal(expected.mode)}`;
+  if (expected.size !== now.size) return `its size is ${now.size} bytes, not ${expected.size}`;
+  if (expected.sha256 !== null && now.sha256 !== null && expected.sha256 !== now.sha256) return 'its content changed since';
+  if (expected.mode !== now.mode) return `its mode is ${octal(now.mode)}, not ${octal(expected.mode)}`;
+  return null;
+}
+
+function octal(mode: number): string {
+  return `0${mode.toString(8)}`;
+}

@@ -1,0 +1,164 @@
+import { DomainError, errors } from '../errors.js';
+import type { ChangeJournal, ChangeRecord, JournalObserver } from '../ports/change-journal.port.js';
+import type { PrincipalContext } from '../principal.js';
+import type { RootPath } from '../roots.js';
+import type { ToolPolicy } from '../tool-policy.js';
+import type { PathPolicy } from '../path-policy.js';
+import { textDiff } from './change-view.js';
+import type { ChangeContents } from './change-contents.js';
+import { journalPrincipal } from './list-changes.js';
+import type { Restorer } from './restorer.js';
+import { difference, type Snapshots } from './snapshots.js';
+
+export interface UndoChangesInput {
+  readonly ids?: readonly string[];
+  readonly root?: string;
+  readonly path?: string;
+  readonly since_id?: string;
+  readonly dry_run?: boolean;
+  readonly force?: boolean;
+}
+
+export type UndoOutcome = 'restored' | 'conflict' | 'not_undoable' | 'would_restore';
+
+export interface UndoResult {
+  readonly id: string;
+  readonly outcome: UndoOutcome;
+  readonly op?: ChangeRecord['op'];
+  readonly root?: string;
+  readonly path?: string;
+  /** conflict: what differs from the change's after-state; not_undoable: why. */
+  readonly reason?: string;
+  /** would_restore of a text file: the diff the undo would apply (current -> restored). */
+  readonly diff?: string;
+}
+
+const MAX_SELECTED = 500;
+const NO_SUCH_CHANGE = 'no such change of yours (wrong id, another principal\'s, or aged out of the journal)';
+
+/**
+ * undo_changes (issue 20): picks the caller's changes and undoes them newest first. A change whose
+ * path no longer holds its after-state is a conflict and left alone unless forced. Each undo is
+ * claimed in the journal first, so two undos of one change (two sessions, two replicas) never both
+ * restore; the restoring writes go through the journaling file system, so an undo is a change too.
+ */
+export class UndoChanges {
+  constructor(
+    private readonly journal: ChangeJournal,
+    private readonly paths: PathPolicy,
+    private readonly tools: ToolPolicy,
+    private readonly principals: PrincipalContext,
+    private readonly contents: ChangeContents,
+    private readonly snapshots: Snapshots,
+    private readonly restorer: Restorer,
+    private readonly observer?: JournalObserver,
+  ) {}
+
+  async execute(input: UndoChangesInput, sessionId: string): Promise<{ results: UndoResult[] }> {
+    const results: UndoResult[] = [];
+    for (const picked of await this.select(input)) {
+      const result = typeof picked === 'string' ? { id: picked, outcome: 'not_undoable' as const, reason: NO_SUCH_CHANGE } : await this.undoOne(picked, input, sessionId);
+      this.observer?.undoOutcome(result.outcome);
+      results.push(result);
+    }
+    return { results };
+  }
+
+  /** The records to undo, newest first; an id that is not the caller's stays a bare string. */
+  private async select(input: UndoChangesInput): Promise<(ChangeRecord | string)[]> {
+    const selectors = [input.ids !== undefined, input.path !== undefined, input.since_id !== undefined].filter(Boolean).length;
+    if (selectors !== 1) throw errors.invalidArgument('undo_changes: give exactly one of ids, path (with root) or since_id');
+    if (input.root !== undefined) this.tools.assertAllowed('undo_changes', this.paths.root(input.root));
+    const principal = journalPrincipal(this.principals);
+    if (input.ids !== undefined) {
+      const picked: (ChangeRecord | string)[] = [];
+      for (const id of new Set(input.ids)) {
+        const record = await this.journal.get(id);
+        const theirs = record === null || (principal !== undefined && record.principal !== principal) || !this.snapshots.isHere(record, this.paths.roots);
+        picked.push(theirs ? id : record);
+      }
+      return picked.sort((a, b) => (idOf(a) < idOf(b) ? 1 : -1));
+    }
+    let path: string | undefined;
+    if (input.path !== undefined) {
+      if (input.root === undefined) throw errors.invalidArgument('undo_changes: give root with path (the path is inside that root)');
+      path = this.contents.shownPath(input.root, input.path);
+    }
+    const records = await this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED });
+    return records.filter((record) => this.snapshots.isHere(record, this.paths.roots));
+  }
+
+  private async undoOne(record: ChangeRecord, input: UndoChangesInput, sessionId: string): Promise<UndoResult> {
+    const shown = { id: record.id, op: record.op, root: record.root, path: record.path };
+    const refused = this.refusal(record);
+    if (refused) return { ...shown, outcome: 'not_undoable', reason: refused };
+    const image = await this.journal.image(record.id);
+    if (needsImage(record) && image === null) {
+      return { ...shown, outcome: 'not_undoable', reason: 'its before-image is not in the journal (evicted, or not on this replica\'s journal directory)' };
+    }
+    let source: RootPath;
+    let target: RootPath;
+    try {
+      source = this.contents.source(record);
+      target = this.contents.target(record);
+    } catch (error) {
+      return { ...shown, outcome: 'not_undoable', reason: error instanceof DomainError ? error.message : 'its root is not available' };
+    }
+    const conflict = await this.conflict(record, source, target);
+    if (conflict !== null && !input.force) return { ...shown, outcome: 'conflict', reason: conflict };
+    if (input.dry_run) return { ...shown, outcome: 'would_restore', ...(await this.preview(record, image?.entries[0]?.content)) };
+    if (!(await this.journal.claimUndo(record.id, sessionId))) {
+      return { ...shown, outcome: 'conflict', reason: 'another undo of this change ran first' };
+    }
+    try {
+      await this.restorer.restore(record, image, source, target, input.force === true);
+    } catch (error) {
+      await this.journal.releaseUndo(record.id);
+      if (error instanceof DomainError) return { ...shown, outcome: 'conflict', reason: error.message };
+      throw error;
+    }
+    return { ...shown, outcome: 'restored' };
+  }
+
+  /** Why this caller may not undo the change at all, or undefined. */
+  private refusal(record: ChangeRecord): string | undefined {
+    if (record.undoneBy !== undefined) return `already undone (by session ${record.undoneBy})`;
+    if (!record.undoable) return record.reason ?? 'not undoable';
+    for (const root of new Set([record.root, record.toRoot ?? record.root])) {
+      try {
+        this.tools.assertAllowed('undo_changes', this.paths.root(root));
+      } catch (error) {
+        return error instanceof DomainError ? error.message : 'undo_changes is not allowed here';
+      }
+    }
+    return undefined;
+  }
+
+  /** What differs from the state the change left, or null when the undo may go ahead. */
+  private async conflict(record: ChangeRecord, source: RootPath, target: RootPath): Promise<string | null> {
+    const follow = record.op === 'create' || record.op === 'modify';
+    const now = await this.snapshots.state(target, follow);
+    const atTarget = difference(record.after, now);
+    if (record.op === 'rmdir' && now !== null && record.after !== null && now.kind === 'directory') return null;
+    if (atTarget !== null) return `${record.toPath ?? record.path}: ${atTarget}`;
+    if (record.op === 'move' && (await this.snapshots.state(source)) !== null) return `${record.path}: something is at the origin again`;
+    return null;
+  }
+
+  private async preview(record: ChangeRecord, before: Uint8Array | undefined): Promise<{ diff?: string }> {
+    const versions = await this.contents.versions(record);
+    if (versions === null) return {};
+    const diff = textDiff(record.toPath ?? record.path, versions.after, before ?? versions.before);
+    return diff === null ? {} : { diff };
+  }
+}
+
+function idOf(picked: ChangeRecord | string): string {
+  return typeof picked === 'string' ? picked : picked.id;
+}
+
+/** Changes that cannot be taken back without their before-image (a copy over a file: that file). */
+function needsImage(record: ChangeRecord): boolean {
+  if (record.op === 'copy') return record.before?.kind === 'file';
+  return record.op === 'modify' || record.op === 'remove' || record.op === 'rmdir';
+}

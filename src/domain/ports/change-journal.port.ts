@@ -1,0 +1,133 @@
+/** What a change did, in the journal's words (issue 20). */
+export type ChangeOp = 'create' | 'modify' | 'remove' | 'move' | 'mkdir' | 'rmdir' | 'copy';
+
+/** One side of a change: what was at the path, or null where nothing existed. */
+export interface EntryState {
+  readonly kind: 'file' | 'directory' | 'symlink' | 'other';
+  readonly size: number;
+  /** Permission bits (mode & 0o7777). */
+  readonly mode: number;
+  /** Lower-case hex of a file's content; null for what is not a file, or a file too large to hash. */
+  readonly sha256: string | null;
+}
+
+/** A journaled change as list_changes shows it. */
+export interface ChangeRecord {
+  /** Sortable: a later change has a larger id (string order). */
+  readonly id: string;
+  /** ISO 8601, UTC. */
+  readonly time: string;
+  readonly principal: string;
+  readonly session: string;
+  readonly tool: string;
+  readonly op: ChangeOp;
+  readonly root: string;
+  /**
+   * Which directory the root was when the change was made (a hash of its host path, never shown):
+   * two deployments sharing a journal directory may both have a root of the same name.
+   */
+  readonly rootKey: string;
+  readonly path: string;
+  readonly toRoot?: string;
+  readonly toRootKey?: string;
+  readonly toPath?: string;
+  readonly before: EntryState | null;
+  readonly after: EntryState | null;
+  readonly undoable: boolean;
+  /** Why undoable is false. */
+  readonly reason?: string;
+  /** The change this one undid (a change made by undo_changes). */
+  readonly undoOf?: string;
+  /** Set once an undo restored this change: the id of that undo's change. */
+  readonly undoneBy?: string;
+}
+
+/** What a caller knows of a change before it is made; the journal gives it an id and a time. */
+export type ChangeDraft = Omit<ChangeRecord, 'id' | 'time' | 'undoneBy'>;
+
+/** One entry of a before-image: the thing itself (relativePath '') or, for a folder, something below it. */
+export interface ImageEntry {
+  /** '/'-separated, relative to the change's path; '' is the path itself. */
+  readonly relativePath: string;
+  readonly kind: 'file' | 'directory';
+  readonly mode: number;
+  /** A file's bytes. */
+  readonly content?: Uint8Array;
+}
+
+/** What is needed to put back what a change replaced or removed; entries in pre-order (parents first). */
+export interface BeforeImage {
+  readonly entries: readonly ImageEntry[];
+}
+
+export interface ChangeQuery {
+  /** Only this principal's changes; undefined: everybody's (the unrestricted principal). */
+  readonly principal?: string;
+  readonly root?: string;
+  /** A change whose path or to_path is this one. */
+  readonly path?: string;
+  readonly session?: string;
+  /** Only changes after this id (not that change itself). */
+  readonly afterId?: string;
+  /** At most this many, newest first. */
+  readonly limit?: number;
+}
+
+/**
+ * The change journal as the domain needs it (issue 20): a change is begun (record and before-image
+ * durable before the change is made), then committed or aborted; committed changes are listed,
+ * their before-images read, and an undo claims a change so that two undos of it never both restore.
+ * Adapters: in memory (tests) and on disk (production, fsync'd).
+ */
+export interface ChangeJournal {
+  /** Makes the record (pending) and its before-image durable; returns the record's id. */
+  begin(draft: ChangeDraft, image: BeforeImage | null): Promise<string>;
+  /** The change was made: the record is listed from now on. */
+  commit(id: string, after?: EntryState | null): Promise<void>;
+  /** The change was not made: record and image go. */
+  abort(id: string): Promise<void>;
+  /**
+   * Records begun and neither committed nor aborted by a server that is gone (a crash in between),
+   * for start-up recovery; a live server's changes in progress are not among them.
+   */
+  pending(): Promise<ChangeRecord[]>;
+  /** Committed records matching the query, newest first. */
+  list(query: ChangeQuery): Promise<ChangeRecord[]>;
+  /** A committed record, or null. */
+  get(id: string): Promise<ChangeRecord | null>;
+  /** The before-image of a change, or null when none was kept (or it was evicted). */
+  image(id: string): Promise<BeforeImage | null>;
+  /**
+   * Marks `id` undone by `undoId`, atomically: false when another undo has claimed it already.
+   * `release` gives the claim back (the undo found a conflict or failed).
+   */
+  claimUndo(id: string, undoId: string): Promise<boolean>;
+  releaseUndo(id: string): Promise<void>;
+  /** Drops the before-image of `id`; the record stays, not undoable, with the reason. */
+  dropImage(id: string, reason: string): Promise<void>;
+  /** Removes records (and images) of changes made before `time`. */
+  prune(before: Date): Promise<number>;
+  /** Bytes held by before-images, and how many records are kept. */
+  usage(): Promise<{ readonly bytes: number; readonly records: number }>;
+  /** Ids of committed records that still hold an image, oldest first (eviction order). */
+  oldestWithImage(limit: number): Promise<string[]>;
+}
+
+/** Who makes a change: the tool call being served (set by the inbound adapter per call). */
+export interface ChangeAuthor {
+  readonly principal: string;
+  readonly session: string;
+  readonly tool: string;
+}
+
+/** Port: the author of the call in progress; undefined outside a tool call (start-up recovery). */
+export interface ChangeAuthorContext {
+  current(): ChangeAuthor | undefined;
+}
+
+/** What operators see of the journal (metrics); every method optional to call. */
+export interface JournalObserver {
+  journalUsage(bytes: number, records: number): void;
+  journalEvicted(count: number): void;
+  undoOutcome(outcome: string): void;
+}

@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DiskChangeJournal } from '../../../../src/adapters/outbound/journal/disk-change-journal.js';
+import { changeJournalContract, draft, ManualClock } from './change-journal.contract.js';
+
+describe('change journal contract: DiskChangeJournal', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  changeJournalContract((clock) => {
+    const base = mkdtempSync(join(tmpdir(), 'journal-contract-'));
+    dirs.push(base);
+    const dir = join(base, 'journal');
+    return { journal: new DiskChangeJournal(dir, clock), reopen: () => new DiskChangeJournal(dir, clock) };
+  });
+});
+
+describe('DiskChangeJournal on disk', () => {
+  let base: string;
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'journal-disk-'));
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  it('makes its directories private (0700) and its files 0600', async () => {
+    const dir = join(base, 'journal');
+    const journal = new DiskChangeJournal(dir, new ManualClock());
+    const id = await journal.begin(draft(), { entries: [{ relativePath: '', kind: 'file', mode: 0o644, content: Uint8Array.of(1) }] });
+    const { statSync } = await import('node:fs');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'records')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'records', `${id}.json`)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'records', `${id}.img`)).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a journal directory that is a link or writable by others', () => {
+    const real = join(base, 'real');
+    mkdirSync(real, { mode: 0o700 });
+    symlinkSync(real, join(base, 'link'));
+    expect(() => new DiskChangeJournal(join(base, 'link'), new ManualClock())).toThrow('journal directory');
+    const open = join(base, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    expect(() => new DiskChangeJournal(open, new ManualClock())).toThrow('is writable by others (mode 777)');
+  });
+
+  it('at start-up removes an image with no record and a half-written record temp, and keeps pending records', async () => {
+    const dir = join(base, 'journal');
+    const journal = new DiskChangeJournal(dir, new ManualClock());
+    const pending = await journal.begin(draft(), null);
+    // What a kill -9 between the image and its record, or inside a record write, leaves behind.
+    writeFileSync(join(dir, 'records', '0000000000000orph.img'), '[]\n');
+    writeFileSync(join(dir, 'records', `.${pending}.tmp`), '{"state":');
+    const again = new DiskChangeJournal(dir, new ManualClock());
+    expect(readdirSync(join(dir, 'records'))).toEqual([`${pending}.json`]);
+    expect((await again.pending()).map((record) => record.id)).toEqual([pending]);
+  });
+});
+
+describe('DiskChangeJournal shared by two servers', () => {
+  let base: string;
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'journal-shared-'));
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  it("lists the other's committed changes and leaves its changes in progress alone", async () => {
+    const dir = join(base, 'journal');
+    const one = new DiskChangeJournal(dir, new ManualClock());
+    const two = new DiskChangeJournal(dir, new ManualClock());
+    const done = await one.begin(draft(), null);
+    await one.commit(done);
+    const open = await one.begin(draft({ path: 'b.txt' }), null);
+    expect((await two.list({})).map((record) => record.id)).toEqual([done]);
+    expect(await one.pending()).toEqual([]);
+    expect(await two.claimUndo(done, 'u1')).toBe(true);
+    expect((await one.get(done))?.undoneBy).toBe('u1');
+    await one.commit(open);
+    expect((await two.list({})).map((record) => record.id)).toEqual([open, done]);
+  });
+});

@@ -1,0 +1,91 @@
+import { journalWorld } from './journal-world.js';
+
+const W = 'workspace';
+
+describe('JournalingFileSystem: every write is recorded before it is acknowledged', () => {
+  it('records a create, a modify and an append with before and after states and the caller', async () => {
+    const world = journalWorld();
+    world.as('alice', 's1', 'write_file');
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'one\n' });
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'two\n' });
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'three\n', mode: 'append' });
+    const changes = await world.journal.list({});
+    expect(changes.map((change) => [change.op, change.before?.size ?? null, change.after?.size, change.principal, change.session, change.tool])).toEqual([
+      ['modify', 4, 10, 'alice', 's1', 'write_file'],
+      ['modify', 4, 4, 'alice', 's1', 'write_file'],
+      ['create', null, 4, 'alice', 's1', 'write_file'],
+    ]);
+    expect(changes.every((change) => change.undoable && change.root === W && change.path === 'a.txt')).toBe(true);
+    const appended = changes[0];
+    expect(appended.after?.sha256).toBe(world.fs.snapshots.sha256(world.tree.readBytes('/ws/a.txt')!));
+    const image = await world.journal.image(appended.id);
+    expect(Buffer.from(image!.entries[0].content!).toString()).toBe('two\n');
+  });
+
+  it('records nothing for a write that fails, and keeps no image', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'keep');
+    world.tree.failNextWrite('/ws/a.txt');
+    await expect(world.writeFile.execute({ root: W, path: 'a.txt', content: 'x' })).rejects.toThrow();
+    await expect(world.writeFile.execute({ root: W, path: 'a.txt', content: 'x', mode: 'create_only' })).rejects.toThrow('file already exists');
+    expect(await world.journal.list({})).toEqual([]);
+    expect(await world.journal.usage()).toEqual({ bytes: 0, records: 0 });
+  });
+
+  it('records remove, mkdir (the shallowest folder made), rmdir with its tree, copy and move', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/gone.txt', 'bye', { permissions: 0o600 });
+    world.tree.seedFile('/ws/tree/x.txt', 'x');
+    world.tree.seedFile('/ws/tree/sub/y.txt', 'y');
+    world.tree.seedFile('/ws/src.txt', 'src');
+    await world.removeFile.execute({ root: W, path: 'gone.txt' });
+    await world.createFolder.execute({ root: W, path: 'new/deep/er' });
+    await world.removeFolder.execute({ root: W, path: 'tree' });
+    await world.copy.execute({ source_root: W, source_path: 'src.txt', dest_root: W, dest_path: 'copy.txt' });
+    await world.move.execute({ source_root: W, source_path: 'src.txt', dest_root: W, dest_path: 'moved.txt' });
+    const changes = await world.journal.list({});
+    expect(changes.map((change) => [change.op, change.path, change.toPath ?? null])).toEqual([
+      ['move', 'src.txt', 'moved.txt'],
+      ['copy', 'src.txt', 'copy.txt'],
+      ['rmdir', 'tree', null],
+      ['mkdir', 'new', null],
+      ['remove', 'gone.txt', null],
+    ]);
+    const tree = await world.journal.image(changes[2].id);
+    expect(tree!.entries.map((entry) => [entry.relativePath, entry.kind])).toEqual([
+      ['', 'directory'],
+      ['sub', 'directory'],
+      ['sub/y.txt', 'file'],
+      ['x.txt', 'file'],
+    ]);
+    expect((await world.journal.image(changes[4].id))!.entries[0]).toMatchObject({ mode: 0o600 });
+  });
+
+  it('keeps no image larger than max_file_bytes: the change is listed, not undoable, with the reason', async () => {
+    const world = journalWorld({ maxFileBytes: 8, maxBytes: 100 });
+    world.tree.seedFile('/ws/big.txt', '0123456789');
+    await world.writeFile.execute({ root: W, path: 'big.txt', content: 'small' });
+    const [change] = await world.journal.list({});
+    expect(change).toMatchObject({ op: 'modify', undoable: false });
+    expect(change.reason).toContain('journal.max_file_bytes 8');
+    expect(await world.journal.image(change.id)).toBeNull();
+  });
+
+  it('evicts the oldest before-images past max_bytes; the evicted change stays listed, not undoable', async () => {
+    const world = journalWorld({ maxFileBytes: 10, maxBytes: 20 });
+    for (const name of ['a', 'b', 'c']) world.tree.seedFile(`/ws/${name}.txt`, '0123456789');
+    for (const name of ['a', 'b', 'c']) await world.writeFile.execute({ root: W, path: `${name}.txt`, content: 'new' });
+    const [c, b, a] = await world.journal.list({});
+    expect([a.undoable, b.undoable, c.undoable]).toEqual([false, true, true]);
+    expect(a.reason).toContain('evicted');
+    expect(await world.journal.usage()).toMatchObject({ bytes: 20 });
+  });
+
+  it('forgets changes older than the retention', async () => {
+    const world = journalWorld({ retentionMs: 1000 });
+    await world.writeFile.execute({ root: W, path: 'old.txt', content: 'x' });
+    world.clock.advance(61_000);
+    await world.writeFile.execute({ root: W, path: 'new.txt', content: 'y' });
+    expect((await world.journal.list({})).map((change) => change.path)).toEqual(['new.txt']);
+  });
+});
