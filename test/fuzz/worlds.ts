@@ -158,7 +158,7 @@ export function buildTools(files: FileSystemPort, hosts: Hosts) {
     listRoots: new ListRoots(paths),
     listFolder: new ListFolder(access, files),
     readFile,
-    writeFile: new WriteFile(access, files),
+    writeFile: new WriteFile(access, files, SETTINGS),
     removeFile: new RemoveFile(access, files),
     patchFile: new PatchFile(access, files, SETTINGS),
     createFolder: new CreateFolder(access, files),

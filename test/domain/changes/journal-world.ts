@@ -60,7 +60,7 @@ export function journalWorld(limits: Partial<JournalLimits> = {}) {
       principal = typeof name === 'string' ? { name, readOnly: false } : name;
       author = { principal: principal.name, session, tool };
     },
-    writeFile: new WriteFile(access, fs),
+    writeFile: new WriteFile(access, fs, TEST_SETTINGS),
     patchFile: new PatchFile(access, fs, TEST_SETTINGS),
     removeFile: new RemoveFile(access, fs),
     removeFolder: new RemoveFolder(access, fs),
