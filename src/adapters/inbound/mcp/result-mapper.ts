@@ -8,6 +8,7 @@ import { rememberResultJson } from './message-json.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
 import type { ToolCallObserver, ToolCallRecord } from './tool-call-observer.js';
 import type { PreparedTool } from './tool-schemas.js';
+import type { FailedCall } from './session-log.js';
 
 export const INTERNAL_ERROR_TEXT = 'INTERNAL_ERROR: unexpected error; see the server log';
 
@@ -69,6 +70,11 @@ function rememberLongText(text: string, structured: Readonly<Record<string, unkn
   rememberResultJson({ text, textJson, structured, structuredJson });
 }
 
+function firstText(result: CallToolResult): string {
+  const block = result.content[0];
+  return block?.type === 'text' ? block.text : '';
+}
+
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
@@ -85,6 +91,7 @@ export async function invokeTool(
   context: ToolCallContext,
   logger: Logger,
   observer?: ToolCallObserver,
+  onFailure?: (call: FailedCall) => void,
 ): Promise<CallToolResult> {
   const { definition } = tool;
   const started = performance.now();
@@ -141,6 +148,7 @@ export async function invokeTool(
   }
   const record = logCall(logger, { tool: definition.name, ...fields }, errorCode, started, responseBytes, context);
   observer?.toolCallFinished({ ...record, writtenBytes: definition.annotations.readOnlyHint ? 0 : contentBytesOf(rawArgs), denial });
+  if (errorCode !== undefined && errorCode !== 'CANCELLED') onFailure?.({ tool: definition.name, code: errorCode, text: firstText(result), denial: denial !== undefined });
   return result;
 }
 
@@ -151,13 +159,20 @@ function contentBytesOf(args: Record<string, unknown>): number {
 }
 
 /** A call naming no listed tool: an error result like any other, and logged like any other. */
-export function rejectUnknownTool(name: string, context: ToolCallContext, logger: Logger, observer?: ToolCallObserver): CallToolResult {
+export function rejectUnknownTool(
+  name: string,
+  context: ToolCallContext,
+  logger: Logger,
+  observer?: ToolCallObserver,
+  onFailure?: (call: FailedCall) => void,
+): CallToolResult {
   const started = performance.now();
   const error = errors.invalidArgument(`unknown tool: ${name}`);
   const result = errorResult(error.toClientText());
   const record = logCall(logger, { tool: name }, error.code, started, jsonByteLength(result), context);
   // Security: a client-chosen name must not become a metric label (unbounded series).
   observer?.toolCallFinished({ ...record, tool: 'unknown', writtenBytes: 0 });
+  onFailure?.({ tool: name, code: error.code, text: firstText(result), denial: false });
   return result;
 }
 

@@ -9,6 +9,7 @@ import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principa
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { startCallWork } from './call-work.js';
 import { McpResourceHandler } from './resource-handler.js';
+import { type FailedCall, SessionLog } from './session-log.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -60,22 +61,25 @@ export class McpServerFactory {
   create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): Server {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
-      { capabilities: { tools: {}, ...(this.resources ? { resources: {} } : {}) }, instructions: INSTRUCTIONS },
+      { capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: {} } : {}) }, instructions: INSTRUCTIONS },
     );
+    const log = SessionLog.attach(server);
     this.resources?.register(server, sessionId, (action) => this.principals.run(principal, action));
     server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
       const context = { sessionId, principal: principal.name };
-      if (!tool) return this.principals.run(principal, () => rejectUnknownTool(name, context, this.logger, this.observer));
+      // A failure reaches the session's log on the call's own stream, ahead of the answer.
+      const onFailure = (failure: FailedCall) => log.callFailed(failure, extra.sendNotification);
+      if (!tool) return this.principals.run(principal, () => rejectUnknownTool(name, context, this.logger, this.observer, onFailure));
       const call = startCallWork({
         signal: extra.signal,
         progressToken: request.params._meta?.progressToken,
         sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
       });
       try {
-        return await this.principals.run(principal, () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer));
+        return await this.principals.run(principal, () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer, onFailure));
       } finally {
         call.stop();
       }
