@@ -209,7 +209,7 @@ function outputMismatch(tool: PreparedTool, output: ToolOutput): string | undefi
 }
 
 /** NFR-019: denials are logged with the facts the client never sees (the resolved host path). */
-function logDenial(logger: Logger, tool: string, fields: ToolLogFields, error: DomainError, context: ToolCallContext): void {
+export function logDenial(logger: Logger, tool: string, fields: ToolLogFields, error: DomainError, context: ToolCallContext): void {
   logger.warn('security denial', {
     tool: error.logDetails.tool ?? tool,
     root: error.logDetails.root ?? fields.root,

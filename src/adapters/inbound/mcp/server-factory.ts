@@ -8,6 +8,7 @@ import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { startCallWork } from './call-work.js';
+import { McpCompletionHandler } from './completions.js';
 import { McpResourceHandler } from './resource-handler.js';
 import { type FailedCall, SessionLog } from './session-log.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
@@ -45,6 +46,7 @@ export class McpServerFactory {
     @inject(TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
     @inject(TOKENS.Metrics) @optional() private readonly observer?: ToolCallObserver,
     @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
+    @inject(McpCompletionHandler) @optional() private readonly completions?: McpCompletionHandler,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of definitions ?? []) {
@@ -61,10 +63,15 @@ export class McpServerFactory {
   create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): Server {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
-      { capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: {} } : {}) }, instructions: INSTRUCTIONS },
+      {
+        capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: {} } : {}), ...(this.completions ? { completions: {} } : {}) },
+        instructions: INSTRUCTIONS,
+      },
     );
     const log = SessionLog.attach(server);
-    this.resources?.register(server, sessionId, (action) => this.principals.run(principal, action));
+    const asPrincipal = <T>(action: () => T): T => this.principals.run(principal, action);
+    this.resources?.register(server, sessionId, asPrincipal);
+    this.completions?.register(server, { id: sessionId, principal: principal.name, log, asPrincipal });
     server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;

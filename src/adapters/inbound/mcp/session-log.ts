@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, LoggingLevelSchema, type LoggingLevel, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingLevelSchema, type LoggingLevel, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcError } from './json-rpc-error.js';
 
 export const SESSION_LOGGER = 'mcp-filesystem';
 
@@ -9,11 +10,6 @@ const SEVERITY: ReadonlyMap<LoggingLevel, number> = new Map(LoggingLevelSchema.o
 
 /** logging/setLevel with any level: an unknown one gets a clear -32602 here, not the SDK's raw schema dump. */
 const SetLevelRequest = z.object({ method: z.literal('logging/setLevel'), params: z.object({ level: z.unknown() }).loose() });
-
-/** A JSON-RPC error the SDK sends as is (its message, its code). */
-class InvalidParams extends Error {
-  readonly code = ErrorCode.InvalidParams;
-}
 
 /** Sends one notification; a tool call passes its request's sender so the message travels with its answer. */
 export type NotificationSender = (notification: ServerNotification) => Promise<void>;
@@ -44,7 +40,7 @@ export class SessionLog {
     const log = new SessionLog((notification) => server.notification(notification));
     server.setRequestHandler(SetLevelRequest, (request) => {
       const level = LoggingLevelSchema.safeParse(request.params.level);
-      if (!level.success) throw new InvalidParams(`INVALID_ARGUMENT: logging/setLevel: level must be one of ${LoggingLevelSchema.options.join(', ')}`);
+      if (!level.success) throw JsonRpcError.invalidParams(`INVALID_ARGUMENT: logging/setLevel: level must be one of ${LoggingLevelSchema.options.join(', ')}`);
       log.level = level.data;
       return {};
     });
