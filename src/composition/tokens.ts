@@ -5,6 +5,7 @@ import type { ContentHasher } from '../domain/ports/content-hasher.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
 import type { RegexEngine } from '../domain/ports/regex-engine.port.js';
+import type { RootsSource } from '../domain/ports/roots-source.port.js';
 import type { SessionStatePort } from '../domain/ports/session-state.port.js';
 import type { PathPolicy } from '../domain/path-policy.js';
 import type { ToolPolicy } from '../domain/tool-policy.js';
@@ -27,6 +28,8 @@ export const TOKENS = {
   Logger: Symbol.for('Logger') as ServiceIdentifier<Logger>,
   RegexEngine: Symbol.for('RegexEngine') as ServiceIdentifier<RegexEngine>,
   ContentHasher: Symbol.for('ContentHasher') as ServiceIdentifier<ContentHasher>,
+  /** The roots: the configured ones, or (stdio without DIR or config) the folders the client shares. */
+  RootsSource: Symbol.for('RootsSource') as ServiceIdentifier<RootsSource>,
   PathPolicy: Symbol.for('PathPolicy') as ServiceIdentifier<PathPolicy>,
   ToolPolicy: Symbol.for('ToolPolicy') as ServiceIdentifier<ToolPolicy>,
   /** The principal of the tool call being served; PathPolicy narrows the roots to its grant. */

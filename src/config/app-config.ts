@@ -52,6 +52,8 @@ export interface AppConfig {
   /** '' keeps session state in process memory; redis://host:port/db shares it between replicas. */
   readonly sessionStoreUrl: string;
   readonly roots: readonly RootConfig[];
+  /** Set when the roots are the folders the stdio client shares (no DIR, no config file); `roots` is then empty. */
+  readonly clientRoots?: { readonly readOnly: boolean };
   /** Absent means mode none on loopback (test servers); loadConfig always sets it. */
   readonly auth?: AuthConfig;
   /** GET /metrics; absent means enabled. */

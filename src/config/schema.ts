@@ -139,7 +139,6 @@ convict.addFormats({
   roots: {
     validate: (value: unknown) => {
       if (!Array.isArray(value)) throw new Error('must be a list of roots');
-      if (value.length === 0) throw new Error('at least one root is required');
       const seen = new Set<string>();
       value.forEach((entry, index) => validateRoot(entry, `[${index}]`, seen));
     },

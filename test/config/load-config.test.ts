@@ -189,8 +189,8 @@ describe('loadConfig: precedence CLI > env > YAML > defaults', () => {
 });
 
 describe('loadConfig: every bad config is one line naming the key and the reason', () => {
-  it('no config file given', () => {
-    expect(errorOf(() => loadConfig([], {})).message).toBe(
+  it('no config file given for HTTP (client folders are for stdio only)', () => {
+    expect(errorOf(() => loadConfig(['--http'], {})).message).toBe(
       'config error: config: no config file given (give directories: mcp-filesystem DIR..., or --config FILE, or MCP_FS_CONFIG)',
     );
   });
@@ -318,3 +318,17 @@ describe('loadConfig: every bad config is one line naming the key and the reason
     expectConfigError(`toolsets: [root, shell]\n${VALID}`, 'config error: toolsets[1]: unknown toolset "shell" (expected root, editor, repo)'));
 });
 
+
+describe('loadConfig: no DIR and no config file (stdio with the client\'s folders)', () => {
+  it('starts with no roots, the working directory at /, and remembers --read-only for the folders to come', () => {
+    const config = loadConfig([], {});
+    expect(config).toMatchObject({ roots: [], clientRoots: { readOnly: false }, configFile: undefined });
+    expect(config.settings.defaultRoot).toBe('');
+    expect(loadConfig(['--read-only'], {}).clientRoots).toEqual({ readOnly: true });
+  });
+
+  it('never with a config file or DIR arguments', async () => {
+    expect(loadConfig(['--config', await writeConfig(VALID)], {}).clientRoots).toBeUndefined();
+    expect(loadConfig([dir], {}).clientRoots).toBeUndefined();
+  });
+});

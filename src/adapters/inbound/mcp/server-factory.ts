@@ -8,6 +8,7 @@ import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { startCallWork } from './call-work.js';
+import { ClientRoots } from './client-roots.js';
 import { McpCompletionHandler } from './completions.js';
 import { McpResourceHandler } from './resource-handler.js';
 import { type FailedCall, SessionLog } from './session-log.js';
@@ -47,6 +48,7 @@ export class McpServerFactory {
     @inject(TOKENS.Metrics) @optional() private readonly observer?: ToolCallObserver,
     @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
     @inject(McpCompletionHandler) @optional() private readonly completions?: McpCompletionHandler,
+    @inject(ClientRoots) @optional() private readonly clientRoots?: ClientRoots,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of definitions ?? []) {
@@ -64,7 +66,7 @@ export class McpServerFactory {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: {} } : {}), ...(this.completions ? { completions: {} } : {}) },
+        capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: { listChanged: true } } : {}), ...(this.completions ? { completions: {} } : {}) },
         instructions: INSTRUCTIONS,
       },
     );
@@ -72,6 +74,7 @@ export class McpServerFactory {
     const asPrincipal = <T>(action: () => T): T => this.principals.run(principal, action);
     this.resources?.register(server, sessionId, asPrincipal);
     this.completions?.register(server, { id: sessionId, principal: principal.name, log, asPrincipal });
+    this.clientRoots?.attach(server, log);
     server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;

@@ -1,0 +1,16 @@
+import type { Root } from '../domain/roots.js';
+import { ToolPolicy } from '../domain/tool-policy.js';
+import { TOOLSETS, toolsetOf, type Toolset } from '../domain/tool-names.js';
+import type { RootConfig } from './app-config.js';
+
+/** Configured (or client-shared) roots as the domain sees them, each allowlist expanded and cut to the enabled toolsets. */
+export function domainRootsOf(roots: readonly RootConfig[], toolsets: readonly Toolset[] = TOOLSETS): Root[] {
+  const enabled = new Set<Toolset>(toolsets);
+  return roots.map((root) => ({
+    name: root.name,
+    hostPath: root.path,
+    // A tool of a disabled toolset is not served, so no root claims to allow it.
+    allowedTools: new Set([...ToolPolicy.expand(root.allowedTools)].filter((tool) => enabled.has(toolsetOf(tool) ?? 'root'))),
+    configuredTools: [...root.allowedTools],
+  }));
+}
