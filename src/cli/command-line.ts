@@ -51,6 +51,7 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_SESSIONS_MAX               open HTTP sessions in all (across replicas)
   MCP_FS_SESSIONS_MAX_PER_PRINCIPAL open HTTP sessions per principal
   MCP_FS_SESSION_STORE_URL          empty (in memory) or redis://host:port/db (shared by replicas)
+  MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION  resources/subscribe: subscriptions one session may hold
   MCP_FS_AUTH_MODE                  HTTP authentication: none, tokens or oauth
   MCP_FS_AUTH_ALLOW_UNAUTHENTICATED true: allow mode none on a non-loopback host
   MCP_FS_AUTH_TOKENS                mode tokens: JSON list of {name, sha256, roots?, read_only?}

@@ -10,6 +10,8 @@ import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
 import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
+import { InMemoryFileWatcher } from '../adapters/outbound/watch/in-memory-file-watcher.js';
+import { NodeFileWatcher } from '../adapters/outbound/watch/node-file-watcher.js';
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
@@ -72,6 +74,12 @@ export function buildCoreContainer(
 
   if (overrides.fileSystem) container.bind(TOKENS.FileSystem).toConstantValue(overrides.fileSystem);
   else container.bind(TOKENS.FileSystem).to(NodeFileSystem);
+  container
+    .bind(TOKENS.FileWatcher)
+    .toResolvedValue(
+      (files: FileSystemPort) => (files instanceof NodeFileSystem ? new NodeFileWatcher(files) : new InMemoryFileWatcher(files)),
+      [TOKENS.FileSystem],
+    );
   if (overrides.clock) container.bind(TOKENS.Clock).toConstantValue(overrides.clock);
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));

@@ -6,6 +6,7 @@ import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
 import type { RegexEngine } from '../domain/ports/regex-engine.port.js';
 import type { RootsSource } from '../domain/ports/roots-source.port.js';
+import type { FileWatcher } from '../domain/ports/file-watcher.port.js';
 import type { SessionStatePort } from '../domain/ports/session-state.port.js';
 import type { PathPolicy } from '../domain/path-policy.js';
 import type { ToolPolicy } from '../domain/tool-policy.js';
@@ -25,6 +26,8 @@ export const TOKENS = {
   Settings: Symbol.for('Settings') as ServiceIdentifier<Settings>,
   FileSystem: Symbol.for('FileSystemPort') as ServiceIdentifier<FileSystemPort>,
   Clock: Symbol.for('Clock') as ServiceIdentifier<Clock>,
+  /** Watches entries for resources/subscribe; inotify-backed over the Node file system, in memory over the in-memory one. */
+  FileWatcher: Symbol.for('FileWatcher') as ServiceIdentifier<FileWatcher>,
   Logger: Symbol.for('Logger') as ServiceIdentifier<Logger>,
   RegexEngine: Symbol.for('RegexEngine') as ServiceIdentifier<RegexEngine>,
   ContentHasher: Symbol.for('ContentHasher') as ServiceIdentifier<ContentHasher>,

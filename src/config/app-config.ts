@@ -56,6 +56,8 @@ export interface AppConfig {
   readonly clientRoots?: { readonly readOnly: boolean };
   /** Absent means mode none on loopback (test servers); loadConfig always sets it. */
   readonly auth?: AuthConfig;
+  /** resources/subscribe limits; absent means the defaults (256 a session). */
+  readonly subscriptions?: { readonly maxPerSession: number };
   /** GET /metrics; absent means enabled. */
   readonly metrics?: { readonly enabled: boolean };
 }

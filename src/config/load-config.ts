@@ -69,6 +69,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
       maxPerPrincipal: raw.sessions.max_per_principal,
     },
     sessionStoreUrl: raw.session_store.url,
+    subscriptions: { maxPerSession: raw.subscriptions.max_per_session },
     roots,
     ...(commandLine.clientRoots ? { clientRoots: { readOnly: commandLine.readOnly } } : {}),
   };

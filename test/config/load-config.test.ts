@@ -65,6 +65,7 @@ describe('loadConfig: a valid file', () => {
       },
       sessions: { idleTimeoutMs: 1_800_000, max: 1000, maxPerPrincipal: 100 },
       sessionStoreUrl: '',
+      subscriptions: { maxPerSession: 256 },
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
       auth: { mode: 'none', allowUnauthenticated: false },
       metrics: { enabled: true },
@@ -330,5 +331,13 @@ describe('loadConfig: no DIR and no config file (stdio with the client\'s folder
   it('never with a config file or DIR arguments', async () => {
     expect(loadConfig(['--config', await writeConfig(VALID)], {}).clientRoots).toBeUndefined();
     expect(loadConfig([dir], {}).clientRoots).toBeUndefined();
+  });
+});
+
+describe('loadConfig: subscriptions', () => {
+  it('max_per_session defaults to 256 and takes MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION; 0 is refused', () => {
+    expect(loadConfig([], {}).subscriptions).toEqual({ maxPerSession: 256 });
+    expect(loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '5' }).subscriptions).toEqual({ maxPerSession: 5 });
+    expect(errorOf(() => loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '0' })).message).toMatch(/^config error: subscriptions\.max_per_session: /);
   });
 });

@@ -30,6 +30,8 @@ export interface TestServerOptions {
   readonly auth?: AuthConfig;
   /** GET /metrics; default enabled. */
   readonly metrics?: { readonly enabled: boolean };
+  /** resources/subscribe limits; default 256 a session. */
+  readonly subscriptions?: { readonly maxPerSession: number };
 }
 
 export interface TestServer {
@@ -69,6 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     roots,
     auth: options.auth,
     metrics: options.metrics,
+    subscriptions: options.subscriptions,
   };
   const logger = new RecordingLogger();
   const container = buildContainer(config, { logger, ...options.overrides });

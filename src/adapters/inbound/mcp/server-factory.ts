@@ -11,6 +11,7 @@ import { startCallWork } from './call-work.js';
 import { ClientRoots } from './client-roots.js';
 import { McpCompletionHandler } from './completions.js';
 import { McpResourceHandler } from './resource-handler.js';
+import { McpSubscriptionHandler } from './subscriptions.js';
 import { type FailedCall, SessionLog } from './session-log.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
 import { invokeTool, rejectUnknownTool } from './result-mapper.js';
@@ -49,6 +50,7 @@ export class McpServerFactory {
     @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
     @inject(McpCompletionHandler) @optional() private readonly completions?: McpCompletionHandler,
     @inject(ClientRoots) @optional() private readonly clientRoots?: ClientRoots,
+    @inject(McpSubscriptionHandler) @optional() private readonly subscriptions?: McpSubscriptionHandler,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of definitions ?? []) {
@@ -66,7 +68,7 @@ export class McpServerFactory {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: { listChanged: true } } : {}), ...(this.completions ? { completions: {} } : {}) },
+        capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: { listChanged: true, ...(this.subscriptions ? { subscribe: true } : {}) } } : {}), ...(this.completions ? { completions: {} } : {}) },
         instructions: INSTRUCTIONS,
       },
     );
@@ -75,6 +77,7 @@ export class McpServerFactory {
     this.resources?.register(server, sessionId, asPrincipal);
     this.completions?.register(server, { id: sessionId, principal: principal.name, log, asPrincipal });
     this.clientRoots?.attach(server, log);
+    this.subscriptions?.register(server, sessionId, principal.name, asPrincipal);
     server.setRequestHandler(ListToolsRequestSchema, () => (this.listing ??= { tools: [...this.tools.values()].map((tool) => tool.listing) }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
