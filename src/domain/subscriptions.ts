@@ -37,7 +37,11 @@ export class Subscriptions {
     if (!entry) throw errors.notFound('path', target.root.name, displayPath(target));
     const key = keyOf(target);
     const held = this.sessions.get(sessionId) ?? new Set<string>();
-    if (held.has(key)) return;
+    if (held.has(key)) {
+      // Subscribed again (e.g. through a session's rebuilt server): the latest listener is the one told.
+      this.watches.get(key)?.listeners.set(sessionId, listener);
+      return;
+    }
     if (held.size >= this.maxPerSession) {
       throw errors.invalidArgument(
         `too many subscriptions: this session holds ${held.size}, the most subscriptions.max_per_session allows; unsubscribe from some first`,

@@ -40,6 +40,17 @@ describe('Subscriptions', () => {
     expect(told).toHaveLength(3);
   });
 
+  it('a session subscribing again to the same entry is told through its latest listener only', async () => {
+    const { watcher, subscriptions, at } = world();
+    const told: string[] = [];
+    await subscriptions.subscribe('s', 'workspace', 'a.txt', () => told.push('old'));
+    await subscriptions.subscribe('s', 'workspace', 'a.txt', () => told.push('new'));
+    watcher.changed(at('a.txt'));
+    expect(told).toEqual(['new']);
+    expect(subscriptions.countOf('s')).toBe(1);
+    expect(watcher.size).toBe(1);
+  });
+
   it('refuses like reading: missing, outside, through an outside link, a root without read_file', async () => {
     const { watcher, subscriptions } = world();
     expect((await domainError(subscriptions.subscribe('s', 'workspace', 'missing.txt', () => undefined))).code).toBe('NOT_FOUND');

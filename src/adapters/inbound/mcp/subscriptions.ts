@@ -76,10 +76,12 @@ export class McpSubscriptionHandler implements SessionEndListener {
   private async subscribe(server: Server, sessionId: string, principal: string, uri: string): Promise<Record<string, never>> {
     const held = this.sessions.get(sessionId) ?? new Map<string, Coalescer>();
     this.sessions.set(sessionId, held);
-    const coalescer = held.get(uri) ?? new Coalescer(() => void server.sendResourceUpdated({ uri }).catch(() => undefined));
+    // Bound to this server: a session's server rebuilt here after an idle release is the one told once the client subscribes again.
+    const coalescer = new Coalescer(() => void server.sendResourceUpdated({ uri }).catch(() => undefined));
     await this.mapped('resources/subscribe', sessionId, principal, uri, async ({ root, path }) => {
       await this.subscriptions.subscribe(sessionId, root, path, () => coalescer.changed());
     });
+    held.get(uri)?.stop();
     held.set(uri, coalescer);
     return {};
   }
