@@ -7,6 +7,8 @@ export interface CommandLine {
   readonly dirs: readonly string[];
   /** Serve stdio (the zero-config default, or --stdio) rather than Streamable HTTP. */
   readonly stdio: boolean;
+  /** No DIR, no config file, not --http: stdio with the folders the client shares as roots. */
+  readonly clientRoots: boolean;
   readonly readOnly: boolean;
   readonly help: boolean;
   readonly version: boolean;
@@ -18,10 +20,12 @@ export const HELP = `${USAGE_LINE}
 
 Serves sandboxed file tools over MCP. With DIR arguments (no config file) each DIR becomes a root
 named after its base name (repeats get -2, -3...), every tool is allowed and the server talks stdio.
+With neither DIR arguments nor a config file it talks stdio and serves the folders the client shares
+(MCP roots), named by the same rule; until the client shares one, tools answer NO_ROOTS.
 
 Options:
   --config FILE          YAML config file (roots, allowlists, limits); excludes DIR arguments
-  --read-only            DIR form only: allow just the tools that never change a file
+  --read-only            DIR form and client folders: allow just the tools that never change a file
   --http                 DIR form: serve Streamable HTTP instead of stdio
   --stdio                config form: serve stdio instead of Streamable HTTP
   --host HOST            HTTP listen address (default 127.0.0.1)
@@ -47,6 +51,7 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_SESSIONS_MAX               open HTTP sessions in all (across replicas)
   MCP_FS_SESSIONS_MAX_PER_PRINCIPAL open HTTP sessions per principal
   MCP_FS_SESSION_STORE_URL          empty (in memory) or redis://host:port/db (shared by replicas)
+  MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION  resources/subscribe: subscriptions one session may hold
   MCP_FS_AUTH_MODE                  HTTP authentication: none, tokens or oauth
   MCP_FS_AUTH_ALLOW_UNAUTHENTICATED true: allow mode none on a non-loopback host
   MCP_FS_AUTH_TOKENS                mode tokens: JSON list of {name, sha256, roots?, read_only?}
@@ -97,6 +102,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const http = values.http ?? false;
   const readOnly = values['read-only'] ?? false;
   let stdio = values.stdio ?? false;
+  const clientRoots = !help && !version && positionals.length === 0 && config === undefined && !env.MCP_FS_CONFIG && !http;
   if (!help && !version) {
     if (positionals.length > 0 && config !== undefined) {
       throw new CommandLineError('DIR arguments and --config exclude each other: give directories or a config file');
@@ -105,10 +111,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       throw new CommandLineError('DIR arguments and MCP_FS_CONFIG exclude each other: give directories or a config file');
     }
     if (http && stdio) throw new CommandLineError('--http and --stdio exclude each other');
-    if (positionals.length === 0 && readOnly) {
-      throw new CommandLineError('--read-only applies to DIR arguments; with a config file, set each root\'s allowed_tools');
+    if (positionals.length === 0 && readOnly && !clientRoots) {
+      throw new CommandLineError('--read-only applies to DIR arguments and client folders; with a config file, set each root\'s allowed_tools');
     }
     if (positionals.length > 0) stdio = !http;
+    if (clientRoots) stdio = true;
   }
-  return { config, dirs: positionals, stdio, readOnly, help, version };
+  return { config, dirs: positionals, stdio, clientRoots, readOnly, help, version };
 }

@@ -1,13 +1,17 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-principal.js';
+import { ClientRoots } from '../adapters/inbound/mcp/client-roots.js';
 import { McpServerFactory } from '../adapters/inbound/mcp/server-factory.js';
 import { SessionRegistry } from '../adapters/inbound/mcp/session-registry.js';
 import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
+import { ConfiguredRoots } from '../adapters/outbound/configured-roots.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
 import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
+import { InMemoryFileWatcher } from '../adapters/outbound/watch/in-memory-file-watcher.js';
+import { NodeFileWatcher } from '../adapters/outbound/watch/node-file-watcher.js';
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
@@ -16,11 +20,11 @@ import { PathPolicy } from '../domain/path-policy.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
-import type { Root } from '../domain/roots.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
-import { TOOLSETS, toolsetOf, type Toolset } from '../domain/tool-names.js';
 import { bindJournal } from './journal-binding.js';
+import type { RootsSource } from '../domain/ports/roots-source.port.js';
+import { domainRootsOf, servedToolsets } from '../config/domain-roots.js';
 import { toolFamilyModules } from './modules/index.js';
 import { TOKENS } from './tokens.js';
 
@@ -40,22 +44,6 @@ function sessionStoreOf(config: AppConfig, remote?: RemoteSessionStoreFactory): 
   return (_clock, logger) => remote(config.sessionStoreUrl, config.sessions, logger);
 }
 
-/** The toolsets served: as configured (all by default), without changes while the journal is off. */
-function enabledToolsets(config: AppConfig): Toolset[] {
-  return (config.toolsets ?? TOOLSETS).filter((toolset) => toolset !== 'changes' || config.journal !== undefined);
-}
-
-function rootsOf(config: AppConfig): Root[] {
-  const enabled = new Set<Toolset>(enabledToolsets(config));
-  return config.roots.map((root) => ({
-    name: root.name,
-    hostPath: root.path,
-    // A tool of a disabled toolset is not served, so no root claims to allow it.
-    allowedTools: new Set([...ToolPolicy.expand(root.allowedTools)].filter((tool) => enabled.has(toolsetOf(tool) ?? 'root'))),
-    configuredTools: [...root.allowedTools],
-  }));
-}
-
 /**
  * Everything a stdio server needs: the domain, the outbound adapters, the tool modules, the MCP
  * server factory and StdioServer. Nothing of the HTTP stack (Koa, auth, Prometheus, the SDK's HTTP
@@ -73,7 +61,13 @@ export function buildCoreContainer(
   container.bind(TOKENS.Settings).toConstantValue(config.settings);
   const principals = new AsyncLocalPrincipalContext();
   container.bind(TOKENS.PrincipalContext).toConstantValue(principals);
-  container.bind(TOKENS.PathPolicy).toConstantValue(new PathPolicy(rootsOf(config), principals));
+  if (config.clientRoots) {
+    container.bind(ClientRoots).toSelf();
+    container.bind(TOKENS.RootsSource).toService(ClientRoots);
+  } else {
+    container.bind(TOKENS.RootsSource).toConstantValue(new ConfiguredRoots(domainRootsOf(config.roots, servedToolsets(config))));
+  }
+  container.bind(TOKENS.PathPolicy).toResolvedValue((roots: RootsSource) => new PathPolicy(roots, principals), [TOKENS.RootsSource]);
   container.bind(TOKENS.ToolPolicy).toConstantValue(new ToolPolicy());
   container
     .bind(RootAccess)
@@ -84,6 +78,12 @@ export function buildCoreContainer(
   if (overrides.fileSystem) container.bind(files).toConstantValue(overrides.fileSystem);
   else container.bind(files).to(NodeFileSystem);
   if (config.journal) bindJournal(container, config.journal);
+  container
+    .bind(TOKENS.FileWatcher)
+    .toResolvedValue(
+      (real: FileSystemPort) => (real instanceof NodeFileSystem ? new NodeFileWatcher(real) : new InMemoryFileWatcher(real)),
+      [files],
+    );
   if (overrides.clock) container.bind(TOKENS.Clock).toConstantValue(overrides.clock);
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
@@ -92,7 +92,7 @@ export function buildCoreContainer(
 
   container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remoteSessionStore), [TOKENS.Clock, TOKENS.Logger]);
 
-  container.load(...toolFamilyModules(enabledToolsets(config)));
+  container.load(...toolFamilyModules(servedToolsets(config)));
 
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();

@@ -5,6 +5,8 @@ import type { ContentHasher } from '../domain/ports/content-hasher.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
 import type { RegexEngine } from '../domain/ports/regex-engine.port.js';
+import type { RootsSource } from '../domain/ports/roots-source.port.js';
+import type { FileWatcher } from '../domain/ports/file-watcher.port.js';
 import type { SessionStatePort } from '../domain/ports/session-state.port.js';
 import type { PathPolicy } from '../domain/path-policy.js';
 import type { ToolPolicy } from '../domain/tool-policy.js';
@@ -28,9 +30,13 @@ export const TOKENS = {
   Settings: Symbol.for('Settings') as ServiceIdentifier<Settings>,
   FileSystem: Symbol.for('FileSystemPort') as ServiceIdentifier<FileSystemPort>,
   Clock: Symbol.for('Clock') as ServiceIdentifier<Clock>,
+  /** Watches entries for resources/subscribe; inotify-backed over the Node file system, in memory over the in-memory one. */
+  FileWatcher: Symbol.for('FileWatcher') as ServiceIdentifier<FileWatcher>,
   Logger: Symbol.for('Logger') as ServiceIdentifier<Logger>,
   RegexEngine: Symbol.for('RegexEngine') as ServiceIdentifier<RegexEngine>,
   ContentHasher: Symbol.for('ContentHasher') as ServiceIdentifier<ContentHasher>,
+  /** The roots: the configured ones, or (stdio without DIR or config) the folders the client shares. */
+  RootsSource: Symbol.for('RootsSource') as ServiceIdentifier<RootsSource>,
   PathPolicy: Symbol.for('PathPolicy') as ServiceIdentifier<PathPolicy>,
   ToolPolicy: Symbol.for('ToolPolicy') as ServiceIdentifier<ToolPolicy>,
   /** The principal of the tool call being served; PathPolicy narrows the roots to its grant. */

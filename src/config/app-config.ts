@@ -61,8 +61,12 @@ export interface AppConfig {
   /** '' keeps session state in process memory; redis://host:port/db shares it between replicas. */
   readonly sessionStoreUrl: string;
   readonly roots: readonly RootConfig[];
+  /** Set when the roots are the folders the stdio client shares (no DIR, no config file); `roots` is then empty. */
+  readonly clientRoots?: { readonly readOnly: boolean };
   /** Absent means mode none on loopback (test servers); loadConfig always sets it. */
   readonly auth?: AuthConfig;
+  /** resources/subscribe limits; absent means the defaults (256 a session). */
+  readonly subscriptions?: { readonly maxPerSession: number };
   /** GET /metrics; absent means enabled. */
   readonly metrics?: { readonly enabled: boolean };
   /** The change journal; absent means off (hand-built test configs). loadConfig sets it unless journal.enabled is false. */

@@ -1,6 +1,6 @@
 import type { AuthConfig, RootConfig } from './app-config.js';
 import type { RawAuthConfig } from './auth-schema.js';
-import { ConfigError } from './load-config.js';
+import { ConfigError } from './config-error.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 

@@ -6,27 +6,20 @@ import { parseCommandLine } from '../cli/command-line.js';
 import { toolsetOf, type Toolset } from '../domain/tool-names.js';
 import type { AppConfig, JournalConfig, RootConfig } from './app-config.js';
 import { resolveAuth } from './auth-config.js';
+import { ConfigError } from './config-error.js';
 import { configSchema, type RawConfig, type RawRoot } from './schema.js';
 import { zeroConfigRoots } from './zero-config-roots.js';
 
-/** A bad configuration: the process prints `message` as its one line on stderr and exits. */
-export class ConfigError extends Error {
-  constructor(
-    readonly key: string,
-    readonly reason: string,
-  ) {
-    super(`config error: ${key}: ${reason}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /**
  * Reads the YAML file named by --config or MCP_FS_CONFIG (or, with DIR arguments, makes one root
- * per directory), applies env and flags on top, validates everything.
+ * per directory; with neither, leaves the roots to the client), applies env and flags on top,
+ * validates everything.
  */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
   const commandLine = parseCommandLine(argv, env);
-  const zeroConfig = commandLine.dirs.length > 0;
+  const zeroConfig = commandLine.dirs.length > 0 || commandLine.clientRoots;
   const configFile = zeroConfig ? undefined : locateConfigFile(commandLine.config ?? env.MCP_FS_CONFIG);
 
   const config = convict<RawConfig>(configSchema, { args: [...argv], env: { ...env } });
@@ -45,6 +38,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     throw fromConvictMessage(firstLine(error));
   }
   const raw = config.getProperties();
+  // Client folders arrive after start-up; every other form needs its roots now.
+  if (!commandLine.clientRoots && raw.roots.length === 0) throw new ConfigError('roots', 'at least one root is required');
 
   const baseDirectory = configFile === undefined ? process.cwd() : dirname(configFile);
   const roots = raw.roots.map((root, index) => resolveRoot(root, index, baseDirectory));
@@ -75,8 +70,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
       maxPerPrincipal: raw.sessions.max_per_principal,
     },
     sessionStoreUrl: raw.session_store.url,
+    subscriptions: { maxPerSession: raw.subscriptions.max_per_session },
     roots,
     journal: resolveJournal(raw.journal, roots, baseDirectory),
+    ...(commandLine.clientRoots ? { clientRoots: { readOnly: commandLine.readOnly } } : {}),
   };
 }
 
@@ -184,6 +181,8 @@ function resolveRoot(root: RawRoot, index: number, configDirectory: string): Roo
 }
 
 function resolveDefaultRoot(configured: string, roots: readonly RootConfig[]): string {
+  // Client folders are not known yet: the working directory starts at / (or the named root once shared).
+  if (roots.length === 0) return configured;
   if (configured === '') return roots[0].name;
   if (!roots.some((root) => root.name === configured)) {
     throw new ConfigError('default_root', `"${configured}" is not a configured root (roots: ${roots.map((root) => root.name).join(', ')})`);

@@ -37,6 +37,7 @@ export interface RawConfig {
     max_per_principal: number;
   };
   session_store: { url: string };
+  subscriptions: { max_per_session: number };
   toolsets: string[];
   roots: RawRoot[];
   auth: RawAuthConfig;
@@ -140,7 +141,6 @@ convict.addFormats({
   roots: {
     validate: (value: unknown) => {
       if (!Array.isArray(value)) throw new Error('must be a list of roots');
-      if (value.length === 0) throw new Error('at least one root is required');
       const seen = new Set<string>();
       value.forEach((entry, index) => validateRoot(entry, `[${index}]`, seen));
     },
@@ -249,6 +249,14 @@ export const configSchema: convict.Schema<RawConfig> = {
       format: 'positive-int',
       default: SESSION_DEFAULTS.maxPerPrincipal,
       env: 'MCP_FS_SESSIONS_MAX_PER_PRINCIPAL',
+    },
+  },
+  subscriptions: {
+    max_per_session: {
+      doc: 'resources/subscribe: subscriptions one session may hold; one more is refused',
+      format: 'positive-int',
+      default: 256,
+      env: 'MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION',
     },
   },
   session_store: {

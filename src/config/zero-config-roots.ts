@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { READ_ONLY_TOOLS, ALL_TOOLS_WILDCARD } from '../domain/tool-names.js';
+import type { RootConfig } from './app-config.js';
 import type { RawRoot } from './schema.js';
 
 /**
@@ -24,4 +25,22 @@ export function zeroConfigRoots(directories: readonly string[], readOnly: boolea
     taken.add(name);
     return { name, path: resolve(directory), allowed_tools: readOnly ? [...READ_ONLY_TOOLS] : [ALL_TOOLS_WILDCARD] };
   });
+}
+
+/** A folder the client shared: the path it named (which gives the root its name) and where that really is. */
+export interface SharedFolder {
+  readonly named: string;
+  readonly realPath: string;
+}
+
+/**
+ * The client's folders as roots, named by the same rule as DIR arguments (from the path the client
+ * named, so a link keeps the name the user sees) and confined to the real path, resolved once here.
+ */
+export function clientRootConfigs(folders: readonly SharedFolder[], readOnly: boolean): RootConfig[] {
+  return zeroConfigRoots(folders.map((folder) => folder.named), readOnly).map((root, index) => ({
+    name: root.name,
+    path: folders[index].realPath,
+    allowedTools: root.allowed_tools,
+  }));
 }

@@ -1,5 +1,6 @@
 export type ErrorCode =
   | 'UNKNOWN_ROOT'
+  | 'NO_ROOTS'
   | 'TOOL_NOT_ALLOWED'
   | 'ACCESS_DENIED'
   | 'INVALID_PATH'
@@ -87,4 +88,6 @@ export const errors = {
   notAFile: (root: string, path: string) =>
     new DomainError('NOT_A_FILE', `not a regular file: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
   invalidArgument: (message: string) => new DomainError('INVALID_ARGUMENT', message),
+  noRoots: () =>
+    new DomainError('NO_ROOTS', 'the client shared no folders; share a folder in the client or start the server with DIR arguments'),
 };

@@ -36,7 +36,8 @@ export class Namespace {
       const printable = rawPath.replace(/\0/g, '\\0');
       throw new DomainError('INVALID_PATH', `invalid path: path contains a null byte: ${printable}`, { attemptedPath: printable });
     }
-    const names = normalize(rawPath, cwd, (name) => this.paths.roots.some((root) => root.name === name));
+    this.paths.assertRootsShared();
+    const names = normalize(rawPath, this.liveDirectory(cwd), (name) => this.paths.roots.some((root) => root.name === name));
     if (names.length === 0) return { kind: 'roots', display: NAMESPACE_TOP };
     const [rootName, ...rest] = names;
     if (!this.paths.roots.some((root) => root.name === rootName)) throw unknownTopLevel(rootName, names, this.paths.roots);
@@ -44,6 +45,14 @@ export class Namespace {
       ? this.paths.resolve(this.paths.root(rootName), rest.join('/'))
       : this.access.path(tool, rootName, rest.join('/'));
     return { kind: 'entry', path, display: namespacePath(path) };
+  }
+
+  /** The working directory, or the first root when the root it was in went away (the client's folders changed). */
+  private liveDirectory(cwd: string): string {
+    const [rootName] = splitNames(cwd);
+    const roots = this.paths.roots;
+    if (rootName === undefined || roots.length === 0 || this.paths.exists(rootName)) return cwd;
+    return `/${roots[0].name}`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { type DomainError, errors } from './errors.js';
 import { type Principal, type PrincipalContext, UNRESTRICTED_PRINCIPAL, rootsVisibleTo } from './principal.js';
+import type { RootsSource } from './ports/roots-source.port.js';
 import { displayPath, type Root, type RootPath } from './roots.js';
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
@@ -18,32 +19,57 @@ const utf8 = new TextEncoder();
  * without races live in the file system adapter.
  */
 export class PathPolicy {
-  /** Cache: one narrowed view per Principal object (a session keeps its principal), dropped with it. */
+  /**
+   * Cache: one narrowed view per Principal object (a session keeps its principal), dropped with it,
+   * and made again when the source's set of roots changes (compared by identity).
+   */
   private readonly views = new WeakMap<Principal, RootView>();
+  private readonly source: RootsSource;
 
   constructor(
-    private readonly configuredRoots: readonly Root[],
+    roots: readonly Root[] | RootsSource,
     private readonly principals: PrincipalContext = { current: () => UNRESTRICTED_PRINCIPAL },
-  ) {}
+  ) {
+    this.source = isRootsSource(roots) ? roots : { current: () => roots };
+  }
 
   /** The roots the current principal may use, with its narrowed allowlists. */
   get roots(): readonly Root[] {
     return this.view().roots;
   }
 
-  /** Security: a root outside the principal's grant is UNKNOWN_ROOT, exactly like one never configured. */
+  /**
+   * Security: a root outside the principal's grant is UNKNOWN_ROOT, exactly like one never configured.
+   * With no roots at all (a client that shared no folders) every lookup is NO_ROOTS.
+   */
   root(name: string): Root {
     const root = this.view().byName.get(name);
-    if (!root) throw errors.unknownRoot(name);
+    if (!root) throw this.source.current().length === 0 ? errors.noRoots() : errors.unknownRoot(name);
     return root;
+  }
+
+  /** NO_ROOTS when there are no roots at all, for lookups that start above the roots (the editor namespace). */
+  assertRootsShared(): void {
+    if (this.source.current().length === 0) throw errors.noRoots();
+  }
+
+  /** Whether any root exists now, whoever asks (false until a client shares folders). */
+  anyRoots(): boolean {
+    return this.source.current().length > 0;
+  }
+
+  /** Whether a root of this name exists now, whoever asks (a client's folders may come and go). */
+  exists(name: string): boolean {
+    return this.source.current().some((root) => root.name === name);
   }
 
   private view(): RootView {
     const principal = this.principals.current();
+    const configured = this.source.current();
     let view = this.views.get(principal);
-    if (!view) {
-      const roots = rootsVisibleTo(principal, this.configuredRoots);
-      view = { roots, byName: new Map(roots.map((root) => [root.name, root])) };
+    if (!view || view.from !== configured) {
+      const roots = rootsVisibleTo(principal, configured);
+      view = { from: configured, roots, byName: new Map(roots.map((root) => [root.name, root])) };
       this.views.set(principal, view);
     }
     return view;
@@ -92,8 +118,14 @@ export class PathPolicy {
 }
 
 interface RootView {
+  /** The source's set this view was made from. */
+  readonly from: readonly Root[];
   readonly roots: readonly Root[];
   readonly byName: ReadonlyMap<string, Root>;
+}
+
+function isRootsSource(roots: readonly Root[] | RootsSource): roots is RootsSource {
+  return !Array.isArray(roots);
 }
 
 /** See PathPolicy.resolveLinkTarget; exported for the file system adapters that walk links. */

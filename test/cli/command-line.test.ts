@@ -11,14 +11,22 @@ function errorOf(run: () => unknown): Error {
 
 describe('parseCommandLine', () => {
   it('DIR arguments serve stdio by default, --http switches to HTTP', () => {
-    expect(parseCommandLine(['a', 'b'])).toEqual({ config: undefined, dirs: ['a', 'b'], stdio: true, readOnly: false, help: false, version: false });
+    expect(parseCommandLine(['a', 'b'])).toEqual({ config: undefined, dirs: ['a', 'b'], stdio: true, clientRoots: false, readOnly: false, help: false, version: false });
     expect(parseCommandLine(['--http', '--port', '0', 'a']).stdio).toBe(false);
     expect(parseCommandLine(['--read-only', 'a']).readOnly).toBe(true);
   });
 
   it('a config file serves HTTP unless --stdio', () => {
-    expect(parseCommandLine(['--config', 'x.yaml'])).toEqual({ config: 'x.yaml', dirs: [], stdio: false, readOnly: false, help: false, version: false });
+    expect(parseCommandLine(['--config', 'x.yaml'])).toEqual({ config: 'x.yaml', dirs: [], stdio: false, clientRoots: false, readOnly: false, help: false, version: false });
     expect(parseCommandLine(['--stdio', '--config', 'x.yaml']).stdio).toBe(true);
+  });
+
+  it('with neither DIR nor a config file, serves stdio with the client\'s folders (--read-only allowed); --http does not', () => {
+    expect(parseCommandLine([])).toEqual({ config: undefined, dirs: [], stdio: true, clientRoots: true, readOnly: false, help: false, version: false });
+    expect(parseCommandLine(['--read-only', '--toolsets', 'editor'])).toMatchObject({ stdio: true, clientRoots: true, readOnly: true });
+    expect(parseCommandLine([], { MCP_FS_CONFIG: 'x.yaml' })).toMatchObject({ clientRoots: false, stdio: false });
+    expect(parseCommandLine(['--http'])).toMatchObject({ clientRoots: false, stdio: false });
+    expect(parseCommandLine(['--help']).clientRoots).toBe(false);
   });
 
   it('recognises --help and --version', () => {

@@ -66,6 +66,7 @@ describe('loadConfig: a valid file', () => {
       },
       sessions: { idleTimeoutMs: 1_800_000, max: 1000, maxPerPrincipal: 100 },
       sessionStoreUrl: '',
+      subscriptions: { maxPerSession: 256 },
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
       auth: { mode: 'none', allowUnauthenticated: false },
       metrics: { enabled: true },
@@ -196,8 +197,8 @@ describe('loadConfig: precedence CLI > env > YAML > defaults', () => {
 });
 
 describe('loadConfig: every bad config is one line naming the key and the reason', () => {
-  it('no config file given', () => {
-    expect(errorOf(() => loadConfig([], {})).message).toBe(
+  it('no config file given for HTTP (client folders are for stdio only)', () => {
+    expect(errorOf(() => loadConfig(['--http'], {})).message).toBe(
       'config error: config: no config file given (give directories: mcp-filesystem DIR..., or --config FILE, or MCP_FS_CONFIG)',
     );
   });
@@ -342,4 +343,26 @@ describe('loadConfig: the change journal (issue 20)', () => {
 
   it('refuses max_file_bytes above max_bytes', () =>
     expectConfigError(`${VALID}journal:\n  max_bytes: 10\n  max_file_bytes: 11\n`, 'config error: journal.max_file_bytes: must not exceed journal.max_bytes (10)'));
+});
+
+describe('loadConfig: no DIR and no config file (stdio with the client\'s folders)', () => {
+  it('starts with no roots, the working directory at /, and remembers --read-only for the folders to come', () => {
+    const config = loadConfig([], {});
+    expect(config).toMatchObject({ roots: [], clientRoots: { readOnly: false }, configFile: undefined });
+    expect(config.settings.defaultRoot).toBe('');
+    expect(loadConfig(['--read-only'], {}).clientRoots).toEqual({ readOnly: true });
+  });
+
+  it('never with a config file or DIR arguments', async () => {
+    expect(loadConfig(['--config', await writeConfig(VALID)], {}).clientRoots).toBeUndefined();
+    expect(loadConfig([dir], {}).clientRoots).toBeUndefined();
+  });
+});
+
+describe('loadConfig: subscriptions', () => {
+  it('max_per_session defaults to 256 and takes MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION; 0 is refused', () => {
+    expect(loadConfig([], {}).subscriptions).toEqual({ maxPerSession: 256 });
+    expect(loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '5' }).subscriptions).toEqual({ maxPerSession: 5 });
+    expect(errorOf(() => loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '0' })).message).toMatch(/^config error: subscriptions\.max_per_session: /);
+  });
 });

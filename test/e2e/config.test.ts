@@ -137,8 +137,8 @@ roots:
     await expectStartupFailure(['--config', file], /^config error: config: cannot load .*config\.yaml: /);
   });
 
-  it('exits at once when no config file is given', async () => {
-    await expectStartupFailure([], /^config error: config: no config file given/);
+  it('exits at once when HTTP is asked for with no config file', async () => {
+    await expectStartupFailure(['--http'], /^config error: config: no config file given/);
   });
 
   it('exits with one line when the port is taken', async () => {

@@ -32,6 +32,8 @@ export interface TestServerOptions {
   readonly metrics?: { readonly enabled: boolean };
   /** The change journal; default off. `true`: on, in a fresh private directory removed by stop(). */
   readonly journal?: JournalConfig | true;
+  /** resources/subscribe limits; default 256 a session. */
+  readonly subscriptions?: { readonly maxPerSession: number };
 }
 
 export interface TestServer {
@@ -77,6 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     auth: options.auth,
     metrics: options.metrics,
     journal,
+    subscriptions: options.subscriptions,
   };
   const logger = new RecordingLogger();
   const container = buildContainer(config, { logger, ...options.overrides });

@@ -167,6 +167,26 @@ export class NodeFileSystem implements FileSystemPort {
     }
   }
 
+  /**
+   * Runs `action` with a path naming the directory at `path` itself, opened by the confined walk
+   * (in-root links followed, none leading out) and held while `action` runs; for the watcher, which
+   * adds its inotify watch on that very object. Throws like readDirectory.
+   */
+  async atDirectory<T>(path: RootPath, action: (self: string) => T): Promise<T> {
+    const walk = new Walk(path);
+    let opened: Dir;
+    try {
+      opened = (await this.walker.directory(path, walk)).dir;
+    } catch (error) {
+      throw translate(error, path, 'directory');
+    }
+    try {
+      return action(opened.self);
+    } finally {
+      await opened.close();
+    }
+  }
+
   scanTree(path: RootPath, options: TreeScanOptions): AsyncIterable<TreeScanBatch> {
     return scanTree(this.walker, path, options, EVENT_LOOP_SLICE_MS, this.listings, this.coldReadMs);
   }

@@ -1,13 +1,21 @@
 import { ContainerModule } from 'inversify';
+import { McpCompletionHandler } from '../../adapters/inbound/mcp/completions.js';
 import { McpResourceHandler } from '../../adapters/inbound/mcp/resource-handler.js';
+import { McpSubscriptionHandler } from '../../adapters/inbound/mcp/subscriptions.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { FileWatcher } from '../../domain/ports/file-watcher.port.js';
+import { Subscriptions } from '../../domain/subscriptions.js';
 import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
 import type { Settings } from '../../domain/settings.js';
+import { CompletePath } from '../../domain/tools/complete-path.js';
 import { ReadFile } from '../../domain/tools/read-file.js';
 import { ReadResource } from '../../domain/tools/read-resource.js';
 import { RootAccess } from '../../domain/tools/root-access.js';
 import { TOKENS } from '../tokens.js';
 
-/** Files as MCP resources: the use case over read_file's access and reader, and its MCP handler. */
+const DEFAULT_MAX_SUBSCRIPTIONS = 256;
+
+/** Files as MCP resources: the use case over read_file's access and reader, and its MCP handler; completion of their template. */
 export const resourcesModule = new ContainerModule(({ bind }) => {
   bind(ReadResource)
     .toResolvedValue(
@@ -16,4 +24,17 @@ export const resourcesModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
   bind(McpResourceHandler).toSelf().inSingletonScope();
+  bind(CompletePath)
+    .toResolvedValue((access: RootAccess, files: FileSystemPort) => new CompletePath(access, files), [RootAccess, TOKENS.FileSystem])
+    .inSingletonScope();
+  bind(McpCompletionHandler).toSelf().inSingletonScope();
+  bind(Subscriptions)
+    .toResolvedValue(
+      (access: RootAccess, files: FileSystemPort, watcher: FileWatcher, config: AppConfig) =>
+        new Subscriptions(access, files, watcher, config.subscriptions?.maxPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS),
+      [RootAccess, TOKENS.FileSystem, TOKENS.FileWatcher, TOKENS.Config],
+    )
+    .inSingletonScope();
+  bind(McpSubscriptionHandler).toSelf().inSingletonScope();
+  bind(TOKENS.SessionEndListener).toService(McpSubscriptionHandler);
 });

@@ -1,9 +1,10 @@
 import { compareCodePoints } from '../code-point-order.js';
 import { DomainError, errors, inRoot } from '../errors.js';
-import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
 import { escapedLength } from '../result-budget.js';
 import type { Settings } from '../settings.js';
+import { leadsToDirectory } from './complete-path.js';
 import type { ReadFile } from './read-file.js';
 import type { RootAccess } from './root-access.js';
 
@@ -77,9 +78,3 @@ export class ReadResource {
 }
 
 const LISTING_NOTE_RESERVE = 256;
-
-/** A directory, or a link to one inside the root (links leading outside are listed as plain entries). */
-function leadsToDirectory(entry: EntryStat): boolean {
-  if (entry.kind === 'directory') return true;
-  return entry.kind === 'symlink' && entry.link?.resolution === 'inside' && entry.link.targetKind === 'directory';
-}

@@ -12,6 +12,7 @@ import { TOKENS } from '../../../composition/tokens.js';
 import { DomainError, errors } from '../../../domain/errors.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { ReadResource, type ResourceContent } from '../../../domain/tools/read-resource.js';
+import { JsonRpcError } from './json-rpc-error.js';
 import { mimeTypeOf } from './mime-types.js';
 
 export const RESOURCE_SCHEME = 'mcpfs';
@@ -19,16 +20,6 @@ export const RESOURCE_TEMPLATE = `${RESOURCE_SCHEME}://{root}/{+path}`;
 
 /** JSON-RPC code the MCP spec suggests for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
-
-/** An error the SDK sends as is: its message becomes the JSON-RPC error message (`CODE: message`). */
-class ResourceError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * resources/list, resources/templates/list and resources/read for one session's Server: files
@@ -90,11 +81,11 @@ export class McpResourceHandler {
             session: sessionId,
           });
         }
-        throw new ResourceError(error.code === 'NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, error.toClientText());
+        throw new JsonRpcError(error.code === 'NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, error.toClientText());
       }
       // Security: never the raw message, which may carry a host path.
       this.logger.error('unexpected error in resource read', { session: sessionId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
-      throw new ResourceError(ErrorCode.InternalError, 'INTERNAL_ERROR: unexpected error; see the server log');
+      throw new JsonRpcError(ErrorCode.InternalError, 'INTERNAL_ERROR: unexpected error; see the server log');
     }
   }
 }

@@ -8,6 +8,7 @@ import { rememberResultJson } from './message-json.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
 import type { ToolCallObserver, ToolCallRecord } from './tool-call-observer.js';
 import type { PreparedTool } from './tool-schemas.js';
+import type { FailedCall } from './session-log.js';
 
 export const INTERNAL_ERROR_TEXT = 'INTERNAL_ERROR: unexpected error; see the server log';
 
@@ -70,6 +71,11 @@ function rememberLongText(text: string, structured: Readonly<Record<string, unkn
   rememberResultJson({ text, textJson, structured, structuredJson });
 }
 
+function firstText(result: CallToolResult): string {
+  const block = result.content[0];
+  return block?.type === 'text' ? block.text : '';
+}
+
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
@@ -86,6 +92,7 @@ export async function invokeTool(
   context: ToolCallContext,
   logger: Logger,
   observer?: ToolCallObserver,
+  onFailure?: (call: FailedCall) => void,
 ): Promise<CallToolResult> {
   const { definition } = tool;
   const started = performance.now();
@@ -142,6 +149,7 @@ export async function invokeTool(
   }
   const record = logCall(logger, { tool: definition.name, ...fields }, errorCode, started, responseBytes, context);
   observer?.toolCallFinished({ ...record, writtenBytes: definition.annotations.readOnlyHint ? 0 : contentBytesOf(rawArgs), denial });
+  if (errorCode !== undefined && errorCode !== 'CANCELLED') onFailure?.({ tool: definition.name, code: errorCode, text: firstText(result), denial: denial !== undefined });
   return result;
 }
 
@@ -152,21 +160,42 @@ function contentBytesOf(args: Record<string, unknown>): number {
 }
 
 /** A call naming no tool this server has: an error result like any other, and logged like any other. */
-export function rejectUnknownTool(name: string, context: ToolCallContext, logger: Logger, observer?: ToolCallObserver): CallToolResult {
+export function rejectUnknownTool(
+  name: string,
+  context: ToolCallContext,
+  logger: Logger,
+  observer?: ToolCallObserver,
+  onFailure?: (call: FailedCall) => void,
+): CallToolResult {
   // Security: a client-chosen name must not become a metric label (unbounded series).
-  return rejectCall(name, 'unknown', errors.invalidArgument(`unknown tool: ${name}`), context, logger, observer);
+  return rejectCall(name, 'unknown', errors.invalidArgument(`unknown tool: ${name}`), context, logger, observer, onFailure);
 }
 
 /** A call to a tool that exists but that no root of this session allows (so tools/list left it out). */
-export function rejectUnlistedTool(name: string, context: ToolCallContext, logger: Logger, observer?: ToolCallObserver): CallToolResult {
-  return rejectCall(name, name, errors.toolNotAllowedAnywhere(name), context, logger, observer);
+export function rejectUnlistedTool(
+  name: string,
+  context: ToolCallContext,
+  logger: Logger,
+  observer?: ToolCallObserver,
+  onFailure?: (call: FailedCall) => void,
+): CallToolResult {
+  return rejectCall(name, name, errors.toolNotAllowedAnywhere(name), context, logger, observer, onFailure);
 }
 
-function rejectCall(name: string, metricName: string, error: DomainError, context: ToolCallContext, logger: Logger, observer?: ToolCallObserver): CallToolResult {
+function rejectCall(
+  name: string,
+  metricName: string,
+  error: DomainError,
+  context: ToolCallContext,
+  logger: Logger,
+  observer?: ToolCallObserver,
+  onFailure?: (call: FailedCall) => void,
+): CallToolResult {
   const started = performance.now();
   const result = errorResult(error.toClientText());
   const record = logCall(logger, { tool: name }, error.code, started, jsonByteLength(result), context);
   observer?.toolCallFinished({ ...record, tool: metricName, writtenBytes: 0, denial: error.isSecurityDenial ? error.code : undefined });
+  onFailure?.({ tool: name, code: error.code, text: firstText(result), denial: error.isSecurityDenial });
   return result;
 }
 
@@ -203,7 +232,7 @@ function outputMismatch(tool: PreparedTool, output: ToolOutput): string | undefi
 }
 
 /** NFR-019: denials are logged with the facts the client never sees (the resolved host path). */
-function logDenial(logger: Logger, tool: string, fields: ToolLogFields, error: DomainError, context: ToolCallContext): void {
+export function logDenial(logger: Logger, tool: string, fields: ToolLogFields, error: DomainError, context: ToolCallContext): void {
   logger.warn('security denial', {
     tool: error.logDetails.tool ?? tool,
     root: error.logDetails.root ?? fields.root,

@@ -12,7 +12,11 @@ import { AsyncLocalChangeAuthor } from './call-author.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { withUndoNotes } from './undo-notes.js';
 import { startCallWork } from './call-work.js';
+import { ClientRoots } from './client-roots.js';
+import { McpCompletionHandler } from './completions.js';
 import { McpResourceHandler } from './resource-handler.js';
+import { McpSubscriptionHandler } from './subscriptions.js';
+import { type FailedCall, SessionLog } from './session-log.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
 import { invokeTool, rejectUnknownTool, rejectUnlistedTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -50,6 +54,9 @@ export class McpServerFactory {
     @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
     @inject(TOKENS.PathPolicy) @optional() private readonly paths?: PathPolicy,
     @inject(TOKENS.ChangeAuthors) @optional() private readonly authors?: AsyncLocalChangeAuthor,
+    @inject(McpCompletionHandler) @optional() private readonly completions?: McpCompletionHandler,
+    @inject(ClientRoots) @optional() private readonly clientRoots?: ClientRoots,
+    @inject(McpSubscriptionHandler) @optional() private readonly subscriptions?: McpSubscriptionHandler,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of withUndoNotes(definitions ?? [], authors !== undefined)) {
@@ -66,9 +73,17 @@ export class McpServerFactory {
   create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): Server {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
-      { capabilities: { tools: {}, ...(this.resources ? { resources: {} } : {}) }, instructions: INSTRUCTIONS },
+      {
+        capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: { listChanged: true, ...(this.subscriptions ? { subscribe: true } : {}) } } : {}), ...(this.completions ? { completions: {} } : {}) },
+        instructions: INSTRUCTIONS,
+      },
     );
-    this.resources?.register(server, sessionId, (action) => this.principals.run(principal, action));
+    const log = SessionLog.attach(server);
+    const asPrincipal = <T>(action: () => T): T => this.principals.run(principal, action);
+    this.resources?.register(server, sessionId, asPrincipal);
+    this.completions?.register(server, { id: sessionId, principal: principal.name, log, asPrincipal });
+    this.clientRoots?.attach(server, log);
+    this.subscriptions?.register(server, sessionId, principal.name, asPrincipal);
     server.setRequestHandler(ListToolsRequestSchema, () => {
       this.listing ??= [...this.tools.values()].map((tool) => tool.listing);
       return { tools: this.listing.filter((tool) => this.usable(tool.name, principal)) };
@@ -77,16 +92,20 @@ export class McpServerFactory {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
       const context = { sessionId, principal: principal.name };
-      if (!tool) return this.principals.run(principal, () => rejectUnknownTool(name, context, this.logger, this.observer));
+      // A failure reaches the session's log on the call's own stream, ahead of the answer.
+      const onFailure = (failure: FailedCall) => log.callFailed(failure, extra.sendNotification);
+      if (!tool) return this.principals.run(principal, () => rejectUnknownTool(name, context, this.logger, this.observer, onFailure));
       // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
-      if (!this.usable(name, principal)) return this.principals.run(principal, () => rejectUnlistedTool(name, context, this.logger, this.observer));
+      if (!this.usable(name, principal)) {
+        return this.principals.run(principal, () => rejectUnlistedTool(name, context, this.logger, this.observer, onFailure));
+      }
       const call = startCallWork({
         signal: extra.signal,
         progressToken: request.params._meta?.progressToken,
         sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
       });
       try {
-        const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer);
+        const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer, onFailure);
         // With the journal on, every change the call makes is recorded under its principal, session and tool.
         const authors = this.authors;
         const journaled = authors ? () => authors.run({ principal: principal.name, session: sessionId, tool: name }, invoke) : invoke;
@@ -103,7 +122,9 @@ export class McpServerFactory {
    * tool. Asked per request, so roots that change during a session are seen as they are now.
    */
   private usable(name: string, principal: Principal): boolean {
-    if (!this.paths) return true;
+    // Until a client shares folders there is no root to judge by: tools/list is the same as usual, and
+    // each call answers NO_ROOTS.
+    if (!this.paths || !this.paths.anyRoots()) return true;
     return this.principals.run(principal, () => ToolPolicy.usableSomewhere(name, this.paths!.roots));
   }
 }

@@ -102,6 +102,14 @@ export class StdioServer {
   /** Serves until stdin ends; `closed` resolves then. */
   async start(): Promise<{ closed: Promise<void> }> {
     const server = this.servers.create(STDIO_SESSION_ID);
+    if (!this.config.clientRoots) {
+      // The operator's choice of folders stands; the client's are never asked for.
+      server.oninitialized = () => {
+        if (server.getClientCapabilities()?.roots) {
+          this.logger.info('client roots ignored: the server was started with DIR arguments or a config file');
+        }
+      };
+    }
     const transport = new StdioLineTransport(requestLimitBytes(this.config.settings.maxFileSize));
     this.sessions.add({ id: STDIO_SESSION_ID, server, transport });
     await server.connect(transport);

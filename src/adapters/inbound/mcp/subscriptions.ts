@@ -1,0 +1,122 @@
+import 'reflect-metadata';
+import { inject, injectable } from 'inversify';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { TOKENS, type SessionEndListener } from '../../../composition/tokens.js';
+import { DomainError } from '../../../domain/errors.js';
+import type { Logger } from '../../../domain/ports/logger.port.js';
+import { Subscriptions } from '../../../domain/subscriptions.js';
+import { JsonRpcError } from './json-rpc-error.js';
+import { parseResourceUri } from './resource-handler.js';
+import { INTERNAL_ERROR_TEXT, logDenial } from './result-mapper.js';
+
+/** At most one notifications/resources/updated per URI and session in this long; the last change of a burst is sent at its end. */
+export const COALESCE_MS = 250;
+
+/** JSON-RPC code the MCP spec suggests for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** One URI of one session: sends at once, then at most once per COALESCE_MS, never losing the last change. */
+class Coalescer {
+  private timer?: NodeJS.Timeout;
+  private pending = false;
+
+  constructor(private readonly send: () => void) {}
+
+  changed(): void {
+    if (this.timer) {
+      this.pending = true;
+      return;
+    }
+    this.send();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.pending) return;
+      this.pending = false;
+      this.changed();
+    }, COALESCE_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = false;
+  }
+}
+
+/**
+ * resources/subscribe and resources/unsubscribe for mcpfs:// URIs (Subscriptions does the rest),
+ * and notifications/resources/updated to the session when a subscribed entry changes. A session's
+ * subscriptions end with it (DELETE, idle expiry, the stdio connection closing).
+ */
+@injectable()
+export class McpSubscriptionHandler implements SessionEndListener {
+  /** Per session, per subscribed URI as the client spelt it. */
+  private readonly sessions = new Map<string, Map<string, Coalescer>>();
+
+  constructor(
+    @inject(Subscriptions) private readonly subscriptions: Subscriptions,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+  ) {}
+
+  register(server: Server, sessionId: string, principal: string, asPrincipal: <T>(action: () => T) => T): void {
+    server.setRequestHandler(SubscribeRequestSchema, (request) =>
+      asPrincipal(() => this.subscribe(server, sessionId, principal, request.params.uri)),
+    );
+    server.setRequestHandler(UnsubscribeRequestSchema, (request) => asPrincipal(() => this.unsubscribe(sessionId, principal, request.params.uri)));
+  }
+
+  sessionEnded(sessionId: string): void {
+    for (const coalescer of this.sessions.get(sessionId)?.values() ?? []) coalescer.stop();
+    this.sessions.delete(sessionId);
+    this.subscriptions.dropSession(sessionId);
+  }
+
+  private async subscribe(server: Server, sessionId: string, principal: string, uri: string): Promise<Record<string, never>> {
+    const held = this.sessions.get(sessionId) ?? new Map<string, Coalescer>();
+    this.sessions.set(sessionId, held);
+    // Bound to this server: a session's server rebuilt here after an idle release is the one told once the client subscribes again.
+    const coalescer = new Coalescer(() => void server.sendResourceUpdated({ uri }).catch(() => undefined));
+    await this.mapped('resources/subscribe', sessionId, principal, uri, async ({ root, path }) => {
+      await this.subscriptions.subscribe(sessionId, root, path, () => coalescer.changed());
+    });
+    held.get(uri)?.stop();
+    held.set(uri, coalescer);
+    return {};
+  }
+
+  private async unsubscribe(sessionId: string, principal: string, uri: string): Promise<Record<string, never>> {
+    await this.mapped('resources/unsubscribe', sessionId, principal, uri, async ({ root, path }) => {
+      this.subscriptions.unsubscribe(sessionId, root, path);
+    });
+    this.sessions.get(sessionId)?.get(uri)?.stop();
+    this.sessions.get(sessionId)?.delete(uri);
+    return {};
+  }
+
+  /** Runs `action` on the parsed URI; errors become JSON-RPC errors a client may read (never a host path). */
+  private async mapped(
+    method: string,
+    sessionId: string,
+    principal: string,
+    uri: string,
+    action: (target: { root: string; path: string }) => Promise<void>,
+  ): Promise<void> {
+    let target: { root: string; path: string } | undefined;
+    try {
+      target = parseResourceUri(uri);
+      await action(target);
+      this.logger.info(method, { root: target.root, path: target.path, outcome: 'success', session: sessionId });
+    } catch (error) {
+      if (error instanceof DomainError) {
+        this.logger.info(method, { root: target?.root, path: target?.path, outcome: 'error', error_code: error.code, session: sessionId });
+        if (error.isSecurityDenial) logDenial(this.logger, method, target ?? {}, error, { sessionId, principal });
+        throw new JsonRpcError(error.code === 'NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, error.toClientText());
+      }
+      // Security: never the raw message, which may carry a host path.
+      this.logger.error(`unexpected error in ${method}`, { session: sessionId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      throw new JsonRpcError(ErrorCode.InternalError, INTERNAL_ERROR_TEXT);
+    }
+  }
+}

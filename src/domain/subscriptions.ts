@@ -1,0 +1,104 @@
+import { errors } from './errors.js';
+import type { FileSystemPort } from './ports/file-system.port.js';
+import type { FileWatcher, Watch } from './ports/file-watcher.port.js';
+import { displayPath, type RootPath } from './roots.js';
+import type { RootAccess } from './tools/root-access.js';
+import { RESOURCE_TOOL } from './tools/read-resource.js';
+
+/** Told when the subscribed entry changed. */
+export type ChangeListener = () => void;
+
+/** One watch shared by every session subscribed to the same entry; closed when the last one goes. */
+interface SharedWatch {
+  readonly ready: Promise<Watch>;
+  readonly listeners: Map<string, ChangeListener>;
+}
+
+/**
+ * resources/subscribe as the domain sees it (issue 18): a session subscribes to a file or directory
+ * of a root it may read (read_file, as reading the resource needs), refused with the same errors as
+ * reading it (outside the root, through a link leading outside, missing). Subscriptions are keyed
+ * by session and by the entry's key; each session holds at most `maxPerSession`.
+ */
+export class Subscriptions {
+  private readonly watches = new Map<string, SharedWatch>();
+  private readonly sessions = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly access: RootAccess,
+    private readonly fs: FileSystemPort,
+    private readonly watcher: FileWatcher,
+    private readonly maxPerSession: number,
+  ) {}
+
+  async subscribe(sessionId: string, rootName: string, rawPath: string, listener: ChangeListener): Promise<void> {
+    const target = this.access.path(RESOURCE_TOOL, rootName, rawPath);
+    const entry = await this.fs.stat(target, { followSymlinks: true });
+    if (!entry) throw errors.notFound('path', target.root.name, displayPath(target));
+    const key = keyOf(target);
+    const held = this.sessions.get(sessionId) ?? new Set<string>();
+    if (held.has(key)) {
+      // Subscribed again (e.g. through a session's rebuilt server): the latest listener is the one told.
+      this.watches.get(key)?.listeners.set(sessionId, listener);
+      return;
+    }
+    if (held.size >= this.maxPerSession) {
+      throw errors.invalidArgument(
+        `too many subscriptions: this session holds ${held.size}, the most subscriptions.max_per_session allows; unsubscribe from some first`,
+      );
+    }
+    held.add(key);
+    this.sessions.set(sessionId, held);
+    let shared = this.watches.get(key);
+    if (!shared) {
+      const listeners = new Map<string, ChangeListener>();
+      const ready = this.watcher.watch(target, entry.kind === 'directory' ? 'directory' : 'file', () => {
+        for (const notify of [...listeners.values()]) notify();
+      });
+      shared = { ready, listeners };
+      this.watches.set(key, shared);
+    }
+    shared.listeners.set(sessionId, listener);
+    try {
+      await shared.ready;
+    } catch (error) {
+      this.release(sessionId, key);
+      throw error;
+    }
+  }
+
+  /** Stops the session's subscription to the entry (nothing happens when it has none). */
+  unsubscribe(sessionId: string, rootName: string, rawPath: string): void {
+    this.release(sessionId, keyOf(this.access.path(RESOURCE_TOOL, rootName, rawPath)));
+  }
+
+  /** The session ended: every subscription of it goes. */
+  dropSession(sessionId: string): void {
+    for (const key of [...(this.sessions.get(sessionId) ?? [])]) this.release(sessionId, key);
+  }
+
+  /** Subscriptions the session holds. */
+  countOf(sessionId: string): number {
+    return this.sessions.get(sessionId)?.size ?? 0;
+  }
+
+  private release(sessionId: string, key: string): void {
+    const held = this.sessions.get(sessionId);
+    if (!held?.delete(key)) return;
+    if (held.size === 0) this.sessions.delete(sessionId);
+    const shared = this.watches.get(key);
+    if (!shared) return;
+    shared.listeners.delete(sessionId);
+    if (shared.listeners.size > 0) return;
+    this.watches.delete(key);
+    shared.ready.then(
+      (watch) => watch.close(),
+      () => undefined,
+    );
+  }
+}
+
+/** An entry's identity: its root's real path and the in-root path (what a subscription names). */
+function keyOf(path: RootPath): string {
+  return `${path.root.hostPath}\0${path.segments.join('/')}`;
+}

@@ -1,0 +1,142 @@
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryFileSystem } from '../../../../src/adapters/outbound/in-memory-file-system.js';
+import { NodeFileSystem } from '../../../../src/adapters/outbound/node-file-system.js';
+import { InMemoryFileWatcher } from '../../../../src/adapters/outbound/watch/in-memory-file-watcher.js';
+import { NodeFileWatcher } from '../../../../src/adapters/outbound/watch/node-file-watcher.js';
+import type { FileWatcher } from '../../../../src/domain/ports/file-watcher.port.js';
+import type { Root, RootPath } from '../../../../src/domain/roots.js';
+import { domainError } from '../../../support/domain.js';
+import { makeRoot } from '../../../support/roots.js';
+
+/** A root holding a.txt, dir/b.txt and `out`, a link to a directory outside holding secret.txt. */
+interface WatcherFixture {
+  readonly watcher: FileWatcher;
+  readonly root: Root;
+  cleanup(): Promise<void>;
+}
+
+async function nodeFixture(): Promise<WatcherFixture & { host: (rel: string) => string; outside: string }> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'watch-contract-')));
+  const host = (rel: string) => join(base, 'root', rel);
+  const outside = join(base, 'outside');
+  mkdirSync(host('dir'), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(host('a.txt'), 'a');
+  writeFileSync(host('dir/b.txt'), 'b');
+  writeFileSync(join(outside, 'secret.txt'), 'TOP SECRET');
+  symlinkSync(outside, host('out'));
+  return { watcher: new NodeFileWatcher(new NodeFileSystem()), root: makeRoot('workspace', join(base, 'root')), host, outside, cleanup: () => rm(base, { recursive: true, force: true }) };
+}
+
+async function memoryFixture(): Promise<WatcherFixture> {
+  const fs = new InMemoryFileSystem();
+  fs.seedFile('/ws/a.txt', 'a');
+  fs.seedFile('/ws/dir/b.txt', 'b');
+  fs.seedFile('/outside/secret.txt', 'TOP SECRET');
+  fs.seedSymlink('/ws/out', '/outside');
+  return { watcher: new InMemoryFileWatcher(fs), root: makeRoot('workspace', '/ws'), cleanup: async () => undefined };
+}
+
+describe.each([
+  ['NodeFileWatcher', nodeFixture],
+  ['InMemoryFileWatcher', memoryFixture],
+])('FileWatcher contract: %s', (_name, make) => {
+  let fixture: WatcherFixture;
+  const at = (...segments: string[]): RootPath => ({ root: fixture.root, segments });
+
+  beforeEach(async () => {
+    fixture = await make();
+  });
+
+  afterEach(() => fixture.cleanup());
+
+  it('refuses what a read refuses: a missing entry, anything through a link leading outside', async () => {
+    expect((await domainError(fixture.watcher.watch(at('missing.txt'), 'file', () => undefined))).code).toBe('NOT_FOUND');
+    expect((await domainError(fixture.watcher.watch(at('out'), 'directory', () => undefined))).code).toBe('ACCESS_DENIED');
+    expect((await domainError(fixture.watcher.watch(at('out', 'secret.txt'), 'file', () => undefined))).code).toBe('ACCESS_DENIED');
+    expect(fixture.watcher.size).toBe(0);
+  });
+
+  it('counts open watches; closing is idempotent and 1,000 watch/close pairs leave none', async () => {
+    const file = await fixture.watcher.watch(at('a.txt'), 'file', () => undefined);
+    const dir = await fixture.watcher.watch(at('dir'), 'directory', () => undefined);
+    const top = await fixture.watcher.watch(at(), 'directory', () => undefined);
+    expect(fixture.watcher.size).toBe(3);
+    file.close();
+    file.close();
+    dir.close();
+    top.close();
+    for (let i = 0; i < 1000; i += 1) (await fixture.watcher.watch(at(i % 2 ? 'a.txt' : 'dir'), i % 2 ? 'file' : 'directory', () => undefined)).close();
+    expect(fixture.watcher.size).toBe(0);
+  });
+});
+
+describe('NodeFileWatcher sees changes made by anyone', () => {
+  let fixture: Awaited<ReturnType<typeof nodeFixture>>;
+  const at = (...segments: string[]): RootPath => ({ root: fixture.root, segments });
+
+  beforeEach(async () => {
+    fixture = await nodeFixture();
+  });
+
+  afterEach(() => fixture.cleanup());
+
+  function counter() {
+    let count = 0;
+    return {
+      bump: () => {
+        count += 1;
+      },
+      get count() {
+        return count;
+      },
+      async after(action: () => void): Promise<number> {
+        const before = count;
+        action();
+        for (let i = 0; i < 100 && count === before; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+        // Let the rest of a burst arrive.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return count - before;
+      },
+    };
+  }
+
+  it('a file: content changed, replaced by rename, removed; a sibling never counts', async () => {
+    const changes = counter();
+    const watch = await fixture.watcher.watch(at('a.txt'), 'file', changes.bump);
+    expect(await changes.after(() => writeFileSync(fixture.host('a.txt'), 'changed'))).toBeGreaterThan(0);
+    expect(await changes.after(() => {
+      writeFileSync(fixture.host('tmp'), 'new');
+      renameSync(fixture.host('tmp'), fixture.host('a.txt'));
+    })).toBeGreaterThan(0);
+    expect(await changes.after(() => writeFileSync(fixture.host('sibling.txt'), 'x'))).toBe(0);
+    expect(await changes.after(() => unlinkSync(fixture.host('a.txt')))).toBeGreaterThan(0);
+    watch.close();
+  });
+
+  it('a directory: entries added, renamed and removed; content changes of an entry do not count', async () => {
+    const changes = counter();
+    const watch = await fixture.watcher.watch(at('dir'), 'directory', changes.bump);
+    expect(await changes.after(() => writeFileSync(fixture.host('dir/b.txt'), 'changed in place'))).toBe(0);
+    expect(await changes.after(() => writeFileSync(fixture.host('dir/new.txt'), 'x'))).toBeGreaterThan(0);
+    expect(await changes.after(() => renameSync(fixture.host('dir/new.txt'), fixture.host('dir/renamed.txt')))).toBeGreaterThan(0);
+    expect(await changes.after(() => unlinkSync(fixture.host('dir/renamed.txt')))).toBeGreaterThan(0);
+    watch.close();
+  });
+
+  it('Security: a watched directory swapped for a link leading outside reports the swap, never the outside target', async () => {
+    const changes = counter();
+    const watch = await fixture.watcher.watch(at('dir'), 'directory', changes.bump);
+    // The old directory moves out of the root and a link to it takes its place.
+    expect(await changes.after(() => {
+      renameSync(fixture.host('dir'), join(fixture.outside, 'moved'));
+      symlinkSync(join(fixture.outside, 'moved'), fixture.host('dir'));
+    })).toBeGreaterThan(0);
+    expect(await changes.after(() => writeFileSync(join(fixture.outside, 'moved', 'planted.txt'), 'x'))).toBe(0);
+    expect(await changes.after(() => rmSync(join(fixture.outside, 'moved', 'b.txt')))).toBe(0);
+    watch.close();
+  });
+});
