@@ -87,7 +87,8 @@ function resolveJournal(raw: RawConfig['journal'], roots: readonly RootConfig[],
   const dir = realpathOfNearest(configured);
   for (const root of roots) {
     if (dir === root.path || dir.startsWith(`${root.path}/`) || root.path === '/') {
-      throw new ConfigError('journal.dir', `${configured} is inside root "${root.name}"; put the journal outside every root`);
+      const hint = raw.dir === '' ? ' (the default, in the temp directory: set journal.dir, or journal.enabled: false)' : '';
+      throw new ConfigError('journal.dir', `${configured} is inside root "${root.name}"; put the journal outside every root${hint}`);
     }
   }
   if (raw.max_file_bytes > raw.max_bytes) throw new ConfigError('journal.max_file_bytes', `must not exceed journal.max_bytes (${raw.max_bytes})`);

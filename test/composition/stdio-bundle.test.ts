@@ -124,7 +124,10 @@ describe('the stdio bundle', () => {
 
   it('still serves HTTP from the lazily imported chunks (/health, /metrics)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mcpfs-http-bundle-'));
-    const server = await spawnServer(await workspaceConfig(dir, dir));
+    const root = join(dir, 'workspace');
+    await mkdir(root);
+    // The root is a folder of its own: the change journal (on by default) lives next to the config, outside it.
+    const server = await spawnServer(await workspaceConfig(dir, root));
     try {
       const base = new URL(server.url).origin;
       expect(await (await fetch(`${base}/health`)).text()).toBe('ok');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
@@ -7,6 +7,9 @@ import { newestFirst } from '../../../domain/changes/change-query.js';
 import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { alive, checkPrivate } from '../node-fs/in-flight.js';
+
+/** How much of an image file is read to find its manifest line when only its size is wanted. */
+const MANIFEST_PROBE = 64 * 1024;
 
 interface Stored {
   readonly state: 'pending' | 'committed';
@@ -268,13 +271,19 @@ export class DiskChangeJournal implements ChangeJournal {
     for (const id of this.held.keys()) if (!known.has(id)) this.held.delete(id);
   }
 
-  /** Bytes of files an image holds (its size less the manifest line). */
+  /** Bytes of files an image holds: its size less the manifest line (only the head is read, not the content). */
   private imageSize(id: string): number {
+    let fd: number | undefined;
     try {
-      const bytes = readFileSync(this.imageFile(id));
-      return bytes.byteLength - bytes.indexOf(0x0a) - 1;
+      fd = openSync(this.imageFile(id), 'r');
+      const size = fstatSync(fd).size;
+      const head = Buffer.alloc(Math.min(size, MANIFEST_PROBE));
+      const newline = head.subarray(0, readSync(fd, head, 0, head.byteLength, 0)).indexOf(0x0a);
+      return newline < 0 ? size : size - newline - 1;
     } catch {
       return 0;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
   }
 }
