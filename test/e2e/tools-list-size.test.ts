@@ -1,12 +1,13 @@
 import { useTestServer } from '../support/live-server.js';
 
 // Every agent turn pays for tools/list: it is kept lean (issue 8), and this measures it.
-const TOOLS_LIST_BUDGET_BYTES = 24 * 1024;
+// Issue 19 §7: under 28 KB with every toolset on (it was 24 KB before issue 19's parameters).
+const TOOLS_LIST_BUDGET_BYTES = 28 * 1024;
 
 describe('tools/list size', () => {
   const live = useTestServer();
 
-  it('lists all 22 tools in at most 24 KB of JSON', async () => {
+  it('lists all 22 tools in at most 28 KB of JSON', async () => {
     const listing = await live.client.listTools();
     expect(listing.tools).toHaveLength(22);
     const bytes = Buffer.byteLength(JSON.stringify(listing));
