@@ -99,7 +99,7 @@ describe.each([
     expect(refused.isError).toBe(true);
   });
 
-  it('grep, glob and list_folder skip .git/ and what ignore files ignore, say how many, and search a named path anyway', async () => {
+  it('grep, glob, list_folder and file_list skip .git/ and what ignore files ignore, say how many, and search a named path anyway', async () => {
     await transport.seed({
       '.gitignore': 'node_modules/\n*.log\n!keep.log\n/dist\n',
       '.git/config': 'needle',
@@ -130,6 +130,10 @@ describe.each([
     const listing = ok(await call('list_folder', { path: '.', depth: 3 }));
     expect(listing.entries.map((entry: { path: string }) => entry.path)).toEqual(['.gitignore', 'keep.log', 'lib', 'lib/dist', 'lib/dist/kept.js', 'src', 'src/.gitignore', 'src/a.ts']);
     expect(listing.ignored).toBe(5);
+    const files = ok(await callTool(transport.client, 'file_list', { path: '/workspace' }));
+    expect(files.entries.map((entry: { name: string }) => entry.name)).toEqual(['.gitignore', 'keep.log', 'lib', 'src']);
+    expect(files.ignored).toBe(4);
+    expect(ok(await callTool(transport.client, 'file_list', { path: '/workspace', ignore: 'none' })).count).toBe(8);
     const refused = await call('glob', { pattern: '**', ignore: 'some' });
     expect(refused.isError).toBe(true);
   });

@@ -55,7 +55,7 @@ export class IgnoreRules {
 
   /** What a tree scan needs to apply the rules: the rule files of each directory entered, and the judgement. */
   scanOptions(): { readonly prune: IgnoreRules['prune']; readonly directoryFiles: DirectoryFiles } {
-    return { prune: this.prune, directoryFiles: { names: IGNORE_FILE_NAMES, maxBytes: MAX_IGNORE_FILE_BYTES, found: (directory, files) => this.found(directory, files) } };
+    return { prune: this.prune, directoryFiles: { names: IGNORE_FILE_NAMES, maxBytes: MAX_IGNORE_FILE_BYTES, found: (directory, files) => this.enter(directory, files) } };
   }
 
   /** TreeScanOptions.prune: an ignored entry, counted. */
@@ -65,7 +65,8 @@ export class IgnoreRules {
     return true;
   };
 
-  private found(directory: string, files: readonly DirectoryFile[]): void {
+  /** The rule files of a directory (below the start, '' for the start itself), before any of its entries is judged. */
+  enter(directory: string, files: readonly DirectoryFile[]): void {
     const parent = directory === '' ? this.above : this.chains.get(parentOf(directory)) ?? this.above;
     const own = files.map((file) => ({ rules: ignore().add(decode(file.contents)), relative: below(directory) }));
     this.chains.set(directory, own.length === 0 ? parent : [...sortByName(own, files), ...parent]);
@@ -90,6 +91,21 @@ export async function ignoreRulesFor(fs: FileSystemPort, start: RootPath, mode: 
   return mode === 'gitignore' ? IgnoreRules.above(await collectAncestorRules(fs, start)) : undefined;
 }
 
+/**
+ * The rules for the entries of one directory listed on its own (file_list): those above it and its own
+ * rule files, read through the port as collectAncestorRules reads them; judge each entry with `prune(name, kind)`.
+ */
+export async function directoryRulesFor(fs: FileSystemPort, directory: RootPath): Promise<IgnoreRules> {
+  const rules = IgnoreRules.above(await collectAncestorRules(fs, directory));
+  const files: DirectoryFile[] = [];
+  for (const name of IGNORE_FILE_NAMES) {
+    const contents = await readRuleFile(fs, { root: directory.root, segments: [...directory.segments, name] });
+    if (contents !== undefined) files.push({ name, contents });
+  }
+  rules.enter('', files);
+  return rules;
+}
+
 /** The rules above a walk's start, gathered by collectAncestorRules. */
 export interface AncestorRules {
   readonly sources: readonly RuleSource[];
@@ -109,12 +125,12 @@ export async function collectAncestorRules(fs: FileSystemPort, start: RootPath):
     const base = { root: start.root, segments: start.segments.slice(0, depth) };
     const startBelowBase = start.segments.slice(depth).join('/');
     for (const name of IGNORE_FILE_NAMES) {
-      const text = await readRuleFile(fs, { root: start.root, segments: [...base.segments, name] });
-      if (text !== undefined) addUnlessStartIgnored(sources, text, startBelowBase);
+      const bytes = await readRuleFile(fs, { root: start.root, segments: [...base.segments, name] });
+      if (bytes !== undefined) addUnlessStartIgnored(sources, decode(bytes), startBelowBase);
     }
   }
   const exclude = await readRuleFile(fs, { root: start.root, segments: ['.git', 'info', 'exclude'] });
-  if (exclude !== undefined) addUnlessStartIgnored(sources, exclude, start.segments.join('/'));
+  if (exclude !== undefined) addUnlessStartIgnored(sources, decode(exclude), start.segments.join('/'));
   return { sources };
 }
 
@@ -137,13 +153,13 @@ function isUnanchored(line: string): boolean {
   return !pattern.replace(/\/+\s*$/, '').includes('/');
 }
 
-async function readRuleFile(fs: FileSystemPort, path: RootPath): Promise<string | undefined> {
+async function readRuleFile(fs: FileSystemPort, path: RootPath): Promise<Uint8Array | undefined> {
   try {
     const stat = await fs.stat(path);
     if (stat?.kind !== 'file' || stat.size > MAX_IGNORE_FILE_BYTES) return undefined;
     const file = await fs.openFile(path);
     try {
-      return decode(await file.read(0, MAX_IGNORE_FILE_BYTES));
+      return (await file.read(0, MAX_IGNORE_FILE_BYTES)).slice();
     } finally {
       await file.close();
     }
