@@ -47,6 +47,7 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_DEFAULT_ROOT               root the editor working directory starts in
   MCP_FS_SEARCH_TIMEOUT_SECONDS     grep/glob timeout when a call gives none
   MCP_FS_SEARCH_MAX_RESULTS         grep/glob result cap when a call gives none
+  MCP_FS_SEARCH_IGNORE              gitignore or none: what grep/glob/deep listings skip by default
   MCP_FS_SESSIONS_IDLE_TIMEOUT_SECONDS  an HTTP session idle this long is closed
   MCP_FS_SESSIONS_MAX               open HTTP sessions in all (across replicas)
   MCP_FS_SESSIONS_MAX_PER_PRINCIPAL open HTTP sessions per principal

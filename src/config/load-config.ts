@@ -203,6 +203,7 @@ function checkSearchLimits(search: RawConfig['search']) {
     maxTimeoutSeconds: search.max_timeout_seconds,
     defaultMaxResults: search.max_results,
     maxResultsLimit: search.max_results_limit,
+    ignore: search.ignore,
   };
 }
 

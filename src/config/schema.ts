@@ -28,6 +28,7 @@ export interface RawConfig {
     max_timeout_seconds: number;
     max_results: number;
     max_results_limit: number;
+    ignore: 'gitignore' | 'none';
   };
   allowed_hosts: string[];
   log_level: string;
@@ -162,7 +163,7 @@ const DEFAULTS = {
   maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
   maxFileSize: 10485760,
   requireViewBeforeEdit: true,
-  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000 },
+  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000, ignore: 'gitignore' },
 } as const;
 
 /** The settings a config file that sets nothing gets (the test server starts from these too). */
@@ -229,6 +230,12 @@ export const configSchema: convict.Schema<RawConfig> = {
       env: 'MCP_FS_SEARCH_MAX_RESULTS',
     },
     max_results_limit: { doc: 'Largest result cap a call may ask for', format: 'positive-int', default: DEFAULTS.search.maxResultsLimit },
+    ignore: {
+      doc: 'What grep, glob, list_folder (depth > 1) and file_list skip when a call does not say: gitignore (.git/ and what ignore files ignore) or none',
+      format: ['gitignore', 'none'],
+      default: DEFAULTS.search.ignore,
+      env: 'MCP_FS_SEARCH_IGNORE',
+    },
   },
   allowed_hosts: {
     doc: 'Host header names accepted on HTTP (empty: loopback names, plus the listen host if it is not a wildcard)',

@@ -1,3 +1,5 @@
+import type { IgnoreMode } from './search/ignore-rules.js';
+
 /** The operator's limits that the domain enforces (from config; see src/config). */
 export interface Settings {
   /** read_file without offset/limit refuses files larger than this (bytes). */
@@ -16,5 +18,7 @@ export interface Settings {
     readonly maxTimeoutSeconds: number;
     readonly defaultMaxResults: number;
     readonly maxResultsLimit: number;
+    /** Issue 19: what grep, glob, list_folder (depth > 1) and file_list ignore when a call does not say; default gitignore. */
+    readonly ignore?: IgnoreMode;
   };
 }

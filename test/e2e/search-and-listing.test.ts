@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,7 +22,7 @@ async function overHttp(): Promise<Transport> {
 async function overStdio(): Promise<Transport> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-issue19-')));
   const workspace = join(dir, 'ws');
-  await writeTree(workspace, { '.keep': '' });
+  await mkdir(workspace);
   const client = await stdioClient(dir, `roots:\n  - { name: workspace, path: ${JSON.stringify(workspace)}, allowed_tools: ["*"] }\n`);
   return {
     client,
@@ -98,4 +98,44 @@ describe.each([
     const refused = await call('list_folder', { path: 'proj', depth: 11 });
     expect(refused.isError).toBe(true);
   });
+
+  it('grep, glob, list_folder and file_list skip .git/ and what ignore files ignore, say how many, and search a named path anyway', async () => {
+    await transport.seed({
+      '.gitignore': 'node_modules/\n*.log\n!keep.log\n/dist\n',
+      '.git/config': 'needle',
+      'src/.gitignore': 'gen/\n',
+      'src/a.ts': 'needle',
+      'src/gen/g.ts': 'needle',
+      'node_modules/pkg/index.js': 'needle',
+      'debug.log': 'needle',
+      'keep.log': 'needle',
+      'dist/out.js': 'needle',
+      'lib/dist/kept.js': 'needle',
+    });
+    const grep = ok(await call('grep', { pattern: 'needle' }));
+    expect(grep.matches.map((match: { file: string }) => match.file)).toEqual(['keep.log', 'lib/dist/kept.js', 'src/a.ts']);
+    // .git, debug.log, dist, node_modules, src/gen
+    expect(grep.ignored).toBe(5);
+    const text = (await call('grep', { pattern: 'needle' })).text.split('\n');
+    expect(text.at(-1)).toBe('[ignored: 5 entries skipped by ignore files (ignore: "none" searches them)]');
+    const named = ok(await call('grep', { pattern: 'needle', path: 'node_modules/pkg' }));
+    expect(named.matches.map((match: { file: string }) => match.file)).toEqual(['node_modules/pkg/index.js']);
+    const everything = ok(await call('grep', { pattern: 'needle', ignore: 'none' }));
+    expect(everything.total_matches).toBe(8);
+    expect(everything).not.toHaveProperty('ignored');
+
+    const glob = ok(await call('glob', { pattern: '**/*.js' }));
+    expect(glob.matches.map((match: { path: string }) => match.path)).toEqual(['lib/dist/kept.js']);
+    expect(glob.ignored).toBe(5);
+    const listing = ok(await call('list_folder', { path: '.', depth: 3 }));
+    expect(listing.entries.map((entry: { path: string }) => entry.path)).toEqual(['.gitignore', 'keep.log', 'lib', 'lib/dist', 'lib/dist/kept.js', 'src', 'src/.gitignore', 'src/a.ts']);
+    expect(listing.ignored).toBe(5);
+    const files = ok(await callTool(transport.client, 'file_list', { path: '/workspace' }));
+    expect(files.entries.map((entry: { name: string }) => entry.name)).toEqual(['.gitignore', 'keep.log', 'lib', 'src']);
+    expect(files.ignored).toBe(4);
+    expect(ok(await callTool(transport.client, 'file_list', { path: '/workspace', ignore: 'none' })).count).toBe(8);
+    const refused = await call('glob', { pattern: '**', ignore: 'some' });
+    expect(refused.isError).toBe(true);
+  });
 });
+

@@ -30,7 +30,7 @@ import { StatFile } from '../../domain/tools/stat-file.js';
 import { WriteFile } from '../../domain/tools/write-file.js';
 import { TOKENS } from '../tokens.js';
 
-type AccessAndFiles = RemoveFile | CreateFolder | RemoveFolder | StatFile | PermissionsFile | ListFolder;
+type AccessAndFiles = RemoveFile | CreateFolder | RemoveFolder | StatFile | PermissionsFile;
 
 /** list_roots and the single-root file tools (FR-003..FR-013). */
 export const fileToolsModule = new ContainerModule(({ bind }) => {
@@ -42,7 +42,6 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
   bind(ListRoots)
     .toResolvedValue((paths: PathPolicy) => new ListRoots(paths), [TOKENS.PathPolicy])
     .inSingletonScope();
-  bindAccessAndFiles(ListFolder);
   bind(WriteFile)
     .toResolvedValue(
       (access: RootAccess, files: FileSystemPort, settings: Settings) => new WriteFile(access, files, settings),
@@ -54,6 +53,12 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
   bindAccessAndFiles(RemoveFolder);
   bindAccessAndFiles(StatFile);
   bindAccessAndFiles(PermissionsFile);
+  bind(ListFolder)
+    .toResolvedValue(
+      (access: RootAccess, files: FileSystemPort, settings: Settings) => new ListFolder(access, files, settings),
+      [RootAccess, TOKENS.FileSystem, TOKENS.Settings],
+    )
+    .inSingletonScope();
   bind(ReadFile)
     .toResolvedValue(
       (access: RootAccess, files: FileSystemPort, settings: Settings) => new ReadFile(access, files, settings),
@@ -80,7 +85,10 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
 
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: ListRoots) => listRootsTool(useCase), [ListRoots]);
-  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: ListFolder) => listFolderTool(useCase), [ListFolder]);
+  bind(TOKENS.ToolDefinition).toResolvedValue(
+    (useCase: ListFolder, settings: Settings) => listFolderTool(useCase, settings),
+    [ListFolder, TOKENS.Settings],
+  );
   bind(TOKENS.ToolDefinition).toResolvedValue(
     (useCase: ReadFile, settings: Settings) => readFileTool(useCase, settings),
     [ReadFile, TOKENS.Settings],

@@ -19,12 +19,13 @@ export const repoToolsModule = new ContainerModule(({ bind }) => {
   bindNamespaceUseCase(bind, FileWrite);
   bind(FileList)
     .toResolvedValue(
-      (namespace: Namespace, sessions: EditSessions, files: FileSystemPort, regex: RegexEngine) => new FileList(namespace, sessions, files, regex),
-      [Namespace, EditSessions, TOKENS.FileSystem, TOKENS.RegexEngine],
+      (namespace: Namespace, sessions: EditSessions, files: FileSystemPort, regex: RegexEngine, settings: Settings) =>
+        new FileList(namespace, sessions, files, regex, settings),
+      [Namespace, EditSessions, TOKENS.FileSystem, TOKENS.RegexEngine, TOKENS.Settings],
     )
     .inSingletonScope();
 
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileRead, settings: Settings) => fileReadTool(useCase, settings), [FileRead, TOKENS.Settings]);
   bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileWrite, settings: Settings) => fileWriteTool(useCase, settings), [FileWrite, TOKENS.Settings]);
-  bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileList) => fileListTool(useCase), [FileList]);
+    bind(TOKENS.ToolDefinition).toResolvedValue((useCase: FileList, settings: Settings) => fileListTool(useCase, settings), [FileList, TOKENS.Settings]);
 });

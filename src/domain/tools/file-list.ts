@@ -5,6 +5,8 @@ import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { childPath, type RootPath } from '../roots.js';
 import { namingArgument } from '../search/argument-errors.js';
 import { compileGlob } from '../search/glob-pattern.js';
+import { directoryRulesFor, ignoreMode } from '../search/ignore-rules.js';
+import type { Settings } from '../settings.js';
 import { assertDirectory } from './editor-files.js';
 import { describeLinkTarget } from './view-directory.js';
 import { compareCodePoints } from '../code-point-order.js';
@@ -17,6 +19,8 @@ export interface FileListInput {
   readonly path?: string;
   /** Glob matched against each entry's name. */
   readonly pattern?: string;
+  /** Issue 19: gitignore or none; default search.ignore. */
+  readonly ignore?: string;
 }
 
 export interface FileListEntry {
@@ -34,6 +38,8 @@ export interface FileListResult {
   readonly path: string;
   readonly entries: FileListEntry[];
   readonly count: number;
+  /** With ignore rules, in a directory: entries left out by them. */
+  readonly ignored?: number;
 }
 
 /** The immediate entries of a directory (`/` lists the roots), optionally filtered by a glob. */
@@ -43,15 +49,28 @@ export class FileList {
     private readonly sessions: EditSessions,
     private readonly files: FileSystemPort,
     private readonly regex: RegexEngine,
+    private readonly settings?: Settings,
   ) {}
 
   async execute(input: FileListInput): Promise<FileListResult> {
     const matches = this.nameFilter(input.pattern);
+    const mode = ignoreMode(input.ignore, this.settings?.search.ignore);
     const session = this.sessions.for(input.sessionId);
     const target = this.namespace.locate(TOOL, input.path ?? '.', await session.workingDirectory());
-    const entries = target.kind === 'roots' ? await this.roots() : await this.directory(target.path, target.display);
+    if (target.kind === 'roots') {
+      const roots = (await this.roots()).filter((entry) => matches(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
+      return { path: target.display, entries: roots, count: roots.length };
+    }
+    let entries = await this.directory(target.path, target.display);
+    let ignored: number | undefined;
+    if (mode === 'gitignore') {
+      // The directory named is listed even when ignored; its entries are judged as a walk of it would judge them.
+      const rules = await directoryRulesFor(this.files, target.path);
+      entries = entries.filter((entry) => !rules.prune(entry.name, entry.type));
+      ignored = rules.ignored;
+    }
     const shown = entries.filter((entry) => matches(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
-    return { path: target.display, entries: shown, count: shown.length };
+    return ignored === undefined ? { path: target.display, entries: shown, count: shown.length } : { path: target.display, entries: shown, count: shown.length, ignored };
   }
 
   /** `*` matches dotfiles too: an agent should not miss `.env.example` because of a shell habit. */

@@ -7,6 +7,7 @@ import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
+import { ignoreMode, ignoreRulesFor } from '../search/ignore-rules.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
@@ -26,6 +27,7 @@ export interface GlobInput {
   readonly timeout_seconds?: number;
   readonly max_depth?: number;
   readonly type_filter?: string;
+  readonly ignore?: string;
 }
 
 export interface GlobMatch {
@@ -41,6 +43,8 @@ export interface GlobResult {
   readonly total_matches: number;
   readonly truncated: boolean;
   readonly timed_out: boolean;
+  /** With ignore rules (issue 19): entries the walk passed over. */
+  readonly ignored?: number;
 }
 
 /** FR-017: find entries by glob or regex on their path below a directory of a root. */
@@ -55,8 +59,9 @@ export class Glob {
 
   async execute(input: GlobInput, work?: WorkContext): Promise<GlobResult> {
     const start = this.access.path('glob', input.root, input.path ?? '.');
-    const { typeFilter, limits, matches } = namingRoot(start.root.name, () => ({
+    const { typeFilter, limits, matches, ignore } = namingRoot(start.root.name, () => ({
       typeFilter: parseTypeFilter(input.type_filter),
+      ignore: ignoreMode(input.ignore, this.settings.search.ignore),
       limits: SearchLimits.from(this.settings.search, this.clock, input),
       matches: this.pathPredicate(input),
     }));
@@ -78,8 +83,9 @@ export class Glob {
       }
       return (typeFilter === 'all' || kind === typeFilter) && matches(relativePath);
     };
+    const rules = await ignoreRulesFor(this.fs, start, ignore);
     throwIfCancelled(work);
-    scan: for await (const batch of this.fs.scanTree(start, { maxDepth: limits.maxDepth, select })) {
+    scan: for await (const batch of this.fs.scanTree(start, { maxDepth: limits.maxDepth, select, ...rules?.scanOptions() })) {
       throwIfCancelled(work);
       scanned += batch.scanned;
       if (batch.scanned > 0) work?.progress?.(scanned, undefined, 'entries scanned');
@@ -100,7 +106,8 @@ export class Glob {
       if (timedOut) break;
     }
     found.sort((a, b) => compareCodePoints(a.path, b.path));
-    return { matches: found, total_matches: found.length, truncated, timed_out: timedOut };
+    const result = { matches: found, total_matches: found.length, truncated, timed_out: timedOut };
+    return rules === undefined ? result : { ...result, ignored: rules.ignored };
   }
 
   /** Glob or regex, both against the path relative to the search directory. */

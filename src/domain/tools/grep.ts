@@ -14,6 +14,7 @@ import {
   searchFile,
 } from '../search/file-search.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
+import { ignoreMode, ignoreRulesFor, type IgnoreRules } from '../search/ignore-rules.js';
 import { MAX_CONTEXT_LINES } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
@@ -32,6 +33,7 @@ export interface GrepInput {
   readonly max_results?: number;
   readonly timeout_seconds?: number;
   readonly max_depth?: number;
+  readonly ignore?: string;
 }
 
 export type { GrepMatch } from '../search/file-search.js';
@@ -42,6 +44,8 @@ export interface GrepResult {
   readonly files_searched: number;
   readonly truncated: boolean;
   readonly timed_out: boolean;
+  /** With ignore rules (issue 19): entries the walk passed over. */
+  readonly ignored?: number;
 }
 
 /**
@@ -69,10 +73,11 @@ export class Grep {
 
   async execute(input: GrepInput, work?: WorkContext): Promise<GrepResult> {
     const start = this.access.path('grep', input.root, input.path ?? '.');
-    const { limits, matcher, filter, contextLines } = namingRoot(start.root.name, () => this.parseArguments(input));
+    const { limits, matcher, filter, contextLines, ignore } = namingRoot(start.root.name, () => this.parseArguments(input));
     const search = new ContentSearch(this.fs, { matcher, contextLines, expired: () => limits.expired() }, limits.maxResults, this.settings.maxResultBytes - RESULT_ENVELOPE_BYTES, work);
 
     const startStat = await statSearchStart(this.fs, start);
+    let rules: IgnoreRules | undefined;
     if (startStat.kind === 'file') {
       // A single named file is searched even when a glob_filter would exclude its name.
       await search.consume(search.start(start));
@@ -89,9 +94,11 @@ export class Grep {
         if (++passedOver % ENTRIES_PER_DEADLINE_CHECK === 0 && limits.expired()) search.timedOut = true;
         return false;
       };
+      rules = await ignoreRulesFor(this.fs, start, ignore);
       throwIfCancelled(work);
       try {
-        scan: for await (const batch of this.fs.scanTree(start, { maxDepth: limits.maxDepth, select, readContents: { maxBytes: READ_AHEAD_MAX_BYTES } })) {
+        const options = { maxDepth: limits.maxDepth, select, readContents: { maxBytes: READ_AHEAD_MAX_BYTES }, ...rules?.scanOptions() };
+        scan: for await (const batch of this.fs.scanTree(start, options)) {
           throwIfCancelled(work);
           for (const entry of batch.selected) {
             if (limits.expired()) {
@@ -117,7 +124,8 @@ export class Grep {
       throw errors.notAFile(start.root.name, displayPath(start));
     }
     throwIfCancelled(work);
-    return search.result();
+    const result = search.result();
+    return rules === undefined ? result : { ...result, ignored: rules.ignored };
   }
 
   private parseArguments(input: GrepInput) {
@@ -134,6 +142,7 @@ export class Grep {
         return this.regex.compile(input.pattern, { caseInsensitive: input.case_insensitive ?? false });
       }),
       filter: input.glob_filter ? fileFilter(input.glob_filter, this.regex) : () => true,
+      ignore: ignoreMode(input.ignore, this.settings.search.ignore),
     };
   }
 }

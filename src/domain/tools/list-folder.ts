@@ -5,7 +5,9 @@ import type { EntryStat, FileSystemPort, LinkInfo } from '../ports/file-system.p
 import { displayPath, type RootPath } from '../roots.js';
 import { namingRoot } from '../search/argument-errors.js';
 import type { WorkContext } from '../work-context.js';
-import { listSubtree, type SubtreeLimits, subtreeLimits, type SubtreePrune } from './list-subtree.js';
+import { ignoreMode, ignoreRulesFor, type IgnoreRules } from '../search/ignore-rules.js';
+import type { Settings } from '../settings.js';
+import { listSubtree, type SubtreeLimits, subtreeLimits } from './list-subtree.js';
 import type { RootAccess } from './root-access.js';
 
 export type LinkTargetType = 'file' | 'directory' | 'other' | 'external' | 'broken';
@@ -29,6 +31,8 @@ export interface ListFolderResult {
   truncated?: boolean;
   /** How many were left out, when counted. */
   omitted?: number;
+  /** depth > 1 with ignore rules: entries passed over. */
+  ignored?: number;
 }
 
 export interface ListFolderInput {
@@ -36,6 +40,8 @@ export interface ListFolderInput {
   readonly path: string;
   readonly depth?: number;
   readonly max_entries?: number;
+  /** depth > 1 only (issue 19): gitignore or none; default search.ignore. */
+  readonly ignore?: string;
 }
 
 /**
@@ -46,16 +52,17 @@ export class ListFolder {
   constructor(
     private readonly access: RootAccess,
     private readonly fs: FileSystemPort,
+    private readonly settings?: Settings,
   ) {}
 
-  async execute(input: ListFolderInput, work?: WorkContext, prune?: SubtreePrune): Promise<ListFolderResult> {
+  async execute(input: ListFolderInput, work?: WorkContext): Promise<ListFolderResult> {
     const target = this.access.path('list_folder', input.root, input.path);
-    const limits = namingRoot(target.root.name, () => subtreeLimits(input));
+    const { limits, ignore } = namingRoot(target.root.name, () => ({ limits: subtreeLimits(input), ignore: ignoreMode(input.ignore, this.settings?.search.ignore) }));
     const shown = displayPath(target);
     const directory = await this.fs.stat(target, { followSymlinks: true });
     if (!directory) throw errors.notFound('directory', target.root.name, shown);
     if (directory.kind !== 'directory') throw errors.notADirectory(target.root.name, shown);
-    if (limits.depth > 1) return this.subtree(target, shown, limits, work, prune);
+    if (limits.depth > 1) return this.subtree(target, shown, limits, await ignoreRulesFor(this.fs, target, ignore), work);
     const isoTime = isoTimeFormatter();
     const entries = (await this.fs.readDirectory(target)).map((stat) => toEntry(stat, isoTime));
     entries.sort((a, b) => compareCodePoints(a.name, b.name));
@@ -65,8 +72,8 @@ export class ListFolder {
     return { path: shown, entries: kept, count: kept.length, truncated: true, omitted: entries.length - kept.length };
   }
 
-  private async subtree(target: RootPath, shown: string, limits: SubtreeLimits, work?: WorkContext, prune?: SubtreePrune): Promise<ListFolderResult> {
-    const subtree = await listSubtree(this.fs, target, limits, { work, prune });
+  private async subtree(target: RootPath, shown: string, limits: SubtreeLimits, rules: IgnoreRules | undefined, work?: WorkContext): Promise<ListFolderResult> {
+    const subtree = await listSubtree(this.fs, target, limits, { work, rules });
     const entries: FolderEntry[] = [];
     for (const entry of subtree.entries) {
       const listed: FolderEntry = { ...entry };
@@ -77,6 +84,7 @@ export class ListFolder {
     const result: ListFolderResult = { path: shown, entries, count: entries.length };
     if (subtree.truncated) result.truncated = true;
     if (subtree.omitted !== undefined) result.omitted = subtree.omitted;
+    if (rules !== undefined) result.ignored = rules.ignored;
     return result;
   }
 

@@ -1,6 +1,7 @@
 import { errors } from '../errors.js';
 import { isoTimeFormatter } from '../iso-time.js';
 import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
+import type { IgnoreRules } from '../search/ignore-rules.js';
 import type { RootPath } from '../roots.js';
 import { throwIfCancelled, type WorkContext } from '../work-context.js';
 
@@ -49,9 +50,6 @@ export function subtreeLimits(input: { depth?: number; max_entries?: number }): 
   return { depth, maxEntries };
 }
 
-/** Which entries a listing passes over entirely (an ignored one, and a directory's whole subtree): see TreeScanOptions.prune. */
-export type SubtreePrune = (relativePath: string, kind: EntryKind) => boolean;
-
 /**
  * Issue 19: the subtree of `directory` down to `limits.depth`, pre-order, each directory's entries
  * right after it by name in code point order (the order FileSystemPort.scanTree reports in), at most
@@ -65,7 +63,7 @@ export async function listSubtree(
   fs: FileSystemPort,
   directory: RootPath,
   limits: SubtreeLimits,
-  options: { prune?: SubtreePrune; work?: WorkContext } = {},
+  options: { rules?: IgnoreRules; work?: WorkContext } = {},
 ): Promise<Subtree> {
   const isoTime = isoTimeFormatter();
   const entries: SubtreeEntry[] = [];
@@ -74,16 +72,9 @@ export async function listSubtree(
   // Entries are judged ahead of their reports and in no promised order: every one is selected until the
   // listing is full, and once it is, the rest are only counted (scanned but not stat'ed).
   const select = () => !full;
-  // A pruned entry is scanned too, but it is not left out by max_entries: it is not counted in `omitted`.
-  let pruned = 0;
-  const judge = options.prune;
-  const prune = judge && ((relativePath: string, kind: EntryKind) => {
-    if (!judge(relativePath, kind)) return false;
-    pruned += 1;
-    return true;
-  });
   throwIfCancelled(options.work);
-  for await (const batch of fs.scanTree(directory, { maxDepth: limits.depth, select, prune })) {
+  const rules = options.rules;
+  for await (const batch of fs.scanTree(directory, { maxDepth: limits.depth, select, ...rules?.scanOptions() })) {
     throwIfCancelled(options.work);
     looked += batch.scanned;
     for (const entry of batch.selected) {
@@ -94,6 +85,7 @@ export async function listSubtree(
     if (entries.length >= limits.maxEntries) full = true;
     if (full && looked > limits.maxEntries + OMITTED_COUNT_LIMIT) return { entries, truncated: true };
   }
-  const omitted = looked - pruned - entries.length;
+  // An ignored entry is scanned too, but max_entries did not leave it out: it is not in `omitted`.
+  const omitted = looked - (rules?.ignored ?? 0) - entries.length;
   return omitted > 0 ? { entries, truncated: true, omitted } : { entries, truncated: false };
 }

@@ -108,6 +108,10 @@ describe('symlink swap race against NodeFileSystem', () => {
     symlinkSync('flip.in', join(host, 'flip'));
     writeFileSync(join(outside, 'secret.txt'), OUTSIDE_SECRET);
     writeFileSync(join(outside, 'marker-outside'), 'only outside');
+    // Issue 19: the rule files a scan reads in each directory it enters; outside, one says the secret.
+    writeFileSync(join(host, 'victim', '.gitignore'), INSIDE);
+    writeFileSync(join(host, 'flip.in', '.gitignore'), INSIDE);
+    writeFileSync(join(outside, '.gitignore'), OUTSIDE_SECRET);
     const outsideBefore = snapshot(outside);
 
     const root = makeRoot('workspace', top);
@@ -164,8 +168,18 @@ describe('symlink swap race against NodeFileSystem', () => {
     // directory and from the two that flip between in-root directories and outside links.
     const here: RootPath = { root, segments: prefix === '' ? [] : prefix.replace(/\/$/, '').split('/') };
     // With readContents (grep's scan) it also reads each file as it reports it: none may be an outside one.
+    // With directoryFiles (the ignore rules' .gitignore reads) it reads those too: none may be an outside one.
+    let ruleFilesRead = 0;
+    const directoryFiles = {
+      names: ['.gitignore'],
+      maxBytes: 1 << 20,
+      found: (_directory: string, files: readonly { contents: Uint8Array }[]) => {
+        ruleFilesRead += files.length;
+        for (const file of files) reads.push(new TextDecoder().decode(file.contents));
+      },
+    };
     const scan = async (start: RootPath): Promise<void> => {
-      for await (const batch of fs.scanTree(start, { select: () => true, readContents: { maxBytes: 1 << 20 } })) {
+      for await (const batch of fs.scanTree(start, { select: () => true, readContents: { maxBytes: 1 << 20 }, directoryFiles })) {
         for (const entry of batch.selected) {
           listed.push(entry.relativePath.split('/').pop() ?? '');
           if (entry.contents !== undefined) reads.push(new TextDecoder().decode(entry.contents));
@@ -226,6 +240,7 @@ describe('symlink swap race against NodeFileSystem', () => {
     expect(attempts).toBeGreaterThan(MIN_ATTEMPTS);
     expect(reads.filter((text) => text.includes(OUTSIDE_SECRET))).toEqual([]);
     expect(listed).not.toContain('marker-outside');
+    expect(ruleFilesRead).toBeGreaterThan(0);
     expect(snapshot(outside)).toEqual(outsideBefore);
     expect(listedSizes.filter(({ name }) => /^p\d+\.txt$/.test(name))).not.toHaveLength(0);
     expect(listedSizes.filter(({ name, size }) => /^p\d+\.txt$/.test(name) && size !== 1)).toEqual([]);

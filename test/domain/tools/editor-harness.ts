@@ -62,7 +62,7 @@ export function editorWorld(options: { settings?: Partial<Settings>; files?: (fs
     createFile: new CreateFile(namespace, sessions, port, hasher, settings),
     fileRead: new FileRead(namespace, sessions, port, hasher, settings),
     fileWrite: new FileWrite(namespace, sessions, port, hasher, settings),
-    fileList: new FileList(namespace, sessions, port, new Re2RegexEngine()),
+    fileList: new FileList(namespace, sessions, port, new Re2RegexEngine(), settings),
     changeDirectory: new ChangeDirectory(namespace, sessions, port),
   };
 }

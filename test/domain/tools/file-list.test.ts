@@ -36,6 +36,34 @@ describe('file_list', () => {
     });
   });
 
+  it('leaves out .git and what the ignore files of the directory and the folders above it ignore, unless ignore is none (issue 19)', async () => {
+    const world = editorWorld();
+    seedTree(world.fs, '/ws', {
+      '.gitignore': '*.log\n/top-only\n',
+      'top-only': 't',
+      'pkg/.gitignore': 'dist/\n',
+      'pkg/.ignore': '!wanted.log\n',
+      'pkg/a.ts': 'a',
+      'pkg/x.log': 'x',
+      'pkg/wanted.log': 'w',
+      'pkg/dist/out.js': 'o',
+      'pkg/.git/HEAD': 'h',
+      'pkg/top-only': 'kept: the anchored pattern is for the root only',
+    });
+    const root = await world.fileList.execute({ sessionId: 's1', path: '/workspace' });
+    expect(root.entries.map((entry) => entry.name)).toEqual(['.gitignore', 'pkg']);
+    expect(root.ignored).toBe(1);
+    const pkg = await world.fileList.execute({ sessionId: 's1', path: '/workspace/pkg' });
+    expect(pkg.entries.map((entry) => entry.name)).toEqual(['.gitignore', '.ignore', 'a.ts', 'top-only', 'wanted.log']);
+    expect(pkg).toMatchObject({ count: 5, ignored: 3 });
+    // The directory named is listed even when ignored.
+    expect((await world.fileList.execute({ sessionId: 's1', path: '/workspace/pkg/dist' })).entries.map((entry) => entry.name)).toEqual(['out.js']);
+    const all = await world.fileList.execute({ sessionId: 's1', path: '/workspace/pkg', ignore: 'none' });
+    expect(all.count).toBe(8);
+    expect(all).not.toHaveProperty('ignored');
+    expect((await world.fileList.execute({ sessionId: 's1', path: '/' })).entries.length).toBeGreaterThan(0);
+  });
+
   it('List with pattern: only matching entries (dotfiles included)', async () => {
     const world = seeded();
     const names = async (pattern: string) =>

@@ -39,6 +39,7 @@ describe('Glob', () => {
       total_matches: 2,
       truncated: false,
       timed_out: false,
+      ignored: 0,
     });
   });
 
@@ -83,7 +84,7 @@ describe('Glob', () => {
 
   it('E2E-059: no match gives total_matches 0', async () => {
     fs.seedFile('/ws/a.go', '');
-    expect(await glob({ pattern: '*.xyz' })).toEqual({ matches: [], total_matches: 0, truncated: false, timed_out: false });
+    expect(await glob({ pattern: '*.xyz' })).toEqual({ matches: [], total_matches: 0, truncated: false, timed_out: false, ignored: 0 });
   });
 
   it('E2E-060: exactly one of pattern or regex (empty strings count as absent)', async () => {

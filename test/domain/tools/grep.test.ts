@@ -85,6 +85,7 @@ describe('Grep', () => {
       files_searched: 1,
       truncated: false,
       timed_out: false,
+      ignored: 0,
     });
   });
 
@@ -192,6 +193,7 @@ describe('Grep', () => {
       files_searched: 2,
       truncated: false,
       timed_out: false,
+      ignored: 0,
     });
   });
 

@@ -55,14 +55,18 @@ describe('ListFolder with depth', () => {
     expect(flat).toMatchObject({ count: 3, truncated: true, omitted: 1 });
   });
 
-  it('passes over what the prune judgement says, without counting it as omitted', async () => {
+  it('passes over what ignore rules ignore (counted as ignored, not as omitted), unless ignore is none', async () => {
     const { fs, listFolder } = fileToolsWorld();
+    fs.seedFile('/ws/.gitignore', 'skip/\n');
     fs.seedFile('/ws/keep/a.txt', 'a');
     fs.seedFile('/ws/skip/b.txt', 'b');
     fs.seedFile('/ws/zz.txt', 'z');
-    const result = await listFolder.execute({ root: 'workspace', path: '.', depth: 3, max_entries: 2 }, undefined, (path) => path === 'skip');
-    expect(result.entries.map((entry) => entry.path)).toEqual(['keep', 'keep/a.txt']);
-    expect(result).toMatchObject({ truncated: true, omitted: 1 });
+    const result = await listFolder.execute({ root: 'workspace', path: '.', depth: 3, max_entries: 3 });
+    expect(result.entries.map((entry) => entry.path)).toEqual(['.gitignore', 'keep', 'keep/a.txt']);
+    expect(result).toMatchObject({ truncated: true, omitted: 1, ignored: 1 });
+    const all = await listFolder.execute({ root: 'workspace', path: '.', depth: 3, ignore: 'none' });
+    expect(all.entries.map((entry) => entry.path)).toEqual(['.gitignore', 'keep', 'keep/a.txt', 'skip', 'skip/b.txt', 'zz.txt']);
+    expect(all).not.toHaveProperty('ignored');
   });
 
   it.each([[0], [11], [1.5]])('refuses depth %p naming the root', async (depth) => {

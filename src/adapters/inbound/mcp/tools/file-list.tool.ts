@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { FileList } from '../../../../domain/tools/file-list.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
+import type { Settings } from '../../../../domain/settings.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
+import { ignoreField } from './search-limits.schema.js';
 
-export function fileListTool(fileList: FileList): ToolDefinition {
+export function fileListTool(fileList: FileList, settings: Settings): ToolDefinition {
   return defineTool({
     name: 'file_list',
     title: 'List a directory',
@@ -20,6 +22,7 @@ export function fileListTool(fileList: FileList): ToolDefinition {
         .max(MAX_PATTERN_CHARS)
         .optional()
         .describe(`Glob on entry names, at most ${MAX_PATTERN_CHARS} chars.`),
+      ignore: ignoreField(settings.search),
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the listed directory.'),
@@ -34,6 +37,7 @@ export function fileListTool(fileList: FileList): ToolDefinition {
         }),
       ),
       count: z.number().int(),
+      ignored: z.number().int().optional(),
     },
     annotations: READ_ONLY,
     logFields: (args) => namespaceLogFields(args.path),

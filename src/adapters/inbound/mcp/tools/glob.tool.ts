@@ -3,7 +3,7 @@ import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { TYPE_FILTERS, type Glob } from '../../../../domain/tools/glob.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { searchLimitFields } from './search-limits.schema.js';
+import { ignoreField, searchLimitFields } from './search-limits.schema.js';
 
 export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition {
   return defineTool({
@@ -35,6 +35,7 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
         .optional()
         .describe(`${TYPE_FILTERS.join(', ')} (default all).`),
       ...searchLimitFields(limits, 'entries'),
+      ignore: ignoreField(limits),
     },
     outputSchema: {
       matches: z.array(
@@ -48,6 +49,7 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
       total_matches: z.number(),
       truncated: z.boolean(),
       timed_out: z.boolean(),
+      ignored: z.number().optional(),
     },
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root, path: args.path ?? '.' }),

@@ -6,7 +6,7 @@ import { formatSize } from '../../../../domain/tools/file-text.js';
 import type { Grep } from '../../../../domain/tools/grep.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
 import { grepText } from './grep-text.js';
-import { searchLimitFields } from './search-limits.schema.js';
+import { ignoreField, searchLimitFields } from './search-limits.schema.js';
 
 export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
   return defineTool({
@@ -48,6 +48,7 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
 `Lines before and after each match (default 0, at most ${MAX_CONTEXT_LINES}).`,
         ),
       ...searchLimitFields(settings.search, 'matching lines'),
+      ignore: ignoreField(settings.search),
     },
     outputSchema: {
       matches: z.array(
@@ -63,6 +64,7 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
       files_searched: z.number(),
       truncated: z.boolean(),
       timed_out: z.boolean(),
+      ignored: z.number().optional(),
     },
     annotations: READ_ONLY,
     toText: grepText,

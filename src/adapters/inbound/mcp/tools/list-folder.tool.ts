@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { ListFolder } from '../../../../domain/tools/list-folder.js';
+import type { Settings } from '../../../../domain/settings.js';
+import { ignoreField } from './search-limits.schema.js';
 import { DEFAULT_MAX_ENTRIES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES } from '../../../../domain/tools/list-subtree.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
 
-export function listFolderTool(listFolder: ListFolder): ToolDefinition {
+export function listFolderTool(listFolder: ListFolder, settings: Settings): ToolDefinition {
   return defineTool({
     name: 'list_folder',
     title: 'List folder',
@@ -22,6 +24,7 @@ export function listFolderTool(listFolder: ListFolder): ToolDefinition {
         .max(MAX_LIST_ENTRIES)
         .optional()
         .describe(`At most this many entries (default ${DEFAULT_MAX_ENTRIES} with depth > 1); past it truncated and omitted.`),
+      ignore: ignoreField(settings.search),
     },
     outputSchema: {
       path: z.string(),
@@ -38,6 +41,7 @@ export function listFolderTool(listFolder: ListFolder): ToolDefinition {
       count: z.number(),
       truncated: z.boolean().optional(),
       omitted: z.number().optional(),
+      ignored: z.number().optional(),
     },
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root, path: args.path }),

@@ -1,5 +1,14 @@
 import { z } from 'zod';
+import { IGNORE_MODES } from '../../../../domain/search/ignore-rules.js';
 import type { Settings } from '../../../../domain/settings.js';
+
+/** Issue 19: the `ignore` parameter of grep, glob, list_folder and file_list, with this server's default. */
+export function ignoreField(limits: Settings['search']) {
+  return z
+    .enum(IGNORE_MODES)
+    .optional()
+    .describe(`gitignore skips .git/ and what .gitignore/.ignore files ignore; none skips nothing. Default ${limits.ignore ?? 'gitignore'}.`);
+}
 
 /** The limit parameters grep and glob share, described with this server's actual defaults and ceilings. */
 export function searchLimitFields(limits: Settings['search'], counted: 'matching lines' | 'entries') {

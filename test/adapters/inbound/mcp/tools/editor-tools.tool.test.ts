@@ -24,7 +24,7 @@ function definitions() {
     createFileTool(world.createFile, world.settings),
     fileReadTool(world.fileRead, world.settings),
     fileWriteTool(world.fileWrite, world.settings),
-    fileListTool(world.fileList),
+    fileListTool(world.fileList, world.settings),
     changeDirectoryTool(world.changeDirectory),
   ];
   return byName(tools);

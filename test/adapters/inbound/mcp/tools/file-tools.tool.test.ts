@@ -22,7 +22,7 @@ function definitions() {
   world.fs.seedSymlink('/ws/dangling', 'gone');
   const tools = [
     listRootsTool(world.listRoots),
-    listFolderTool(world.listFolder),
+    listFolderTool(world.listFolder, world.settings),
     readFileTool(world.readFile, world.settings),
     writeFileTool(world.writeFile),
     removeFileTool(world.removeFile),
