@@ -165,6 +165,7 @@ function rejectCall(name: string, metricName: string, error: DomainError, contex
   const started = performance.now();
   const result = errorResult(error.toClientText());
   const record = logCall(logger, { tool: name }, error.code, started, jsonByteLength(result), context);
+  if (error.isSecurityDenial) logDenial(logger, name, {}, error, context);
   observer?.toolCallFinished({ ...record, tool: metricName, writtenBytes: 0, denial: error.isSecurityDenial ? error.code : undefined });
   return result;
 }
