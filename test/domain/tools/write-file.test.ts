@@ -73,6 +73,12 @@ describe('WriteFile', () => {
     expect((await domainError(writeFile.execute({ root: 'workspace', path: 'dir', content: 'x' }))).code).toBe('IS_A_DIRECTORY');
   });
 
+  it('has no size limit of its own, as its description says: max_file_size bounds the editor tools only', async () => {
+    const { fs, writeFile } = fileToolsWorld({ maxFileSize: 10 });
+    expect(await writeFile.execute({ root: 'workspace', path: 'big.txt', content: 'x'.repeat(100) })).toMatchObject({ size: 100 });
+    expect(fs.readText('/ws/big.txt')).toHaveLength(100);
+  });
+
   it('create_only counts a dangling link as existing', async () => {
     const { fs, writeFile } = fileToolsWorld();
     fs.seedSymlink('/ws/dangling', 'nowhere.txt');

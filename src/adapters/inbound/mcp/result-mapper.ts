@@ -194,6 +194,7 @@ function rejectCall(
   const started = performance.now();
   const result = errorResult(error.toClientText());
   const record = logCall(logger, { tool: name }, error.code, started, jsonByteLength(result), context);
+  if (error.isSecurityDenial) logDenial(logger, name, {}, error, context);
   observer?.toolCallFinished({ ...record, tool: metricName, writtenBytes: 0, denial: error.isSecurityDenial ? error.code : undefined });
   onFailure?.({ tool: name, code: error.code, text: firstText(result), denial: error.isSecurityDenial });
   return result;

@@ -21,7 +21,6 @@ const readTool = (result: Record<string, unknown>): ToolDefinition =>
     handle: async () => ({ structured: result }),
   });
 
-
 const richTool = defineTool({
   name: 'rich',
   title: 'Rich',
