@@ -3,7 +3,7 @@ import { totals } from './differential.js';
 import { fuzzDifferential, type FuzzReport } from './property.js';
 
 /**
- * `npm run fuzz -- --runs N [--concurrent] [--seed S --path P] [--ops M] [--stats]`: a long run, or the replay
+ * `npm run fuzz -- --runs N [--concurrent] [--seed S --path P] [--ops M] [--stats] [--minutes T]`: a long run, or the replay
  * of a failure (its seed and path, as a failure prints them). Exits 1 on any disagreement or escape.
  */
 function parse(argv: readonly string[]) {
@@ -19,6 +19,8 @@ function parse(argv: readonly string[]) {
     maxOperations: number('--ops'),
     concurrent: argv.includes('--concurrent'),
     stats: argv.includes('--stats'),
+    timeLimitMs: number('--minutes') === undefined ? undefined : Number(value('--minutes')) * 60_000,
+    log: (line: string) => console.log(line),
   };
 }
 
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
   const mode = options.concurrent ? 'concurrent' : 'sequential';
   const started = Date.now();
   const report: FuzzReport = options.concurrent
-    ? await fuzzConcurrent({ ...options, log: (line) => console.log(line) })
+    ? await fuzzConcurrent(options)
     : await fuzzDifferential(options);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`mode: ${mode}  seed: ${report.seed}  runs: ${report.runs}  operations: ${report.operations}  time: ${seconds} s`);
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   } else {
     console.log(options.concurrent ? 'escapes: 0' : 'disagreements: 0  escapes: 0');
+    if (report.runs < options.runs) console.log(`stopped by --minutes after ${report.runs} of ${options.runs} runs`);
   }
 }
 

@@ -11,6 +11,8 @@ export interface FuzzOptions {
   /** Longest operation sequence per run. */
   readonly maxOperations?: number;
   readonly log?: (line: string) => void;
+  /** Stop starting new runs after this long (a clean stop, reported with its counts), for runs against a deadline. */
+  readonly timeLimitMs?: number;
 }
 
 export interface FuzzReport {
@@ -36,7 +38,16 @@ export async function checkWith<T extends unknown[]>(
 ): Promise<FuzzReport> {
   const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
   const before = { ...totals };
-  const details = await fc.check(property, { seed, path: options.path, numRuns: options.runs, endOnFailure: options.path !== undefined });
+  const progress = options.log && setInterval(() => options.log?.(`… ${totals.runs - before.runs} runs, ${totals.operations - before.operations} operations`), 60_000);
+  const details = await fc
+    .check(property, {
+      seed,
+      path: options.path,
+      numRuns: options.runs,
+      endOnFailure: options.path !== undefined,
+      interruptAfterTimeLimit: options.timeLimitMs,
+    })
+    .finally(() => clearInterval(progress));
   const report = {
     seed,
     runs: totals.runs - before.runs,
