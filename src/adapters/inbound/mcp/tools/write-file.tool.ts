@@ -9,8 +9,7 @@ export function writeFileTool(writeFile: WriteFile): ToolDefinition {
     title: 'Write file',
     description:
       'Write UTF-8 text to a file in a root, creating parents. mode: overwrite (default, atomic), append, or ' +
-      'create_only (ALREADY_EXISTS if anything is there). Existing files keep their mode. Prefer patch_file for edits. ' +
-      'dry_run (overwrite only): write nothing, return the unified diff.',
+      'create_only (ALREADY_EXISTS if anything is there). Existing files keep their mode. Prefer patch_file for edits.',
     inputSchema: {
       root: z.string().describe('Root name.'),
       path: z.string().describe('File path in the root.'),
