@@ -60,6 +60,12 @@ describe('locate: where an old_str is', () => {
     if (far.found === 'none') expect(far.nearest!.lines).toHaveLength(10);
   });
 
+  it('no region is searched for in a file of more than 50,000 lines (a NO_MATCH stays cheap)', () => {
+    const lines = Array.from({ length: 50_001 }, (_, i) => `entry ${i}`);
+    expect(locate(lines.join('\n'), { oldStr: 'entry 7x', newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: undefined });
+    expect(locate(lines.slice(0, 50_000).join('\n'), { oldStr: 'entry 7x', newStr: '', replaceAll: false })).toMatchObject({ found: 'none', nearest: { firstLine: 8 } });
+  });
+
   it('no match and nothing alike: no region is offered', () => {
     expect(locate('completely\nunrelated\n', { oldStr: 'zzz qqq', newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: undefined });
   });

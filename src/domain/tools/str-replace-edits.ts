@@ -76,7 +76,7 @@ export function assertOldStrings(edits: readonly StrReplaceEdit[]): void {
 function noMatch(head: string, nearest: NearestRegion | undefined, display: string): DomainError {
   const tail = ', not even line by line with leading and trailing whitespace ignored';
   if (nearest === undefined) {
-    return new DomainError('NO_MATCH', `${head}${tail}, and no region of the file is similar; view the file and copy the text exactly`, { attemptedPath: display });
+    return new DomainError('NO_MATCH', `${head}${tail}, and no similar region was found; view the file and copy the text exactly`, { attemptedPath: display });
   }
   const width = Math.max(4, String(nearest.lastLine).length);
   const shown = nearest.lines.map((line, i) => {
