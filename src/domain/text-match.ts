@@ -16,8 +16,8 @@ export interface Span {
 export type Located =
   | { readonly found: 'spans'; readonly kind: MatchKind; readonly spans: readonly Span[] }
   | { readonly found: 'none'; readonly nearest?: NearestRegion }
-  /** Several regions where one was required: their first lines, 1-based. */
-  | { readonly found: 'several'; readonly kind: MatchKind; readonly lines: readonly number[] };
+  /** Several regions where one was required: how many, and the first lines (1-based) of the first few. */
+  | { readonly found: 'several'; readonly kind: MatchKind; readonly count: number; readonly lines: readonly number[] };
 
 /** The part of the text most like old_str, for a NO_MATCH that shows where to look. */
 export interface NearestRegion {
@@ -34,6 +34,8 @@ export interface EditRequest {
   readonly replaceAll: boolean;
 }
 
+/** Regions whose lines a MULTIPLE_MATCHES names at most. */
+export const SEVERAL_NAMED = 20;
 /** Lines shown at most in a NO_MATCH. */
 export const NEAREST_SHOWN_LINES = 10;
 /** Below this mean similarity a region is not worth showing. */
@@ -56,14 +58,16 @@ export function locate(content: string, edit: EditRequest): Located {
   const needle = literal.length > 0 ? edit.oldStr : withLineEnding(edit.oldStr, eol);
   const exact = literal.length > 0 ? literal : occurrences(content, needle);
   if (exact.length > 0) {
-    if (exact.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'exact', lines: exact.map((at) => lineOfOffset(content, at)) };
+    if (exact.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'exact', count: exact.length, lines: linesOfOffsets(content, exact.slice(0, SEVERAL_NAMED)) };
     return { found: 'spans', kind: 'exact', spans: exact.map((at) => ({ at, length: needle.length, replacement })) };
   }
   const lines = splitLines(content);
   const wanted = oldLines(edit.oldStr);
   const regions = tolerantRegions(lines, wanted.lines);
   if (regions.length === 0) return { found: 'none', nearest: nearestRegion(lines, wanted.lines) };
-  if (regions.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'whitespace_tolerant', lines: regions.map((first) => first + 1) };
+  if (regions.length > 1 && !edit.replaceAll) {
+    return { found: 'several', kind: 'whitespace_tolerant', count: regions.length, lines: regions.slice(0, SEVERAL_NAMED).map((first) => first + 1) };
+  }
   const spans = regions.map((first) => {
     const last = lines[first + wanted.lines.length - 1];
     const end = wanted.endsWithNewline ? last.end + last.eol.length : last.end;
@@ -89,6 +93,18 @@ export function lineOfOffset(text: string, offset: number): number {
   let line = 1;
   for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
   return line;
+}
+
+/** The 1-based lines of ascending offsets, in one pass over the text. */
+function linesOfOffsets(text: string, offsets: readonly number[]): number[] {
+  const found: number[] = [];
+  let line = 1;
+  let at = text.indexOf('\n');
+  for (const offset of offsets) {
+    for (; at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
+    found.push(line);
+  }
+  return found;
 }
 
 interface Line {
