@@ -16,8 +16,8 @@ export interface Span {
 export type Located =
   | { readonly found: 'spans'; readonly kind: MatchKind; readonly spans: readonly Span[] }
   | { readonly found: 'none'; readonly nearest?: NearestRegion }
-  /** Several regions where one was required: their first lines, 1-based. */
-  | { readonly found: 'several'; readonly kind: MatchKind; readonly lines: readonly number[] };
+  /** Several regions where one was required: how many, and the first lines (1-based) of the first few. */
+  | { readonly found: 'several'; readonly kind: MatchKind; readonly count: number; readonly lines: readonly number[] };
 
 /** The part of the text most like old_str, for a NO_MATCH that shows where to look. */
 export interface NearestRegion {
@@ -34,12 +34,18 @@ export interface EditRequest {
   readonly replaceAll: boolean;
 }
 
+/** Regions whose lines a MULTIPLE_MATCHES names at most. */
+export const SEVERAL_NAMED = 20;
 /** Lines shown at most in a NO_MATCH. */
 export const NEAREST_SHOWN_LINES = 10;
 /** Below this mean similarity a region is not worth showing. */
 const NEAREST_MIN_SIMILARITY = 0.5;
-/** Line pairs compared at most when looking for the nearest region (bounds the work on huge files). */
-const NEAREST_MAX_COMPARISONS = 2_000_000;
+/**
+ * Bounds on the search for the nearest region, so a NO_MATCH on a huge file stays cheap: file lines
+ * looked at, and line pairs compared (about 0.3 s at both bounds on an idle core).
+ */
+const NEAREST_MAX_LINES = 50_000;
+const NEAREST_MAX_COMPARISONS = 500_000;
 
 /**
  * Finds old_str in `content`. In a CRLF file an old_str typed with '\n' matches as CRLF and
@@ -52,14 +58,16 @@ export function locate(content: string, edit: EditRequest): Located {
   const needle = literal.length > 0 ? edit.oldStr : withLineEnding(edit.oldStr, eol);
   const exact = literal.length > 0 ? literal : occurrences(content, needle);
   if (exact.length > 0) {
-    if (exact.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'exact', lines: exact.map((at) => lineOfOffset(content, at)) };
+    if (exact.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'exact', count: exact.length, lines: linesOfOffsets(content, exact.slice(0, SEVERAL_NAMED)) };
     return { found: 'spans', kind: 'exact', spans: exact.map((at) => ({ at, length: needle.length, replacement })) };
   }
   const lines = splitLines(content);
   const wanted = oldLines(edit.oldStr);
   const regions = tolerantRegions(lines, wanted.lines);
   if (regions.length === 0) return { found: 'none', nearest: nearestRegion(lines, wanted.lines) };
-  if (regions.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'whitespace_tolerant', lines: regions.map((first) => first + 1) };
+  if (regions.length > 1 && !edit.replaceAll) {
+    return { found: 'several', kind: 'whitespace_tolerant', count: regions.length, lines: regions.slice(0, SEVERAL_NAMED).map((first) => first + 1) };
+  }
   const spans = regions.map((first) => {
     const last = lines[first + wanted.lines.length - 1];
     const end = wanted.endsWithNewline ? last.end + last.eol.length : last.end;
@@ -85,6 +93,18 @@ export function lineOfOffset(text: string, offset: number): number {
   let line = 1;
   for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
   return line;
+}
+
+/** The 1-based lines of ascending offsets, in one pass over the text. */
+function linesOfOffsets(text: string, offsets: readonly number[]): number[] {
+  const found: number[] = [];
+  let line = 1;
+  let at = text.indexOf('\n');
+  for (const offset of offsets) {
+    for (; at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
+    found.push(line);
+  }
+  return found;
 }
 
 interface Line {
@@ -121,9 +141,10 @@ function tolerantRegions(lines: readonly Line[], wanted: readonly string[]): num
   const trimmed = wanted.map((line) => line.trim());
   // An old_str of nothing but whitespace would match every blank line: never tolerated.
   if (trimmed.every((line) => line === '')) return [];
+  const have = lines.map((line) => line.text.trim());
   const found: number[] = [];
   for (let first = 0; first + trimmed.length <= lines.length; first += 1) {
-    if (trimmed.every((line, i) => lines[first + i].text.trim() === line)) {
+    if (trimmed.every((line, i) => have[first + i] === line)) {
       found.push(first);
       first += trimmed.length - 1;
     }
@@ -167,18 +188,14 @@ function nearestRegion(lines: readonly Line[], wanted: readonly string[]): Neare
   if (lines.length === 0) return undefined;
   const size = Math.min(wanted.length, lines.length);
   const starts = lines.length - size + 1;
-  if (starts * size > NEAREST_MAX_COMPARISONS) return undefined;
+  if (lines.length > NEAREST_MAX_LINES || starts * size > NEAREST_MAX_COMPARISONS) return undefined;
   const want = wanted.slice(0, size).map((line) => bigrams(line.trim()));
-  const have = new Map<number, Map<string, number>>();
-  const bigramsAt = (i: number) => {
-    let found = have.get(i);
-    if (!found) have.set(i, (found = bigrams(lines[i].text.trim())));
-    return found;
-  };
+  // Each file line is compared with each old_str line at most once over all windows: its bigrams are made once.
+  const have = lines.map((line) => bigrams(line.text.trim()));
   let best = { first: 0, score: -1 };
   for (let first = 0; first < starts; first += 1) {
     let score = 0;
-    for (let i = 0; i < size; i += 1) score += dice(want[i], bigramsAt(first + i));
+    for (let i = 0; i < size; i += 1) score += dice(want[i], have[first + i]);
     if (score > best.score) best = { first, score };
   }
   const similarity = best.score / wanted.length;
@@ -187,24 +204,27 @@ function nearestRegion(lines: readonly Line[], wanted: readonly string[]): Neare
   return { firstLine: best.first + 1, lastLine: best.first + size, similarity, lines: shown };
 }
 
-function bigrams(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (let i = 0; i + 1 < text.length; i += 1) {
-    const pair = text.slice(i, i + 2);
-    counts.set(pair, (counts.get(pair) ?? 0) + 1);
-  }
-  // A one-character line is its own bigram, so "}" can match "}".
-  if (text.length === 1) counts.set(text, 1);
-  return counts;
+/** The character bigrams of a line as sorted codes (a one-character line is its own bigram, so "}" matches "}"). */
+function bigrams(text: string): Int32Array {
+  if (text.length === 1) return Int32Array.of(text.charCodeAt(0));
+  const codes = new Int32Array(Math.max(0, text.length - 1));
+  for (let i = 0; i + 1 < text.length; i += 1) codes[i] = (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
+  return codes.sort();
 }
 
-function dice(a: Map<string, number>, b: Map<string, number>): number {
-  let total = 0;
-  for (const count of a.values()) total += count;
-  for (const count of b.values()) total += count;
+/** Sørensen–Dice coefficient of two bigram multisets: twice the shared count over the total. */
+function dice(a: Int32Array, b: Int32Array): number {
+  const total = a.length + b.length;
   if (total === 0) return 1;
   let shared = 0;
-  for (const [pair, count] of a) shared += Math.min(count, b.get(pair) ?? 0);
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) {
+      shared += 1;
+      i += 1;
+      j += 1;
+    } else if (a[i] < b[j]) i += 1;
+    else j += 1;
+  }
   return (2 * shared) / total;
 }
 

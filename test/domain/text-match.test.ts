@@ -34,12 +34,14 @@ describe('locate: where an old_str is', () => {
 
   it('two tolerant regions: several, with their first lines; replace_all replaces both', () => {
     const file = 'if a:\n    pass\nx\nif a:\n  pass\n';
-    expect(locate(file, { oldStr: 'if a:\n\tpass', newStr: '', replaceAll: false })).toEqual({ found: 'several', kind: 'whitespace_tolerant', lines: [1, 4] });
+    expect(locate(file, { oldStr: 'if a:\n\tpass', newStr: '', replaceAll: false })).toEqual({ found: 'several', kind: 'whitespace_tolerant', count: 2, lines: [1, 4] });
     expect(edit(file, 'if a:\n\tpass', 'if b:\n\tpass', true).text).toBe('if b:\n    pass\nx\nif b:\n  pass\n');
   });
 
-  it('several exact occurrences are named by line', () => {
-    expect(locate('x\ny\nx\n', { oldStr: 'x', newStr: '', replaceAll: false })).toEqual({ found: 'several', kind: 'exact', lines: [1, 3] });
+  it('several exact occurrences are counted and the first 20 named by line', () => {
+    expect(locate('x\ny\nx\n', { oldStr: 'x', newStr: '', replaceAll: false })).toEqual({ found: 'several', kind: 'exact', count: 2, lines: [1, 3] });
+    const many = locate('x x\n'.repeat(30), { oldStr: 'x', newStr: '', replaceAll: false });
+    expect(many).toEqual({ found: 'several', kind: 'exact', count: 60, lines: [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10] });
   });
 
   it('an old_str of only whitespace is never matched tolerantly', () => {
@@ -58,6 +60,12 @@ describe('locate: where an old_str is', () => {
     const far = locate(long, { oldStr: wanted, newStr: '', replaceAll: false });
     expect(far).toMatchObject({ found: 'none', nearest: { firstLine: 6, lastLine: 20 } });
     if (far.found === 'none') expect(far.nearest!.lines).toHaveLength(10);
+  });
+
+  it('no region is searched for in a file of more than 50,000 lines (a NO_MATCH stays cheap)', () => {
+    const lines = Array.from({ length: 50_001 }, (_, i) => `entry ${i}`);
+    expect(locate(lines.join('\n'), { oldStr: 'entry 7x', newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: undefined });
+    expect(locate(lines.slice(0, 50_000).join('\n'), { oldStr: 'entry 7x', newStr: '', replaceAll: false })).toMatchObject({ found: 'none', nearest: { firstLine: 8 } });
   });
 
   it('no match and nothing alike: no region is offered', () => {

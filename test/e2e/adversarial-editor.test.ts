@@ -36,7 +36,9 @@ function everyTool(path: string): [string, Record<string, unknown>][] {
     ['file_list', { path }],
     ['change_directory', { path }],
     ['str_replace', { path, old_str: 'SECRET', new_str: 'pwned' }],
+    ['str_replace', { path, edits: [{ old_str: 'SECRET', new_str: 'pwned' }], dry_run: true }],
     ['create_file', { path, content: 'pwned' }],
+    ['create_file', { path, content: 'pwned', dry_run: true }],
     ['file_write', { path, content: 'pwned' }],
   ];
 }

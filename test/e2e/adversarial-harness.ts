@@ -77,9 +77,14 @@ export class Arena {
     }
     expect(everything).not.toMatch(/\n\s+at .+:\d+:\d+/);
     if (outcome.isError) {
-      expect(outcome.text).toMatch(/^[A-Z_]+: \S/);
-      // An unmapped exception: the server hit a code path nobody planned for.
-      expect(outcome.text).not.toMatch(/^INTERNAL_ERROR/);
+      // read_files answers path by path, `==> path <==` then `ERROR CODE: message`: each must be a mapped error.
+      const errors = outcome.text.startsWith('==> ') ? outcome.text.split('\n').filter((line) => line.startsWith('ERROR ')).map((line) => line.slice(6)) : [outcome.text];
+      expect(errors.length).toBeGreaterThan(0);
+      for (const text of errors) {
+        expect(text).toMatch(/^[A-Z_]+: \S/);
+        // An unmapped exception: the server hit a code path nobody planned for.
+        expect(text).not.toMatch(/^INTERNAL_ERROR/);
+      }
     }
   }
 }

@@ -23,8 +23,10 @@ function everyTool(path: string): [string, Record<string, unknown>][] {
     ['list_folder', ws({ path })],
     ['read_file', ws({ path })],
     ['write_file', ws({ path, content: 'pwned' })],
+    ['write_file', ws({ path, content: 'pwned', dry_run: true })],
     ['remove_file', ws({ path })],
     ['patch_file', ws({ path, patch: '@@ -0,0 +1,1 @@\n+pwned\n' })],
+    ['patch_file', ws({ path, patch: '@@ -0,0 +1,1 @@\n+pwned\n', dry_run: true })],
     ['create_folder', ws({ path })],
     ['remove_folder', ws({ path })],
     ['stat_file', ws({ path })],
@@ -45,6 +47,9 @@ async function expectEveryToolFails(path: string, code: string): Promise<void> {
     const outcome = await call(name, args);
     expect({ name, path, text: outcome.text.split(':')[0] }).toEqual({ name, path, text: code });
   }
+  // read_files answers per path: the one path fails with the same code, and so does the call.
+  const batch = await call('read_files', { root: 'workspace', paths: [path] });
+  expect({ path, isError: batch.isError, code: batch.structured?.files[0].error?.code }).toEqual({ path, isError: true, code });
   expect(await snapshotTree(live.root)).toEqual(before);
 }
 

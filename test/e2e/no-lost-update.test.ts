@@ -104,6 +104,30 @@ describe('no lost update (issue 9)', () => {
     await strReplaceConcurrently(await twoProcessClients({ MCP_FS_REQUIRE_VIEW_BEFORE_EDIT: 'false' }), false);
   });
 
+  it('str_replace edits[] (one of them whitespace-drifted) with dry runs interleaved, across two processes: every edit lands, dry runs change nothing', async () => {
+    const clients = await twoProcessClients({ MCP_FS_REQUIRE_VIEW_BEFORE_EDIT: 'false' });
+    const outcomes = await Promise.all(
+      clients.map((client, i) =>
+        callTool(client, 'str_replace', {
+          path: '/workspace/shared.txt',
+          edits: [
+            { old_str: `line ${lineOf(i)}\n`, new_str: `replaced ${lineOf(i)} by ${i}\n` },
+            { old_str: `\t line ${lineOf(i) + 1}  `, new_str: `also ${lineOf(i) + 1} by ${i}` },
+          ],
+        }),
+      ),
+    );
+    const dryRuns = await Promise.all(
+      clients.map((client, i) => callTool(client, 'write_file', { root: 'workspace', path: 'shared.txt', content: `dry ${i}\n`, dry_run: true })),
+    );
+    const content = await readFile(join(workspace, 'shared.txt'), 'utf8');
+    expectNoLostEdit(outcomes, content, (i) => `replaced ${lineOf(i)} by ${i}\nalso ${lineOf(i) + 1} by ${i}\n`);
+    for (const outcome of outcomes) expect(outcome.structured).toMatchObject({ replacements_per_edit: [1, 1], match: 'whitespace_tolerant' });
+    for (const dry of dryRuns) expect(dry.structured).toMatchObject({ dry_run: true });
+    expect(content).not.toContain('dry ');
+    expect(await readdir(workspace)).toEqual(['shared.txt']);
+  });
+
   it('str_replace across two processes, view gate on: acknowledged edits land, the rest say why', async () => {
     await strReplaceConcurrently(await twoProcessClients({ MCP_FS_REQUIRE_VIEW_BEFORE_EDIT: 'true' }), true);
   });

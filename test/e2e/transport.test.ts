@@ -93,14 +93,14 @@ describe('argument validation over Streamable HTTP', () => {
     expect((await callTool(live.client, 'read_file', { root: 'workspace', path: 'a.txt', offest_bytes: 3 })).text).toBe(
       'INVALID_ARGUMENT: invalid arguments for read_file: unknown parameter: offest_bytes',
     );
-    expect((await callTool(live.client, 'read_files', { root: 'workspace' })).text).toBe('INVALID_ARGUMENT: unknown tool: read_files');
+    expect((await callTool(live.client, 'read_filez', { root: 'workspace' })).text).toBe('INVALID_ARGUMENT: unknown tool: read_filez');
 
     const calls = live.server.logger.withMessage('tool call').map((entry) => entry.fields);
     expect(calls).toEqual([
       expect.objectContaining({ tool: 'read_file', path: 'a.txt', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
       expect.objectContaining({ tool: 'read_file', root: 'workspace', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
       expect.objectContaining({ tool: 'read_file', root: 'workspace', path: 'a.txt', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
-      expect.objectContaining({ tool: 'read_files', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ tool: 'read_filez', outcome: 'error', error_code: 'INVALID_ARGUMENT' }),
     ]);
     for (const call of calls) expect(call).toMatchObject({ duration_ms: expect.any(Number), response_bytes: expect.any(Number), session: expect.any(String) });
   });

@@ -4,8 +4,6 @@ import { MAX_LINE_CHARS } from './view-lines.js';
 
 /** Edits one str_replace call takes at most. */
 export const MAX_EDITS = 50;
-/** Line numbers a MULTIPLE_MATCHES names at most. */
-const MAX_LINES_NAMED = 20;
 
 export interface StrReplaceEdit {
   readonly old_str: string;
@@ -42,7 +40,7 @@ export function applyEdits(content: string, edits: readonly StrReplaceEdit[], di
     const located = locate(text, { oldStr: edit.old_str, newStr: edit.new_str ?? '', replaceAll: edit.replace_all ?? false });
     const after = index > 0 ? ` (line numbers in the text as edit${index > 1 ? 's' : ''} 1${index > 1 ? `-${index}` : ''} left it)` : '';
     if (located.found === 'none') throw noMatch(`${label(index)}old_str not found in ${display}${after}`, located.nearest, display);
-    if (located.found === 'several') throw multipleMatches(label(index), display, located.kind, located.lines, after);
+    if (located.found === 'several') throw multipleMatches(label(index), display, located, after);
     if (located.kind === 'whitespace_tolerant') tolerant.push(index + 1);
     replacementsPerEdit.push(located.spans.length);
     // Where the earliest change is now: before this edit's first span it stays; after it, it shifts.
@@ -76,7 +74,7 @@ export function assertOldStrings(edits: readonly StrReplaceEdit[]): void {
 function noMatch(head: string, nearest: NearestRegion | undefined, display: string): DomainError {
   const tail = ', not even line by line with leading and trailing whitespace ignored';
   if (nearest === undefined) {
-    return new DomainError('NO_MATCH', `${head}${tail}, and no region of the file is similar; view the file and copy the text exactly`, { attemptedPath: display });
+    return new DomainError('NO_MATCH', `${head}${tail}, and no similar region was found; view the file and copy the text exactly`, { attemptedPath: display });
   }
   const width = Math.max(4, String(nearest.lastLine).length);
   const shown = nearest.lines.map((line, i) => {
@@ -92,9 +90,12 @@ function noMatch(head: string, nearest: NearestRegion | undefined, display: stri
   );
 }
 
-function multipleMatches(label: string, display: string, kind: MatchKind, lines: readonly number[], after: string): DomainError {
-  const named = lines.slice(0, MAX_LINES_NAMED).join(', ') + (lines.length > MAX_LINES_NAMED ? ', ...' : '');
-  const how = kind === 'exact' ? `old_str occurs ${lines.length} times in ${display}` : `old_str is not in ${display} exactly, and matches ${lines.length} regions with leading and trailing whitespace ignored`;
+function multipleMatches(label: string, display: string, several: { kind: MatchKind; count: number; lines: readonly number[] }, after: string): DomainError {
+  const named = [...new Set(several.lines)].join(', ') + (several.count > several.lines.length ? ', ...' : '');
+  const how =
+    several.kind === 'exact'
+      ? `old_str occurs ${several.count} times in ${display}`
+      : `old_str is not in ${display} exactly, and matches ${several.count} regions with leading and trailing whitespace ignored`;
   return new DomainError(
     'MULTIPLE_MATCHES',
     `${label}${how} (starting on lines ${named})${after}; it must be unique: include more surrounding lines in old_str, or set replace_all to replace every occurrence`,

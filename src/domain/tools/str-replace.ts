@@ -133,7 +133,8 @@ function editsOf(input: StrReplaceInput): readonly StrReplaceEdit[] {
 
 function confirmation(result: StrReplaceResult, edit: EditsApplied): string {
   const counted = result.replacements === 1 ? '1 occurrence' : `${result.replacements} occurrences`;
-  const perEdit = result.replacements_per_edit ? ` with ${result.replacements_per_edit.length} edits (${result.replacements_per_edit.join(', ')})` : '';
+  const edits = result.replacements_per_edit;
+  const perEdit = edits ? ` with ${edits.length} edit${edits.length === 1 ? '' : 's'} (${edits.join(', ')})` : '';
   const tolerant =
     edit.tolerant.length === 0
       ? ''

@@ -59,6 +59,14 @@ describe('toCallToolResult', () => {
   });
 });
 
+describe('toCallToolResult isError', () => {
+  it('marks a result isError when the handler says the call failed as a whole (read_files: every path failed), keeping its content', () => {
+    const result = toCallToolResult({ structured: { files: [] }, text: '==> a <==\nERROR NOT_FOUND: gone\n', isError: true });
+    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: '==> a <==\nERROR NOT_FOUND: gone\n' }], structuredContent: { files: [] } });
+    expect(toCallToolResult({ structured: { files: [] }, text: 'x' }).isError).toBeUndefined();
+  });
+});
+
 describe('invokeTool', () => {
   let logger: RecordingLogger;
 

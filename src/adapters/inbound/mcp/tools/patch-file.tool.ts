@@ -13,7 +13,7 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
       'Apply a unified diff (@@ hunks; ---/+++ headers optional) to ONE text file in a root. Context must match; a hunk ' +
       'not at its line is searched after the previous one at any distance: check `hunks` (stated_line, applied_line, offset). ' +
       'All or nothing: PATCH_FAILED names the hunk and line. A missing file counts as ' +
-      `empty. Line endings kept. Binary files and files over max_file_size (${formatSize(settings.maxFileSize)}) are refused. dry_run: write nothing, return the resulting unified diff.`,
+      `empty. Line endings kept. Binary files and files over max_file_size (${formatSize(settings.maxFileSize)}) are refused.`,
     inputSchema: {
       root: z.string().describe('Root name.'),
       path: z.string().describe('File path in the root.'),

@@ -8,15 +8,14 @@ export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
     name: 'read_files',
     title: 'Read several files',
     description:
-      `Read 1-${MAX_READ_FILES_PATHS} files in a root in one call, each as read_file would (same permission; ` +
-      'offset_lines/limit_lines apply to each). Text: "==> path <==" then each file\'s raw text. A bad path fails only ' +
-      'its entry ({path, error}); isError only if all fail. One max_result_bytes budget for all: the file that does not ' +
-      'fit is truncated with its next offset, later ones get error RESULT_BUDGET (read them in another call).',
+      `Read 1-${MAX_READ_FILES_PATHS} files of a root, each as read_file would (same permission). A bad path fails ` +
+      'only its entry ({path, error}). One max_result_bytes budget: the file that does not fit is truncated with its ' +
+      'next offset, later ones get RESULT_BUDGET (ask again).',
     inputSchema: {
       root: z.string().describe('Root name.'),
-      paths: z.array(z.string()).min(1).max(MAX_READ_FILES_PATHS).describe('File paths in the root, read in this order.'),
-      offset_lines: z.number().int().min(1).optional().describe('First line of each file, 1-based.'),
-      limit_lines: z.number().int().min(1).optional().describe('Lines of each file at most.'),
+      paths: z.array(z.string()).min(1).max(MAX_READ_FILES_PATHS).describe('File paths in the root.'),
+      offset_lines: z.number().int().min(1).optional().describe('First line of each, 1-based.'),
+      limit_lines: z.number().int().min(1).optional().describe('Lines of each at most.'),
     },
     outputSchema: {
       // One closed object rather than a union (the output check compiles objects): read_file's fields, or error.

@@ -11,10 +11,9 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
     title: 'Replace text in a file',
     description:
       'Replace old_str (exact text from view, no line numbers) in a text file; it must occur once unless replace_all. ' +
-      'Or edits[]: applied in order, one atomic write, all or none. If not found exactly, whole lines matching with ' +
-      'leading/trailing whitespace ignored are used when unique (new_str re-indented; match whitespace_tolerant). ' +
-      'Literal; line endings and mode kept. dry_run: diff only. Errors: FILE_NOT_VIEWED (view it first), ' +
-      'FILE_CHANGED_SINCE_VIEW, NO_MATCH (shows the most similar lines), MULTIPLE_MATCHES. ' +
+      'Or edits[]: in order, all or none. Not found exactly: unique whole lines equal but for leading/trailing ' +
+      'whitespace are used, new_str re-indented. Literal, atomic; line endings and mode kept. Errors: FILE_NOT_VIEWED ' +
+      '(view it first), FILE_CHANGED_SINCE_VIEW, NO_MATCH (shows the most similar lines), MULTIPLE_MATCHES. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
       path: z.string().describe('File to edit.'),
@@ -26,13 +25,13 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
         .min(1)
         .max(MAX_EDITS)
         .optional()
-        .describe(`1-${MAX_EDITS} edits, each on the text the previous left; not with old_str.`),
+        .describe(`1-${MAX_EDITS}, instead of old_str.`),
       ...DRY_RUN_INPUT,
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the edited file.'),
       replacements: z.number().int().describe('Occurrences replaced.'),
-      replacements_per_edit: z.array(z.number().int()).optional().describe('With edits: count per edit.'),
+      replacements_per_edit: z.array(z.number().int()).optional(),
       size: z.number().int().describe('File size in bytes after the edit.'),
       match: z.enum(['exact', 'whitespace_tolerant']),
       ...DRY_RUN_OUTPUT,

@@ -10,7 +10,7 @@ export function writeFileTool(writeFile: WriteFile): ToolDefinition {
     description:
       'Write UTF-8 text to a file in a root, creating parents. mode: overwrite (default, atomic), append, or ' +
       'create_only (ALREADY_EXISTS if anything is there). Existing files keep their mode. No size limit (max_file_size ' +
-      'bounds the editor tools only). Prefer patch_file for edits. dry_run (overwrite only): write nothing, return the unified diff.',
+      'bounds the editor tools only). Prefer patch_file for edits.',
     inputSchema: {
       root: z.string().describe('Root name.'),
       path: z.string().describe('File path in the root.'),
