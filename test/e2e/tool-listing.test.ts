@@ -30,7 +30,7 @@ describe('annotations over Streamable HTTP', () => {
 
   it('say destructive for every tool that can remove or overwrite, read-only for the ones that never write', async () => {
     const tools = (await (await server.connect()).listTools()).tools;
-    expect(tools).toHaveLength(22);
+    expect(tools).toHaveLength(23);
     for (const tool of tools) {
       const hints = tool.annotations ?? {};
       // An absent hint means the spec default: readOnlyHint false, destructiveHint true, idempotentHint false.
