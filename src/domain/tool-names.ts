@@ -31,6 +31,17 @@ export const CHANGE_TOOLS = ['undo_changes'] as const;
  */
 export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>([...ROOT_SCOPED_TOOLS, ...NAMESPACE_TOOLS, ...CHANGE_TOOLS]);
 
+/**
+ * Tools that have no allowlist name of their own and share another tool's permission: read_files
+ * reads exactly what read_file may read, so an allowlist naming read_file allows both.
+ */
+const SHARED_PERMISSION: Readonly<Record<string, string>> = { read_files: 'read_file' };
+
+/** The allowlist name that governs `tool` (itself, or the tool whose permission it shares). */
+export function permissionOf(tool: string): string {
+  return SHARED_PERMISSION[tool] ?? tool;
+}
+
 export const ALL_TOOLS_WILDCARD = '*';
 
 /** The tool families an operator can expose (`toolsets`); list_roots is in root, change_directory in editor, list_changes in changes. */

@@ -1,6 +1,6 @@
 import { errors } from './errors.js';
 import type { Root } from './roots.js';
-import { ALLOWLISTABLE_TOOLS, ALL_TOOLS_WILDCARD } from './tool-names.js';
+import { ALLOWLISTABLE_TOOLS, ALL_TOOLS_WILDCARD, permissionOf } from './tool-names.js';
 
 /** Per-root allowlists (FR-002). */
 export class ToolPolicy {
@@ -20,7 +20,8 @@ export class ToolPolicy {
    * those. A tool no allowlist governs (list_roots, change_directory) is always usable.
    */
   static usableSomewhere(tool: string, roots: readonly Root[]): boolean {
-    return !ALLOWLISTABLE_TOOLS.has(tool) || roots.some((root) => root.allowedTools.has(tool));
+    const governing = permissionOf(tool);
+    return !ALLOWLISTABLE_TOOLS.has(governing) || roots.some((root) => root.allowedTools.has(governing));
   }
 
   assertAllowed(tool: string, root: Root): void {

@@ -35,3 +35,13 @@ describe('ToolPolicy', () => {
     expect(ToolPolicy.usableSomewhere('read_file', [])).toBe(false);
   });
 });
+
+describe('ToolPolicy.usableSomewhere: a tool that shares another tool\'s permission', () => {
+  const root = (allowed: string[]) => ({ name: 'r', hostPath: '/r', allowedTools: new Set(allowed), configuredTools: allowed });
+
+  it('offers read_files exactly where read_file is allowed', () => {
+    expect(ToolPolicy.usableSomewhere('read_files', [root(['read_file'])])).toBe(true);
+    expect(ToolPolicy.usableSomewhere('read_files', [root(['grep', 'write_file'])])).toBe(false);
+    expect(ToolPolicy.usableSomewhere('read_files', [])).toBe(false);
+  });
+});
