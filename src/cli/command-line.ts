@@ -30,7 +30,7 @@ Options:
   --stdio                config form: serve stdio instead of Streamable HTTP
   --host HOST            HTTP listen address (default 127.0.0.1)
   --port N               HTTP listen port (default 8091; 0 picks a free port)
-  --toolsets LIST        tool families to expose, comma-separated: root,editor,repo (default all)
+  --toolsets LIST        tool families to expose, comma-separated: root,editor,repo,changes (default all)
   --max-file-size BYTES  editor tools refuse larger files (default 10485760)
   --help                 print this help
   --version              print the version
@@ -53,6 +53,11 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_SESSIONS_MAX_PER_PRINCIPAL open HTTP sessions per principal
   MCP_FS_SESSION_STORE_URL          empty (in memory) or redis://host:port/db (shared by replicas)
   MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION  resources/subscribe: subscriptions one session may hold
+  MCP_FS_JOURNAL_ENABLED            record every change so list_changes/undo_changes can undo it (true/false)
+  MCP_FS_JOURNAL_DIR                where the change journal lives (outside every root)
+  MCP_FS_JOURNAL_MAX_BYTES          journal size; the oldest before-images go first
+  MCP_FS_JOURNAL_MAX_FILE_BYTES     a larger before-image is not kept (that change is not undoable)
+  MCP_FS_JOURNAL_RETENTION_HOURS    changes older than this are forgotten
   MCP_FS_AUTH_MODE                  HTTP authentication: none, tokens or oauth
   MCP_FS_AUTH_ALLOW_UNAUTHENTICATED true: allow mode none on a non-loopback host
   MCP_FS_AUTH_TOKENS                mode tokens: JSON list of {name, sha256, roots?, read_only?}

@@ -32,7 +32,15 @@ describe('dry_run on write_file, patch_file and create_file', () => {
     const lock = jest.spyOn(fs, 'lockFile');
     const patch = '@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n';
     const result = await patchFile.execute({ root: 'workspace', path: 'c.txt', patch, dry_run: true });
-    expect(result).toEqual({ path: 'c.txt', hunks_applied: 1, created: false, dry_run: true, diff: '--- a/c.txt\n+++ b/c.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n' });
+    // The dry run predicts where each hunk lands, as the real call reports it.
+    expect(result).toEqual({
+      path: 'c.txt',
+      hunks_applied: 1,
+      created: false,
+      hunks: [{ stated_line: 1, applied_line: 1, offset: 0 }],
+      dry_run: true,
+      diff: '--- a/c.txt\n+++ b/c.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n',
+    });
     expect(fs.readText('/ws/c.txt')).toBe('a\nb\nc\n');
     expect(lock).not.toHaveBeenCalled();
     expect((await domainError(patchFile.execute({ root: 'workspace', path: 'c.txt', patch: '@@ -1 +1 @@\n-zzz\n+y\n', dry_run: true }))).code).toBe('PATCH_FAILED');
