@@ -23,6 +23,9 @@ const OWNER_KEYS = new Set(['uid', 'gid', 'owner', 'group']);
  *   whoever runs the fuzzer (root here);
  * - the size of a directory: the model says 4096, a disk says whatever its file system keeps (tmpfs
  *   counts entries).
+ * - an error carried inside a result (read_files' per-path `{ code, message }`): only its code is
+ *   compared, as for an error the call throws (the adapters word some messages differently, e.g. a
+ *   missing parent is "path not found" on disk and "file not found" in the model; the code is the contract).
  * Inode numbers and file versions never reach a result, so nothing else is normalised: contents,
  * listings, counts, kinds, permissions, link targets, hashes, messages' codes must all be equal.
  */
@@ -33,6 +36,7 @@ export function normalise(value: unknown, parentKind?: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => normalise(item));
   if (value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
+  if (typeof record.code === 'string' && typeof record.message === 'string' && Object.keys(record).length === 2) return { code: record.code };
   const kind = record.is_directory === true ? 'directory' : (record.type ?? record.kind);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(record)) {

@@ -124,7 +124,19 @@ const rooted = { root: rootName, path: relativePath };
 /* eslint-disable @typescript-eslint/no-explicit-any -- args are drawn to match each use case's input */
 export const OPERATIONS: readonly OperationSpec[] = [
   op('list_roots', 1, false, {}, (t) => t.listRoots.execute()),
-  op('list_folder', 4, false, rooted, (t, a) => t.listFolder.execute(a as any)),
+  op('list_folder', 4, false, {
+    ...rooted,
+    // Depth 1 mostly (the one-level fast path); deeper subtrees, their cap and the ignore rules now and then.
+    depth: maybe(fc.constantFrom(1, 2, 3, 10, 0, 11)),
+    max_entries: maybe(fc.constantFrom(1, 3, 1000, 0, 10001)),
+    ignore: maybe(fc.constantFrom('gitignore', 'none', 'bogus')),
+  }, (t, a, w) => t.listFolder.execute(a as any, w)),
+  op('read_files', 3, false, {
+    root: rootName,
+    paths: fc.array(relativePath, { minLength: 0, maxLength: 4 }),
+    offset_lines: maybe(smallInt),
+    limit_lines: maybe(smallInt),
+  }, (t, a, w) => t.readFiles.execute(a as any, w)),
   op('read_file', 5, false, {
     ...rooted,
     // One window or none mostly; both kinds at once now and then (refused alike).

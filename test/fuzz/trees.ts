@@ -48,8 +48,15 @@ export const NAMES = [
   'L'.repeat(251) + '.txt',
   '-dash',
   '%2e%2e',
+  // Ignore files (issue 19): what grep, glob, deep listings and file_list skip depends on them.
+  '.gitignore',
+  '.ignore',
+  '.git',
   ...WORK_FILE_NAMES,
 ];
+
+/** Ignore-file texts in git's syntax: names, anchors, negation, directory-only, `**`, a comment. */
+const IGNORE_TEXTS = ['a\n', '*.bin\n!data.bin\n', 'sub/\n', '/notes.txt\n# comment\n', '**/b\n.hidden\n', '*\n!*.md\n'];
 
 const LINE_WORDS = ['alpha', 'beta', 'needle', 'x', '', '  indent', 'caf\u00e9', 'tab\tsep', 'Needle', 'end;'];
 
@@ -60,6 +67,7 @@ export const contentArb: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 64 }) },
   { weight: 1, arbitrary: fc.integer({ min: 200, max: 1500 }).map((lines) => encodeText(Array.from({ length: lines }, (_, i) => `row ${i} needle`).join('\n'))) },
   { weight: 1, arbitrary: fc.constant(new Uint8Array(0)) },
+  { weight: 1, arbitrary: fc.constantFrom(...IGNORE_TEXTS).map(encodeText) },
 );
 
 export function encodeText(text: string): Uint8Array {

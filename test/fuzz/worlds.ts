@@ -30,6 +30,7 @@ import { Move } from '../../src/domain/tools/move.js';
 import { PatchFile } from '../../src/domain/tools/patch-file.js';
 import { PermissionsFile } from '../../src/domain/tools/permissions-file.js';
 import { ReadFile } from '../../src/domain/tools/read-file.js';
+import { ReadFiles } from '../../src/domain/tools/read-files.js';
 import { ReadResource } from '../../src/domain/tools/read-resource.js';
 import { RemoveFile } from '../../src/domain/tools/remove-file.js';
 import { RemoveFolder } from '../../src/domain/tools/remove-folder.js';
@@ -156,8 +157,9 @@ export function buildTools(files: FileSystemPort, hosts: Hosts) {
   const readFile = new ReadFile(access, files, SETTINGS);
   return {
     listRoots: new ListRoots(paths),
-    listFolder: new ListFolder(access, files),
+    listFolder: new ListFolder(access, files, SETTINGS),
     readFile,
+    readFiles: new ReadFiles(access, readFile, SETTINGS),
     writeFile: new WriteFile(access, files, SETTINGS),
     removeFile: new RemoveFile(access, files),
     patchFile: new PatchFile(access, files, SETTINGS),
