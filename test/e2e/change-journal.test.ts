@@ -148,8 +148,8 @@ function journeys(open: () => Promise<Session>, close: () => Promise<void>): voi
     const { tools } = await client.listTools();
     const described = new Map(tools.map((tool) => [tool.name, tool.description ?? '']));
     expect(described.get('remove_file')).not.toContain('Cannot be undone');
-    expect(described.get('remove_folder')).toContain('undo_changes can take it back');
-    expect(described.get('write_file')).toContain('undo_changes can take it back');
+    expect(described.get('remove_folder')).toContain('Undoable (undo_changes)');
+    expect(described.get('write_file')).toContain('Undoable (undo_changes)');
     expect(described.get('read_file')).not.toContain('undo_changes');
   });
 }

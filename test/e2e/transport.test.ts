@@ -111,7 +111,7 @@ describe('argument validation over Streamable HTTP', () => {
       type: 'object',
       required: expect.arrayContaining(['root', 'path']),
       additionalProperties: false,
-      properties: { root: { type: 'string', description: expect.any(String) } },
+      properties: { root: { type: 'string' }, offset_lines: { type: 'integer', description: expect.any(String) } },
     });
   });
 });

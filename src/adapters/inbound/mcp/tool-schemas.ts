@@ -8,7 +8,7 @@ export interface PreparedTool {
   readonly definition: ToolDefinition;
   /** Closed: a parameter the schema does not declare is an error, not silently dropped. */
   readonly input: z.ZodObject;
-  /** Closed at every depth, like the listed outputSchema (additionalProperties: false). */
+  /** Closed at every depth: the server checks its own results strictly; the listing leaves that out. */
   readonly output?: z.ZodType;
   /** Whether a result passes `output`, answered as zod would but without its copy of the result. */
   readonly outputAccepts?: OutputAcceptance;
@@ -35,20 +35,21 @@ export function prepareTool(definition: ToolDefinition): PreparedTool {
  * draft-07 and the input/output views of the schemas, as the SDK's McpServer listed them,
  * so descriptions, required, enums, bounds and defaults reach the client. Every agent turn
  * pays for tools/list, so nothing is listed twice: no `$schema` (draft-07 is what clients
- * assume), no descriptions inside output schemas (the tool's description says what it returns;
- * validation is unchanged), no annotations.title (the tool's title), no execution.taskSupport ('forbidden' is
- * the default), and no safe-integer bounds (the server checks its own inputs and makes its own outputs).
+ * assume), no descriptions, `required` or `additionalProperties: false` inside output schemas (the
+ * tool's description says what it returns; the server still checks every result against the closed
+ * `output`, and a looser listed schema still accepts every real result), no annotations.title
+ * (the tool's title), no execution.taskSupport ('forbidden' is the default), and no safe-integer bounds (the server checks its own inputs and makes its own outputs).
  */
 function listing(definition: ToolDefinition, input: z.ZodObject): Tool {
   const tool: Tool = {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: withoutSafeIntegerBounds(jsonSchema(input, 'input')),
+    inputSchema: without(jsonSchema(input, 'input'), SAFE_INTEGER_BOUNDS),
     annotations: listedAnnotations(definition.annotations),
   };
   // The listed schema comes from the declared shape, not from `closed`, whose clones carry no descriptions.
-  if (definition.outputSchema) tool.outputSchema = withoutSafeIntegerBounds(withoutDescriptions(jsonSchema(z.object(definition.outputSchema), 'output')));
+  if (definition.outputSchema) tool.outputSchema = without(jsonSchema(z.object(definition.outputSchema), 'output'), OUTPUT_LEFT_OUT);
   return tool;
 }
 
@@ -71,30 +72,28 @@ function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSch
   return rest;
 }
 
-function withoutDescriptions<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map(withoutDescriptions) as T;
+/** A copy of a JSON schema without the keywords `drop` picks, at every depth. */
+function without<T>(schema: T, drop: (key: string, value: unknown) => boolean): T {
+  if (Array.isArray(schema)) return schema.map((item: unknown) => without(item, drop)) as T;
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    // `properties` maps field names, one of which may be called "description".
-    if (key === 'description' && typeof value === 'string') continue;
-    out[key] = withoutDescriptions(value);
-  }
+  for (const [key, value] of Object.entries(schema)) if (!drop(key, value)) out[key] = without(value, drop);
   return out as T;
 }
 
+// The checks look at the value too: `properties` maps field names, one of which may be called
+// "description", "required" or "additionalProperties", and its value is a schema object, never a string,
+// an array or false.
+const DESCRIPTIONS = (key: string, value: unknown) => key === 'description' && typeof value === 'string';
+/** Output objects are listed open: the model needs the fields, not the server's strictness about its own results. */
+const CLOSEDNESS = (key: string, value: unknown) => key === 'additionalProperties' && value === false;
 /** zod's `int()` lists ±2^53-1 as bounds; they say nothing the server does not enforce itself. */
-function withoutSafeIntegerBounds<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map(withoutSafeIntegerBounds) as T;
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
-    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
-    out[key] = withoutSafeIntegerBounds(value);
-  }
-  return out as T;
-}
+const SAFE_INTEGER_BOUNDS = (key: string, value: unknown) =>
+  (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER);
+/** Output fields are listed without `required`: a listed schema asks less of a result, never more. */
+const REQUIRED = (key: string, value: unknown) => key === 'required' && Array.isArray(value);
+const OUTPUT_LEFT_OUT = (key: string, value: unknown) =>
+  DESCRIPTIONS(key, value) || CLOSEDNESS(key, value) || REQUIRED(key, value) || SAFE_INTEGER_BOUNDS(key, value);
 
 /**
  * Rejects fields the schema does not declare, in nested objects too. Undefined is let

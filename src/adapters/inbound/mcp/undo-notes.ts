@@ -2,7 +2,7 @@ import { WRITING_TOOLS } from '../../../domain/tool-names.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 const CANNOT_BE_UNDONE = /\s*Cannot be undone\./;
-const UNDO_NOTE = ' Journaled: undo_changes can take it back (list_changes shows it) until it ages out of the journal.';
+const UNDO_NOTE = ' Undoable (undo_changes).';
 
 /**
  * While the change journal is on, every writing tool's description tells the model its change can

@@ -7,16 +7,14 @@ export function copyTool(copy: Copy): ToolDefinition {
     name: 'copy',
     title: 'Copy file or directory',
     description:
-      'Copy a file or directory tree within or across roots (both must allow copy). An existing directory at ' +
-      'dest_path receives it inside; files are overwritten, directories merged, parents created; not into its own ' +
-      'subtree. Symlinks and special files in a tree are skipped (listed in `skipped`).',
+      'Copy a file or tree within or across roots (both must allow copy). An existing directory at dest_path ' +
+      'receives it inside; files overwritten, directories merged, parents created; not into its own subtree. ' +
+      'Symlinks and special files in a tree are skipped (see `skipped`).',
     inputSchema: {
-      source_root: z.string().describe('Source root name.'),
-      source_path: z.string().describe('Path in source_root.'),
-      dest_root: z.string().describe('Destination root name.'),
-      dest_path: z
-        .string()
-        .describe('Path in dest_root.'),
+      source_root: z.string(),
+      source_path: z.string(),
+      dest_root: z.string(),
+      dest_path: z.string(),
     },
     outputSchema: {
       source: z.string(),

@@ -9,8 +9,8 @@ export function createFolderTool(createFolder: CreateFolder): ToolDefinition {
     description:
       'Create a directory in a root with its parents (mkdir -p); fine if it exists. NOT_A_DIRECTORY if a file is in the way.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
-      path: z.string().describe('Directory path in the root.'),
+      root: z.string(),
+      path: z.string(),
     },
     outputSchema: {
       path: z.string(),

@@ -3,7 +3,7 @@ import { dryRunText, type DryRunFields } from '../../../../domain/tools/dry-run.
 import type { ToolOutput } from '../tool-definition.js';
 
 /** The input flag and output fields every tool with a dry run adds to its schemas. */
-export const DRY_RUN_INPUT = { dry_run: z.boolean().optional().describe('Write nothing; return the unified diff (write_file: overwrite mode).') };
+export const DRY_RUN_INPUT = { dry_run: z.boolean().optional().describe('Write nothing; return the unified diff.') };
 export const DRY_RUN_OUTPUT = { dry_run: z.literal(true).optional(), diff: z.string().optional() };
 
 /** A result as it goes out: a dry run's text block is a line saying so, then the diff. */

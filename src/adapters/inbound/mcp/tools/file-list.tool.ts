@@ -12,7 +12,7 @@ export function fileListTool(fileList: FileList, settings: Settings): ToolDefini
     title: 'List a directory',
     description:
       'List one directory (not recursive), sorted by name; `/` lists the roots. `pattern` filters names by glob. ' +
-      'Symlinks are not followed; `target` is their namespace path, or [outside the root] / [link loop]. ' +
+      'Symlinks not followed; `target` is their namespace path, [outside the root] or [link loop]. ' +
       'NOT_A_DIRECTORY for a file. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
@@ -21,7 +21,7 @@ export function fileListTool(fileList: FileList, settings: Settings): ToolDefini
         .string()
         .max(MAX_PATTERN_CHARS)
         .optional()
-        .describe(`Glob on entry names, at most ${MAX_PATTERN_CHARS} chars.`),
+        .describe(`Glob on entry names.`),
       ignore: ignoreField(settings.search),
     },
     outputSchema: {

@@ -13,10 +13,10 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
     description:
       'Return a whole text file (no line numbers). FILE_TOO_LARGE over max_full_read_size ' +
       `(${humanSize(settings.maxFullReadSize)}): use view with view_range. Binary: no content, binary true. Past ` +
-      'max_result_bytes it stops at a line end with truncated and next_line. Invalid UTF-8: lossy (read_file has the bytes). ' +
+      'max_result_bytes it stops at a line end with truncated and next_line. Invalid UTF-8: lossy. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
-      path: z.string().describe('File to read.'),
+      path: z.string(),
     },
     outputSchema: {
       path: z.string().describe('Namespace path of the file.'),

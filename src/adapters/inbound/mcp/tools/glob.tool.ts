@@ -10,24 +10,24 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
     name: 'glob',
     title: 'Find files by name',
     description:
-      'Find entries below `path` in a root whose path relative to `path` matches a glob `pattern` (`*` one level, ' +
-      '`**` any; dot files match) or an RE2 `regex` (one of the two). Links not followed. Sorted; paths are relative ' +
-      'to the ROOT. truncated: more than max_results; timed_out: partial.',
+      'Find entries below `path` whose path relative to `path` matches a glob `pattern` (`*` one level, `**` any; ' +
+      'dot files match) or an RE2 `regex`, one of the two. Links not followed. Sorted; paths relative to the ROOT. ' +
+      'truncated: past max_results; timed_out: partial.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
+      root: z.string(),
       pattern: z
         .string()
         .max(MAX_PATTERN_CHARS)
         .optional()
         .describe(
-`Glob ("**/*.ts", "*.{yml,yaml}"; extglobs but no !(a)), at most ${MAX_PATTERN_CHARS} chars.`,
+`Glob ("**/*.ts", "*.{yml,yaml}"; extglobs but no !(a)).`,
         ),
       regex: z
         .string()
         .max(MAX_PATTERN_CHARS)
         .optional()
         .describe(
-`RE2 regex on the relative path ("_test\\.go$"), at most ${MAX_PATTERN_CHARS} chars.`,
+`RE2 regex on the relative path ("_test\\.go$").`,
         ),
       path: z.string().optional().describe('Directory in the root (default ".").'),
       type_filter: z

@@ -13,19 +13,17 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
     name: 'grep',
     title: 'Search file contents',
     description:
-      'Search lines of files below `path` in a root for an RE2 regex (linear time, no lookaround). Skips binary ' +
-      'files, does not follow links. Matches in walk order with `file` relative to the ROOT and optional context; ' +
-      `lines cut at ${MAX_RETURNED_LINE_CHARS} chars. truncated: more than max_results or the result reached ` +
-      `max_result_bytes (${formatSize(settings.maxResultBytes)} of JSON); timed_out: partial. Text block as rg prints: ` +
-      'path:line:text, path-line-text for context, -- between groups.',
+      'Search lines of files below `path` for an RE2 regex (no lookaround); binary files skipped, links not followed. ' +
+      `\`file\` is relative to the ROOT; lines cut at ${MAX_RETURNED_LINE_CHARS} chars. truncated: past max_results or ` +
+      `max_result_bytes (${formatSize(settings.maxResultBytes)} of JSON); timed_out: partial. Text block as rg prints it.`,
     inputSchema: {
-      root: z.string().describe('Root name.'),
+      root: z.string(),
       pattern: z
         .string()
         .min(1)
         .max(MAX_PATTERN_CHARS)
         .describe(
-`RE2 regex matched anywhere in a line ("TODO|FIXME"), at most ${MAX_PATTERN_CHARS} chars.`,
+`RE2 regex matched anywhere in a line ("TODO|FIXME").`,
         ),
       path: z
         .string()
@@ -38,7 +36,7 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
         .describe(
 'Glob on file names ("*.{ts,tsx}"), or on the path below `path` if it has a "/".',
         ),
-      case_insensitive: z.boolean().optional().describe('Ignore case (default false).'),
+      case_insensitive: z.boolean().optional(),
       context_lines: z
         .number()
         .int()

@@ -10,8 +10,8 @@ export function hashFileTool(hashFile: HashFile): ToolDefinition {
       'md5, sha1 or sha256 hex digest of a file in a root, streamed (any size); in-root links followed. ' +
       'IS_A_DIRECTORY, INVALID_ARGUMENT for another algorithm.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
-      path: z.string().describe('File path in the root.'),
+      root: z.string(),
+      path: z.string(),
       algorithm: z.string().describe('md5, sha1 or sha256 (any case).'),
     },
     outputSchema: {

@@ -8,13 +8,12 @@ export function listChangesTool(listChanges: ListChanges): ToolDefinition {
     name: 'list_changes',
     title: 'List changes',
     description:
-      'Your changes to files and folders made through any tool (write, patch, edit, remove, copy, move, mkdir), newest ' +
-      'first, from the change journal: op, path, before/after (kind, size, mode, sha256), undoable (reason if not). ' +
-      'diff: true adds a unified diff for text files. Pass ids to undo_changes to take changes back.',
+      'Your changes through any tool, newest first, from the change journal: op, path, before/after (kind, size, ' +
+      'mode, sha256), undoable (reason if not). Pass ids to undo_changes.',
     inputSchema: {
       root: z.string().optional().describe('Only changes in this root.'),
       path: z.string().optional().describe('Only changes of this path (needs root).'),
-      session: z.enum(['this', 'all']).optional().describe('"this": this session only; default "all" (every session of yours).'),
+      session: z.enum(['this', 'all']).optional().describe('Default "all" of your sessions.'),
       limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Default 50, at most ${MAX_LIST_LIMIT}.`),
       diff: z.boolean().optional().describe('Add a unified diff for each text file change.'),
     },

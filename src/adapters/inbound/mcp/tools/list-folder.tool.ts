@@ -10,11 +10,11 @@ export function listFolderTool(listFolder: ListFolder, settings: Settings): Tool
     name: 'list_folder',
     title: 'List folder',
     description:
-      'List a directory\'s children in a root, sorted by name; with depth > 1 its subtree, each directory\'s ' +
-      'entries right after it, `path` relative to the listed folder. Symlinks are not followed; `target_type` says ' +
-      'where they lead (external = outside the root, unusable). NOT_A_DIRECTORY, NOT_FOUND.',
+      'List a directory sorted by name; with depth > 1 its subtree, each directory\'s entries right after it, ' +
+      '`path` relative to the listed folder. Symlinks not followed; `target_type` says where they lead (external = ' +
+      'outside the root). NOT_A_DIRECTORY, NOT_FOUND.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
+      root: z.string(),
       path: z.string().describe("Directory in the root ('.' = the root)."),
       depth: z.number().int().min(1).max(MAX_LIST_DEPTH).optional().describe(`Levels listed, 1–${MAX_LIST_DEPTH} (default 1 = children only).`),
       max_entries: z

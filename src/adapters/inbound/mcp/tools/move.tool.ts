@@ -8,15 +8,13 @@ export function moveTool(move: Move): ToolDefinition {
     title: 'Move or rename file or directory',
     description:
       'Move or rename within or across roots (both must allow move). An existing directory at dest_path receives ' +
-      'it inside; a file there is replaced, a directory never. Atomic on one file system; else copy then delete (a ' +
-      'symlink, or a tree holding one or a special file, is refused; a failed copy is undone). Not a root, nor into its own subtree.',
+      'it inside; a file there is replaced, a directory never. Atomic on one file system, else copy then delete ' +
+      '(refused for a symlink or a tree with one or a special file). Not a root, nor into its own subtree.',
     inputSchema: {
-      source_root: z.string().describe('Source root name.'),
-      source_path: z.string().describe('Path in source_root.'),
-      dest_root: z.string().describe('Destination root name.'),
-      dest_path: z
-        .string()
-        .describe('Path in dest_root.'),
+      source_root: z.string(),
+      source_path: z.string(),
+      dest_root: z.string(),
+      dest_path: z.string(),
     },
     outputSchema: {
       source: z.string(),

@@ -3,7 +3,7 @@ import type { ToolLogFields } from '../tool-definition.js';
 
 /** Sentence shared by every namespace tool description: how `path` is read. */
 export const NAMESPACE_PATH_HELP =
-  "Paths: /<root>/<path> or relative to the cwd; '..' never leaves a root.";
+  'Paths: /<root>/<path> or relative to the cwd.';
 
 /** The call log names the root when the path names one (a relative path's root depends on the cwd). */
 export function namespaceLogFields(path: string | undefined): ToolLogFields {
@@ -14,7 +14,7 @@ export function namespaceLogFields(path: string | undefined): ToolLogFields {
 
 /** create_file and file_write take and return the same thing; they differ only in the view gate. */
 export const WHOLE_FILE_WRITE_INPUT = {
-  path: z.string().describe('File to write.'),
+  path: z.string(),
   content: z.string().describe('The complete new content.'),
 };
 

@@ -10,13 +10,12 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
     name: 'patch_file',
     title: 'Patch file',
     description:
-      'Apply a unified diff (@@ hunks; ---/+++ headers optional) to ONE text file in a root. Context must match; a hunk ' +
-      'not at its line is searched after the previous one at any distance: check `hunks` (stated_line, applied_line, offset). ' +
-      'All or nothing: PATCH_FAILED names the hunk and line. A missing file counts as ' +
-      `empty. Line endings kept. Binary files and files over max_file_size (${formatSize(settings.maxFileSize)}) are refused.`,
+      'Apply a unified diff (@@ hunks; ---/+++ optional) to ONE text file in a root. Context must match; a hunk off ' +
+      'its line is searched for after the previous one: see `hunks`. All or nothing: PATCH_FAILED names the hunk ' +
+      `and line. A missing file counts as empty. Line endings kept. Binary files and files over max_file_size (${formatSize(settings.maxFileSize)}) are refused.`,
     inputSchema: {
-      root: z.string().describe('Root name.'),
-      path: z.string().describe('File path in the root.'),
+      root: z.string(),
+      path: z.string(),
       patch: z.string().describe('Unified diff for this file.'),
       ...DRY_RUN_INPUT,
     },

@@ -10,7 +10,7 @@ export function permissionsFileTool(permissionsFile: PermissionsFile): ToolDefin
       'Owner, group, uid, gid, octal mode and ls -l mode string of a file, directory or symlink in a root ' +
       '(links not followed). NOT_FOUND.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
+      root: z.string(),
       path: z.string().describe("Path in the root ('.' = the root)."),
     },
     outputSchema: {

@@ -26,13 +26,13 @@ export function readFileTool(readFile: ReadFile, settings: Settings): ToolDefini
     name: 'read_file',
     title: 'Read file',
     description:
-      'Read a file in a root; the text block is the raw text. Whole reads: up to max_full_read_size ' +
+      'Read a file in a root as raw text. Whole reads: up to max_full_read_size ' +
       `(${fullReadLimit}), else FILE_TOO_LARGE. Windows: offset_bytes/limit_bytes OR offset_lines/limit_lines (1-based), ` +
       `at most ${fullReadLimit} without a limit, ${windowLimit} with; past that it stops with ` +
-      "truncated and next_offset_bytes/next_offset_lines. Binary or non-UTF-8 content is base64.",
+      "truncated and next_offset_bytes/next_offset_lines. Binary or non-UTF-8: base64.",
     inputSchema: {
-      root: z.string().describe('Root name.'),
-      path: z.string().describe('File path in the root.'),
+      root: z.string(),
+      path: z.string(),
       offset_bytes: z.number().int().min(0).optional().describe('Byte offset, 0-based.'),
       limit_bytes: z.number().int().min(1).optional().describe('Bytes to return at most.'),
       offset_lines: z.number().int().min(1).optional().describe('First line, 1-based.'),

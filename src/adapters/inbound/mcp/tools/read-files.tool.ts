@@ -9,11 +9,11 @@ export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
     title: 'Read several files',
     description:
       `Read 1-${MAX_READ_FILES_PATHS} files of a root, each as read_file would (same permission). A bad path fails ` +
-      'only its entry ({path, error}). One max_result_bytes budget: the file that does not fit is truncated with its ' +
-      'next offset, later ones get RESULT_BUDGET (ask again).',
+      'only its entry ({path, error}). One max_result_bytes budget: the file past it is truncated, later ones get ' +
+      'RESULT_BUDGET (ask again).',
     inputSchema: {
-      root: z.string().describe('Root name.'),
-      paths: z.array(z.string()).min(1).max(MAX_READ_FILES_PATHS).describe('File paths in the root.'),
+      root: z.string(),
+      paths: z.array(z.string()).min(1).max(MAX_READ_FILES_PATHS),
       offset_lines: z.number().int().min(1).optional().describe('First line of each, 1-based.'),
       limit_lines: z.number().int().min(1).optional().describe('Lines of each at most.'),
     },

@@ -10,8 +10,8 @@ export function removeFileTool(removeFile: RemoveFile): ToolDefinition {
       'Delete one file in a root (a symlink itself, not its target). IS_A_DIRECTORY for a directory, NOT_FOUND. ' +
       'Cannot be undone.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
-      path: z.string().describe('File path in the root.'),
+      root: z.string(),
+      path: z.string(),
     },
     outputSchema: {
       path: z.string(),

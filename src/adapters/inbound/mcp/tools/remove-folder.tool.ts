@@ -10,8 +10,8 @@ export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {
       'Delete a directory recursively (rm -rf; symlinks removed, not followed); not the root. NOT_FOUND, ' +
       'NOT_A_DIRECTORY for a file or symlink. Cannot be undone.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
-      path: z.string().describe('Directory path in the root.'),
+      root: z.string(),
+      path: z.string(),
     },
     outputSchema: {
       path: z.string(),

@@ -7,7 +7,7 @@ export function ignoreField(limits: Settings['search']) {
   return z
     .enum(IGNORE_MODES)
     .optional()
-    .describe(`gitignore skips .git/ and what .gitignore/.ignore files ignore; none skips nothing. Default ${limits.ignore ?? 'gitignore'}.`);
+    .describe(`gitignore: skip .git/ and ignored files; none: skip nothing. Default ${limits.ignore ?? 'gitignore'}.`);
 }
 
 /** The limit parameters grep and glob share, described with this server's actual defaults and ceilings. */
@@ -27,7 +27,7 @@ export function searchLimitFields(limits: Settings['search'], counted: 'matching
       .positive()
       .optional()
       .describe(
-`Seconds before returning what was found (default ${limits.defaultTimeoutSeconds}, at most ${limits.maxTimeoutSeconds}).`,
+`Seconds, then partial results (default ${limits.defaultTimeoutSeconds}, at most ${limits.maxTimeoutSeconds}).`,
       ),
     max_depth: z
       .number()
@@ -35,7 +35,7 @@ export function searchLimitFields(limits: Settings['search'], counted: 'matching
       .positive()
       .optional()
       .describe(
-'Levels below `path` (1 = its direct entries; default unlimited).',
+'1 = direct entries only; default unlimited.',
       ),
   };
 }

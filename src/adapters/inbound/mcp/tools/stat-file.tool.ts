@@ -12,7 +12,7 @@ export function statFileTool(statFile: StatFile): ToolDefinition {
       'Metadata of a file, directory or symlink in a root (links described themselves; `target` tells what an ' +
       'in-root link leads to, else target_outside_root / target_missing). Octal permissions. NOT_FOUND.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
+      root: z.string(),
       path: z.string().describe("Path in the root ('.' = the root)."),
     },
     outputSchema: {

@@ -10,16 +10,16 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
     name: 'str_replace',
     title: 'Replace text in a file',
     description:
-      'Replace old_str (exact text from view, no line numbers) in a text file; it must occur once unless replace_all. ' +
-      'Or edits[]: in order, all or none. Not found exactly: unique whole lines equal but for leading/trailing ' +
-      'whitespace are used, new_str re-indented. Literal, atomic; line endings and mode kept. Errors: FILE_NOT_VIEWED ' +
-      '(view it first), FILE_CHANGED_SINCE_VIEW, NO_MATCH (shows the most similar lines), MULTIPLE_MATCHES. ' +
+      'Replace old_str (exact text from view, no line numbers) in a text file, once unless replace_all; or edits[] ' +
+      'in order, all or none. Not found exactly: unique whole lines equal but for surrounding whitespace are used, ' +
+      'new_str re-indented. Atomic; line endings and mode kept. FILE_NOT_VIEWED (view first), ' +
+      'FILE_CHANGED_SINCE_VIEW, NO_MATCH (shows similar lines), MULTIPLE_MATCHES. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
-      path: z.string().describe('File to edit.'),
+      path: z.string(),
       old_str: z.string().optional().describe('Exact text to replace (non-empty); or use edits.'),
       new_str: z.string().optional().describe('Replacement; omit to delete old_str.'),
-      replace_all: z.boolean().optional().describe('Replace every occurrence (default false).'),
+      replace_all: z.boolean().optional(),
       edits: z
         .array(z.object({ old_str: z.string(), new_str: z.string().optional(), replace_all: z.boolean().optional() }).strict())
         .min(1)

@@ -8,16 +8,14 @@ export function undoChangesTool(undoChanges: UndoChanges): ToolDefinition {
     name: 'undo_changes',
     title: 'Undo changes',
     description:
-      'Take back your changes (see list_changes), newest first: restores content and mode, recreates removed files ' +
-      'and folder trees, moves moved things back, removes what a change created. Pick by ids, by root+path (every ' +
-      'change of that path), or since_id (every later change). A change whose path was changed since is a conflict ' +
-      '(left alone) unless force: true. dry_run: true shows would_restore with a diff and writes nothing. An undo is ' +
-      'itself a change and can be undone.',
+      'Take back your changes (see list_changes), newest first: restores content and mode, recreates what was ' +
+      'removed, moves back, removes what was created. Pick by ids, root+path or since_id. A path changed since is ' +
+      'a conflict, left alone unless force. An undo can itself be undone.',
     inputSchema: {
       ids: z.array(z.string()).max(500).optional().describe('Change ids from list_changes.'),
-      root: z.string().optional().describe('Root of path; also limits since_id to that root.'),
+      root: z.string().optional().describe('Root of path; also limits since_id.'),
       path: z.string().optional().describe('Undo every change of yours to this path (needs root).'),
-      since_id: z.string().optional().describe('Undo every change of yours after this one (not that change itself).'),
+      since_id: z.string().optional().describe('Undo every later change of yours.'),
       dry_run: z.boolean().optional().describe('Report what would be restored; change nothing.'),
       force: z.boolean().optional().describe('Restore even where the path changed since.'),
     },

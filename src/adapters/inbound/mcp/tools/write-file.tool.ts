@@ -9,13 +9,13 @@ export function writeFileTool(writeFile: WriteFile): ToolDefinition {
     title: 'Write file',
     description:
       'Write UTF-8 text to a file in a root, creating parents. mode: overwrite (default, atomic), append, or ' +
-      'create_only (ALREADY_EXISTS if anything is there). Existing files keep their mode. No size limit (max_file_size ' +
-      'bounds the editor tools only). Prefer patch_file for edits.',
+      'create_only (ALREADY_EXISTS if anything is there). Existing files keep their mode. No size limit. ' +
+      'Prefer patch_file for edits.',
     inputSchema: {
-      root: z.string().describe('Root name.'),
-      path: z.string().describe('File path in the root.'),
+      root: z.string(),
+      path: z.string(),
       content: z.string().describe('Text to write, verbatim.'),
-      mode: z.string().optional().describe('overwrite (default), append or create_only.'),
+      mode: z.string().optional(),
       ...DRY_RUN_INPUT,
     },
     outputSchema: {

@@ -12,9 +12,17 @@ export async function callChecked(tool: ToolDefinition, args: Record<string, unk
   return output;
 }
 
-/** Every input field carries a description an LLM can read. */
+/**
+ * Fields whose name, with the tool's description, says all a description would ("Root name.",
+ * "File to edit."): every agent turn pays for tools/list, so they go undescribed (issue 19 §7).
+ * write_file's `mode` is spelled out in its description. Any other field must be described.
+ */
+const SELF_EXPLANATORY = new Set(['root', 'path', 'paths', 'source_root', 'source_path', 'dest_root', 'dest_path', 'case_insensitive', 'replace_all', 'mode']);
+
+/** Every input field carries a description an LLM can read, unless its name is self-explanatory. */
 export function expectEveryInputDescribed(tool: ToolDefinition): void {
   for (const [field, schema] of Object.entries(tool.inputSchema)) {
+    if (SELF_EXPLANATORY.has(field) && (schema as z.ZodType).description === undefined) continue;
     expect({ tool: tool.name, field, description: (schema as z.ZodType).description }).toEqual({
       tool: tool.name,
       field,
