@@ -10,8 +10,8 @@ const PATTERN_MODE = 'regex';
 
 /**
  * `rules`' verdict on `path` from its patterns alone: the last pattern that matches the path decides; its
- * parent folders are not looked at (the caller has judged those, see IgnoreRules.judgesFor), and nothing
- * is cached. This is the package's own matching, reached through its rule manager, since the public
+ * parent folders are not looked at (the walk judged those with every rule file, see IgnoreRules.judge), and
+ * nothing is cached. This is the package's own matching, reached through its rule manager, since the public
  * test() caches every path it is asked about; when an update of the package no longer has that shape it
  * falls back to test(), which is slower and, for a path whose parents it does not ignore, the same.
  * The test "patternVerdict agrees with ignore's test()" holds the two together.
