@@ -1,4 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
+import { patternVerdict } from './ignore-verdict.js';
 import { errors } from '../errors.js';
 import type { DirectoryFile, DirectoryFiles, EntryKind, FileSystemPort } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
@@ -72,13 +73,20 @@ export class IgnoreRules {
     this.chains.set(directory, own.length === 0 ? parent : [...sortByName(own, files), ...parent]);
   }
 
+  /**
+   * Git's rule (dir.c, prep_exclude): a folder the whole stack of rule files ignores hides everything below
+   * it (the walk does not enter it); an entry of a folder that was entered is judged by its own path alone,
+   * so a shallower file's `logs/` does not hide sub/logs/x.txt once sub/.gitignore says `!logs/`. The
+   * package's test() would also walk each path's parents in every file on its own (and keep every path it
+   * judged, 41% of the time of a 100,000-entry walk in a profile); patternVerdict does neither.
+   */
   private judge(pathBelowStart: string, kind: EntryKind): boolean {
     const slash = pathBelowStart.lastIndexOf('/');
     if (kind === 'directory' && pathBelowStart.slice(slash + 1) === '.git') return true;
     const chain = this.chains.get(slash < 0 ? '' : pathBelowStart.slice(0, slash)) ?? this.above;
     for (const source of chain) {
       // A directory is tested with a trailing slash, so `build/` (directory-only) matches it and not a file.
-      const verdict = source.rules.test(source.relative(pathBelowStart) + (kind === 'directory' ? '/' : ''));
+      const verdict = patternVerdict(source.rules, source.relative(pathBelowStart) + (kind === 'directory' ? '/' : ''));
       if (verdict.ignored) return true;
       if (verdict.unignored) return false;
     }

@@ -57,6 +57,15 @@ describe('ignore rules', () => {
     expect((await tools().grep.execute({ root: 'workspace', pattern: 'hit' })).ignored).toBe(4);
   });
 
+  it('judges an entry of a folder it entered by the entry alone, as git does: a deeper !logs/ re-includes the folder and what is in it', async () => {
+    // git check-ignore: sub/logs/x.txt not ignored (sub/.gitignore:1:!logs/ for sub/logs), other/logs/y.txt ignored by .gitignore:1:logs/.
+    fs.seedFile('/ws/.gitignore', 'logs/\n');
+    fs.seedFile('/ws/sub/.gitignore', '!logs/\n');
+    for (const path of ['sub/logs/x.txt', 'sub/logs/deeper/z.txt', 'other/logs/y.txt']) fs.seedFile(`/ws/${path}`, 'hit');
+    expect(await globPaths()).toEqual(['.gitignore', 'sub/.gitignore', 'sub/logs/deeper/z.txt', 'sub/logs/x.txt']);
+    expect(await grepFiles()).toEqual(['sub/logs/deeper/z.txt', 'sub/logs/x.txt']);
+  });
+
   it('applies the rules of folders above a start below the root, with paths as they read from there', async () => {
     fs.seedFile('/ws/.gitignore', '/src/gen/\n*.log\n');
     fs.seedFile('/ws/src/.gitignore', 'tmp/\n');
