@@ -159,26 +159,21 @@ function contentBytesOf(args: Record<string, unknown>): number {
   return text === undefined ? 0 : Buffer.byteLength(text);
 }
 
-/** A call naming no tool this server has: an error result like any other, and logged like any other. */
-export function rejectUnknownTool(
+/**
+ * A call the server refuses before reading its arguments, as an error result logged like any other:
+ * `unknown`, naming no tool this server has; `unlisted`, a tool no root of this session allows (so
+ * tools/list left it out).
+ */
+export function rejectTool(
   name: string,
+  why: 'unknown' | 'unlisted',
   context: ToolCallContext,
   logger: Logger,
   observer?: ToolCallObserver,
   onFailure?: (call: FailedCall) => void,
 ): CallToolResult {
   // Security: a client-chosen name must not become a metric label (unbounded series).
-  return rejectCall(name, 'unknown', errors.invalidArgument(`unknown tool: ${name}`), context, logger, observer, onFailure);
-}
-
-/** A call to a tool that exists but that no root of this session allows (so tools/list left it out). */
-export function rejectUnlistedTool(
-  name: string,
-  context: ToolCallContext,
-  logger: Logger,
-  observer?: ToolCallObserver,
-  onFailure?: (call: FailedCall) => void,
-): CallToolResult {
+  if (why === 'unknown') return rejectCall(name, 'unknown', errors.invalidArgument(`unknown tool: ${name}`), context, logger, observer, onFailure);
   return rejectCall(name, name, errors.toolNotAllowedAnywhere(name), context, logger, observer, onFailure);
 }
 

@@ -18,7 +18,7 @@ import { McpResourceHandler } from './resource-handler.js';
 import { McpSubscriptionHandler } from './subscriptions.js';
 import { type FailedCall, SessionLog } from './session-log.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
-import { invokeTool, rejectUnknownTool, rejectUnlistedTool } from './result-mapper.js';
+import { invokeTool, rejectTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
 
@@ -94,10 +94,10 @@ export class McpServerFactory {
       const context = { sessionId, principal: principal.name };
       // A failure reaches the session's log on the call's own stream, ahead of the answer.
       const onFailure = (failure: FailedCall) => log.callFailed(failure, extra.sendNotification);
-      if (!tool) return this.principals.run(principal, () => rejectUnknownTool(name, context, this.logger, this.observer, onFailure));
+      if (!tool) return this.principals.run(principal, () => rejectTool(name, 'unknown', context, this.logger, this.observer, onFailure));
       // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
       if (!this.usable(name, principal)) {
-        return this.principals.run(principal, () => rejectUnlistedTool(name, context, this.logger, this.observer, onFailure));
+        return this.principals.run(principal, () => rejectTool(name, 'unlisted', context, this.logger, this.observer, onFailure));
       }
       const call = startCallWork({
         signal: extra.signal,

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { z } from 'zod';
 import { DomainError, errors } from '../../../../src/domain/errors.js';
 import { serializeMessage } from '../../../../src/adapters/inbound/mcp/message-json.js';
-import { INTERNAL_ERROR_TEXT, MAX_RESULT_MESSAGE_BYTES, invokeTool, rejectUnknownTool, toCallToolResult } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
+import { INTERNAL_ERROR_TEXT, MAX_RESULT_MESSAGE_BYTES, invokeTool, rejectTool, toCallToolResult } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
 import { defineTool, READ_ONLY, type ToolOutput } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
 import { prepareTool, type PreparedTool } from '../../../../src/adapters/inbound/mcp/tool-schemas.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
@@ -245,7 +245,7 @@ describe('invokeTool', () => {
   });
 
   it('rejects an unknown tool as INVALID_ARGUMENT and logs the call', () => {
-    const result = rejectUnknownTool('read_fiel', CONTEXT, logger);
+    const result = rejectTool('read_fiel', 'unknown', CONTEXT, logger);
 
     expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'INVALID_ARGUMENT: unknown tool: read_fiel' }] });
     expect(logger.withMessage('tool call')[0].fields).toMatchObject({
