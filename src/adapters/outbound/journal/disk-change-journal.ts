@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
 import { newestFirst } from '../../../domain/changes/change-query.js';
 import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { alive, checkPrivate } from '../node-fs/in-flight.js';
-
-/** How much of an image file is read to find its manifest line when only its size is wanted. */
-const MANIFEST_PROBE = 64 * 1024;
+import { imageFileSize, readImageFile, syncDirectory, writeImageFile, writeSynced } from './image-files.js';
 
 interface Stored {
   readonly state: 'pending' | 'committed';
@@ -23,15 +21,6 @@ interface Held {
   committed: boolean;
   imageBytes: number;
   owner?: Stored['owner'];
-}
-
-interface ManifestEntry {
-  readonly relativePath: string;
-  readonly kind: 'file' | 'directory';
-  readonly mode: number;
-  /** Where a file's bytes are, after the manifest line (files only). */
-  readonly offset?: number;
-  readonly length?: number;
 }
 
 /**
@@ -76,7 +65,7 @@ export class DiskChangeJournal implements ChangeJournal {
     try {
       // Never torn: a kill -9 inside begin leaves no record or a whole one (the change is not made yet).
       await this.writeRecord({ state: 'pending', record, owner }, false);
-      if (image !== null) this.held.get(id)!.imageBytes = await this.writeImage(id, image);
+      if (image !== null) this.held.get(id)!.imageBytes = await writeImageFile(this.imageFile(id), image);
       await syncDirectory(this.records);
     } catch (error) {
       await this.abort(id);
@@ -120,21 +109,7 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async image(id: string): Promise<BeforeImage | null> {
-    if (!CHANGE_ID.test(id)) return null;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(this.imageFile(id));
-    } catch {
-      return null;
-    }
-    const newline = bytes.indexOf(0x0a);
-    const manifest = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as ManifestEntry[];
-    const body = newline + 1;
-    return {
-      entries: manifest.map(({ offset, length, ...rest }) =>
-        offset === undefined ? rest : { ...rest, content: Uint8Array.from(bytes.subarray(body + offset, body + offset + (length ?? 0))) },
-      ),
-    };
+    return CHANGE_ID.test(id) ? readImageFile(this.imageFile(id)) : null;
   }
 
   async claimUndo(id: string, undoId: string): Promise<boolean> {
@@ -209,24 +184,6 @@ export class DiskChangeJournal implements ChangeJournal {
     return join(this.records, `${id}.img`);
   }
 
-  /** The manifest line, then every file's bytes, in one file made with O_EXCL and fsync'd. */
-  private async writeImage(id: string, image: BeforeImage): Promise<number> {
-    const manifest: ManifestEntry[] = [];
-    const blobs: Uint8Array[] = [];
-    let offset = 0;
-    for (const entry of image.entries) {
-      if (entry.content === undefined) {
-        manifest.push({ relativePath: entry.relativePath, kind: entry.kind, mode: entry.mode });
-        continue;
-      }
-      manifest.push({ relativePath: entry.relativePath, kind: entry.kind, mode: entry.mode, offset, length: entry.content.byteLength });
-      blobs.push(entry.content);
-      offset += entry.content.byteLength;
-    }
-    await writeSynced(this.imageFile(id), Buffer.concat([Buffer.from(`${JSON.stringify(manifest)}\n`), ...blobs]), 'wx');
-    return offset;
-  }
-
   /** A later version of a record, atomically; `durable: false` leaves the rename unsynced (a commit: recovery redoes it). */
   private async writeRecord(stored: Stored, durable = true): Promise<void> {
     const temp = join(this.records, `.${stored.record.id}.tmp`);
@@ -262,47 +219,12 @@ export class DiskChangeJournal implements ChangeJournal {
         const mine = this.held.get(id);
         // A claim this server made is on disk (claims/) before its record is rewritten: keep it.
         if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
-        const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : this.imageSize(id);
+        const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : imageFileSize(this.imageFile(id));
         this.held.set(id, { record: stored.record, committed: stored.state === 'committed', imageBytes, owner: stored.owner });
       } catch {
         // Removed meanwhile by another writer's abort or prune.
       }
     }
     for (const id of this.held.keys()) if (!known.has(id)) this.held.delete(id);
-  }
-
-  /** Bytes of files an image holds: its size less the manifest line (only the head is read, not the content). */
-  private imageSize(id: string): number {
-    let fd: number | undefined;
-    try {
-      fd = openSync(this.imageFile(id), 'r');
-      const size = fstatSync(fd).size;
-      const head = Buffer.alloc(Math.min(size, MANIFEST_PROBE));
-      const newline = head.subarray(0, readSync(fd, head, 0, head.byteLength, 0)).indexOf(0x0a);
-      return newline < 0 ? size : size - newline - 1;
-    } catch {
-      return 0;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
-  }
-}
-
-async function writeSynced(file: string, bytes: Uint8Array, flags = 'w'): Promise<void> {
-  const handle = await open(file, flags, 0o600);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
