@@ -109,6 +109,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
   }
 
   async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
+    // The model's write is one synchronous step after the hook: nothing is visible before it.
+    await options.beforeCommit?.();
     if (path.segments.length === 0) throw errors.isADirectory(path.root.name, '.');
     if (options.createParents) this.makeDirectories(parentPath(path), path);
     const entry = this.tree.walk(path, false);

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError, inRoot } from '../errors.js';
 import type { BeforeImage, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver } from '../ports/change-journal.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EntryStat, FileSystemPort, WriteOptions, WriteResult } from '../ports/file-system.port.js';
@@ -73,8 +73,9 @@ export class JournalingFileSystem implements FileSystemPort {
       // Made conditional on the version the image was read at (unless the caller holds its own).
       const guarded = options.mode === 'replace' && options.expected === undefined && captured?.version !== undefined;
       try {
-        return await this.recorded(path, change, image, () =>
-          this.inner.writeFile(path, data, guarded ? { ...options, expected: captured?.version } : options),
+        // The record is made durable while the adapter writes and syncs the temp file; it waits for it before the rename.
+        return await this.recordedWrite(path, change, image, (beforeCommit) =>
+          this.inner.writeFile(path, data, { ...options, ...(guarded ? { expected: captured?.version } : {}), beforeCommit }),
         );
       } catch (error) {
         if (!guarded || attempt >= REPLACE_ATTEMPTS || !(error instanceof DomainError) || error.code !== 'CONFLICT') throw error;
@@ -161,6 +162,29 @@ export class JournalingFileSystem implements FileSystemPort {
     return result;
   }
 
+  /**
+   * As `recorded`, but the record is begun alongside the write: `write` must pass `beforeCommit` to
+   * the adapter, which awaits it before the change becomes visible (so the record is still durable
+   * first). A begin that fails cancels the write.
+   */
+  private async recordedWrite<T>(path: RootPath, change: Change, image: BeforeImage | null, write: (beforeCommit: () => Promise<void>) => Promise<T>): Promise<T> {
+    const began = this.begin(path, change, image);
+    // Handled below, whichever settles first; a rejection is never left unobserved.
+    began.catch(() => undefined);
+    let result: T;
+    try {
+      result = await write(async () => {
+        await began;
+      });
+    } catch (error) {
+      const id = await began.catch(() => null);
+      if (id !== null) await this.journal.abort(id);
+      throw error;
+    }
+    await this.commit(await began);
+    return result;
+  }
+
   private async begin(path: RootPath, change: Change, image: BeforeImage | null): Promise<string> {
     const author = this.authors.current() ?? OUTSIDE_A_CALL;
     const needsImage = change.op === 'modify' || change.op === 'remove' || change.op === 'rmdir';
@@ -177,7 +201,17 @@ export class JournalingFileSystem implements FileSystemPort {
       undoable: reason === undefined,
       ...(reason === undefined ? {} : { reason }),
     };
-    return this.journal.begin(draft, reason === undefined ? image : null);
+    try {
+      return await this.journal.begin(draft, reason === undefined ? image : null);
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      // The journal's own failure (its disk full, say): the change is not made, and the client is told why without a host path.
+      throw new DomainError('IO_ERROR', `the change journal could not record this change, so it was not made: ${draft.path}${inRoot(draft.root)}`, {
+        root: draft.root,
+        attemptedPath: draft.path,
+        cause: String((error as { code?: unknown } | undefined)?.code ?? error),
+      });
+    }
   }
 
   private async commit(id: string, after?: EntryState | null): Promise<void> {

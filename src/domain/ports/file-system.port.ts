@@ -153,6 +153,13 @@ export interface WriteOptions {
    * that the file is still that version and throws CONFLICT otherwise (no lost update).
    */
   readonly expected?: FileVersion;
+  /**
+   * Awaited once, after the new content is written and synced aside and right before it becomes
+   * visible (the rename, the link or the append), and never after. A rejection cancels the write:
+   * nothing changes and the rejection is thrown. The change journal makes its record durable
+   * meanwhile, so its fsyncs overlap the temp file's instead of adding to them.
+   */
+  readonly beforeCommit?: () => Promise<void>;
 }
 
 export interface WriteResult {

@@ -32,6 +32,26 @@ describe('JournalingFileSystem: every write is recorded before it is acknowledge
     expect(await world.journal.usage()).toEqual({ bytes: 0, records: 0 });
   });
 
+  it('a write whose record cannot be made is not made: IO_ERROR naming the root and path, nothing changed', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'keep');
+    const begin = world.journal.begin.bind(world.journal);
+    let failing = true;
+    world.journal.begin = (draft, image) => (failing ? Promise.reject(Object.assign(new Error('/host/journal: no space'), { code: 'ENOSPC' })) : begin(draft, image));
+    for (const mode of ['overwrite', 'append', 'create_only'] as const) {
+      const path = mode === 'create_only' ? 'new.txt' : 'a.txt';
+      const refused = world.writeFile.execute({ root: W, path, content: 'x', mode });
+      await expect(refused).rejects.toMatchObject({ code: 'IO_ERROR' });
+      await expect(refused).rejects.toThrow(`the change journal could not record this change, so it was not made: ${path} (root: workspace)`);
+      await expect(refused).rejects.not.toThrow('/host');
+    }
+    expect(Buffer.from(world.tree.readBytes('/ws/a.txt')!).toString()).toBe('keep');
+    expect(world.tree.readBytes('/ws/new.txt')).toBeUndefined();
+    failing = false;
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'x' });
+    expect((await world.journal.list({})).map((change) => change.op)).toEqual(['modify']);
+  });
+
   it('records remove, mkdir (the shallowest folder made), rmdir with its tree, copy and move', async () => {
     const world = journalWorld();
     world.tree.seedFile('/ws/gone.txt', 'bye', { permissions: 0o600 });

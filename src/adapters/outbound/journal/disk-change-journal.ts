@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
 import { newestFirst } from '../../../domain/changes/change-query.js';
 import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { alive, checkPrivate } from '../node-fs/in-flight.js';
-import { imageFileSize, readImageFile, syncDirectory, writeImageFile, writeSynced } from './image-files.js';
+import { imageFileSize, readImageFile, readImageRecord, syncDirectory, writeImageFile, writeSynced } from './image-files.js';
 
 interface Stored {
   readonly state: 'pending' | 'committed';
@@ -27,16 +27,19 @@ interface Held {
  * The journal on disk (issue 20), in a private directory outside every root:
  *   records/<id>.json   one record each; later versions replace it atomically (temp + fsync + rename)
  *   records/<id>.img    its before-image: a JSON manifest line, then the bytes of every file in it
- * Order makes it crash-safe: the pending record, then the image, each fsync'd, then one fsync of the
- * directory, all before the change is made (the caller waits for begin); abort removes the image
- * before the record, so an image never outlives its record. A commit is not synced to the directory:
- * lost in a crash, it leaves the pending record, which recovery commits by what the root holds. Pending
- * records of a process that is gone are left for the domain's recovery, which commits or aborts each
- * by what the roots hold. The records are indexed in memory and read again when the records
- * directory changed (another server on the same journal wrote one).
+ *   records/<id>.done   empty: the change was made (the record committed without rewriting it)
+ * Order makes it crash-safe: the pending record and the image, each fsync'd (side by side), then one
+ * fsync of the directory, all before the change is made (the adapter waits for begin before its
+ * rename); abort removes the image before the record, so an image never outlives its record. A commit
+ * is not synced: lost in a crash, it leaves the pending record, which recovery commits by what the
+ * root holds. Pending records of a process that is gone are left for the domain's recovery, which
+ * commits or aborts each by what the roots hold. The records are indexed in memory and read again
+ * when the records directory changed (another server on the same journal wrote one).
  */
 export class DiskChangeJournal implements ChangeJournal {
   private readonly held = new Map<string, Held>();
+  /** Image bytes of every held record (kept by put). */
+  private bytes = 0;
   private readonly ids = new ChangeIds();
   private readonly records: string;
   private readonly claims: string;
@@ -61,11 +64,16 @@ export class DiskChangeJournal implements ChangeJournal {
     const id = this.ids.next(now);
     const record: ChangeRecord = { ...draft, id, time: now.toISOString() };
     const owner = { pid: process.pid, instance: this.instance };
-    this.held.set(id, { record, committed: false, imageBytes: 0, owner });
+    this.put(id, { record, committed: false, imageBytes: 0, owner });
     try {
-      // Never torn: a kill -9 inside begin leaves no record or a whole one (the change is not made yet).
-      await this.writeRecord({ state: 'pending', record, owner }, false);
-      if (image !== null) this.held.get(id)!.imageBytes = await writeImageFile(this.imageFile(id), image);
+      // The pending record and the image in one file (one fsync), renamed into place, then one fsync
+      // of the directory for its name. A kill -9 inside begin leaves no file or a temp, which load
+      // removes: the change was not made yet.
+      const temp = join(this.records, `.${id}.img.tmp`);
+      const imageBytes = await writeImageFile(temp, image, { state: 'pending', record, owner } satisfies Stored);
+      await rename(temp, this.imageFile(id));
+      const held = this.held.get(id);
+      if (held) this.put(id, { ...held, imageBytes });
       await syncDirectory(this.records);
     } catch (error) {
       await this.abort(id);
@@ -77,15 +85,22 @@ export class DiskChangeJournal implements ChangeJournal {
   async commit(id: string, after?: EntryState | null): Promise<void> {
     const held = this.held.get(id);
     if (!held) return;
-    if (after !== undefined) held.record = { ...held.record, after };
     held.committed = true;
-    await this.writeRecord({ state: 'committed', record: held.record }, false);
+    if (after !== undefined) {
+      held.record = { ...held.record, after };
+      await this.writeRecord({ state: 'committed', record: held.record }, false);
+      return;
+    }
+    // Fast path: an empty marker, not synced. It cannot be torn (it exists or not); lost in a power
+    // cut, it leaves the pending record, which recovery commits by what the root holds.
+    await writeFile(this.markerFile(id), '', { flag: 'a', mode: 0o600 });
   }
 
   async abort(id: string): Promise<void> {
-    this.held.delete(id);
+    this.put(id, undefined);
     await rm(this.imageFile(id), { force: true });
     await rm(this.recordFile(id), { force: true });
+    await rm(this.markerFile(id), { force: true });
     await rm(join(this.claims, id), { force: true });
   }
 
@@ -142,8 +157,9 @@ export class DiskChangeJournal implements ChangeJournal {
     const held = this.held.get(id);
     if (!held) return;
     held.record = { ...held.record, undoable: false, reason };
-    held.imageBytes = 0;
-    await this.writeRecord({ state: held.committed ? 'committed' : 'pending', record: held.record });
+    this.put(id, { ...held, imageBytes: 0 });
+    // The record first (durably, in its own file): the image file may be the only place it was.
+    await this.writeRecord({ state: held.committed ? 'committed' : 'pending', record: held.record, ...(held.owner ? { owner: held.owner } : {}) });
     await rm(this.imageFile(id), { force: true });
   }
 
@@ -159,9 +175,7 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async usage(): Promise<{ bytes: number; records: number }> {
-    let bytes = 0;
-    for (const held of this.held.values()) bytes += held.imageBytes;
-    return { bytes, records: this.held.size };
+    return { bytes: this.bytes, records: this.held.size };
   }
 
   async oldestWithImage(limit: number): Promise<string[]> {
@@ -172,12 +186,28 @@ export class DiskChangeJournal implements ChangeJournal {
       .slice(0, limit);
   }
 
+  /** Every change to the index goes through here, so the bytes held are counted as they change, not summed per call. */
+  private put(id: string, held: Held | undefined): void {
+    this.bytes -= this.held.get(id)?.imageBytes ?? 0;
+    if (held === undefined) {
+      this.held.delete(id);
+      return;
+    }
+    this.held.set(id, held);
+    this.bytes += held.imageBytes;
+  }
+
   private *committed(): Iterable<ChangeRecord> {
     for (const held of this.held.values()) if (held.committed) yield held.record;
   }
 
   private recordFile(id: string): string {
     return join(this.records, `${id}.json`);
+  }
+
+  /** Present once the change was made: the record (still saying pending) is committed. */
+  private markerFile(id: string): string {
+    return join(this.records, `${id}.done`);
   }
 
   private imageFile(id: string): string {
@@ -192,14 +222,12 @@ export class DiskChangeJournal implements ChangeJournal {
     if (durable) await syncDirectory(this.records);
   }
 
-  /** Start-up: reads every record; a temp of an interrupted record write and an image with no record are litter. */
+  /** Start-up: reads every record; a temp of an interrupted record write, a torn begin, and a marker with no record are litter. */
   private load(): void {
     this.refresh();
     for (const name of readdirSync(this.records)) {
-      if (name.startsWith('.') && name.endsWith('.tmp')) rmSync(join(this.records, name), { force: true });
-    }
-    for (const name of readdirSync(this.records)) {
-      if (name.endsWith('.img') && !this.held.has(name.slice(0, -'.img'.length))) rmSync(join(this.records, name), { force: true });
+      const id = name.replace(/\.(img|done|json)$/, '');
+      if ((name.startsWith('.') && name.endsWith('.tmp')) || (id !== name && !this.held.has(id))) rmSync(join(this.records, name), { force: true });
     }
   }
 
@@ -209,22 +237,30 @@ export class DiskChangeJournal implements ChangeJournal {
     if (mtime === this.seen) return;
     this.seen = mtime;
     const known = new Set<string>();
-    for (const name of readdirSync(this.records)) {
-      const id = name.slice(0, -'.json'.length);
-      if (!name.endsWith('.json') || !CHANGE_ID.test(id)) continue;
+    const names = new Set(readdirSync(this.records));
+    for (const name of names) {
+      const id = name.replace(/\.(json|img)$/, '');
+      if (id === name || known.has(id) || !CHANGE_ID.test(id)) continue;
+      // A later version in <id>.json wins; else the version begin wrote with the image.
+      const stored = names.has(`${id}.json`) ? readStored(join(this.records, `${id}.json`)) : (readImageRecord(this.imageFile(id)) as Stored | null);
+      if (stored === null) continue;
       known.add(id);
-      try {
-        const stored = JSON.parse(readFileSync(join(this.records, name), 'utf8')) as Stored;
-        this.ids.observe(id);
-        const mine = this.held.get(id);
-        // A claim this server made is on disk (claims/) before its record is rewritten: keep it.
-        if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
-        const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : imageFileSize(this.imageFile(id));
-        this.held.set(id, { record: stored.record, committed: stored.state === 'committed', imageBytes, owner: stored.owner });
-      } catch {
-        // Removed meanwhile by another writer's abort or prune.
-      }
+      this.ids.observe(id);
+      const mine = this.held.get(id);
+      // A claim this server made is on disk (claims/) before its record is rewritten: keep it.
+      if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
+      const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : names.has(`${id}.img`) ? imageFileSize(this.imageFile(id)) : 0;
+      this.put(id, { record: stored.record, committed: stored.state === 'committed' || names.has(`${id}.done`), imageBytes, owner: stored.owner });
     }
-    for (const id of this.held.keys()) if (!known.has(id)) this.held.delete(id);
+    for (const id of [...this.held.keys()]) if (!known.has(id)) this.put(id, undefined);
+  }
+}
+
+/** A record file, or null when it is gone (another writer's abort or prune) or torn. */
+function readStored(file: string): Stored | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Stored;
+  } catch {
+    return null;
   }
 }

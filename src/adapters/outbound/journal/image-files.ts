@@ -14,16 +14,22 @@ interface ManifestEntry {
   readonly length?: number;
 }
 
+interface Header {
+  readonly manifest: ManifestEntry[] | null;
+  readonly record?: unknown;
+}
+
 /**
- * A before-image on disk, one file per change: a JSON manifest line, then the bytes of every file
- * in it. Shared by the journal stores that keep images in journal.dir (the disk store, and the
- * Redis record index, whose replicas share that directory).
+ * A before-image on disk, one file per change: a JSON header line (the manifest, and optionally the
+ * record it belongs to, so that one fsync makes both durable), then the bytes of every file in it.
+ * Shared by the journal stores that keep images in journal.dir (the disk store, and the Redis record
+ * index, whose replicas share that directory). `image` null: the file holds only the record.
  */
-export async function writeImageFile(file: string, image: BeforeImage): Promise<number> {
+export async function writeImageFile(file: string, image: BeforeImage | null, record?: unknown): Promise<number> {
   const manifest: ManifestEntry[] = [];
   const blobs: Uint8Array[] = [];
   let offset = 0;
-  for (const entry of image.entries) {
+  for (const entry of image?.entries ?? []) {
     if (entry.content === undefined) {
       manifest.push({ relativePath: entry.relativePath, kind: entry.kind, mode: entry.mode });
       continue;
@@ -32,8 +38,9 @@ export async function writeImageFile(file: string, image: BeforeImage): Promise<
     blobs.push(entry.content);
     offset += entry.content.byteLength;
   }
+  const header: Header = { manifest: image === null ? null : manifest, ...(record === undefined ? {} : { record }) };
   // O_EXCL: an image is written once, under a fresh id; fsync'd before the change it guards is made.
-  await writeSynced(file, Buffer.concat([Buffer.from(`${JSON.stringify(manifest)}\n`), ...blobs]), 'wx');
+  await writeSynced(file, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...blobs]), 'wx');
   return offset;
 }
 
@@ -46,7 +53,8 @@ export async function readImageFile(file: string): Promise<BeforeImage | null> {
     return null;
   }
   const newline = bytes.indexOf(0x0a);
-  const manifest = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as ManifestEntry[];
+  const manifest = manifestOf(JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Header | ManifestEntry[]);
+  if (manifest === null) return null;
   const body = newline + 1;
   return {
     entries: manifest.map(({ offset, length, ...rest }) =>
@@ -55,20 +63,53 @@ export async function readImageFile(file: string): Promise<BeforeImage | null> {
   };
 }
 
+/** The record written with an image (writeImageFile's `record`), read from its header line only; null when none or unreadable. */
+export function readImageRecord(file: string): unknown {
+  const head = readHead(file);
+  if (head === null) return null;
+  try {
+    const header = JSON.parse(head.line) as Header | ManifestEntry[];
+    return Array.isArray(header) ? null : (header.record ?? null);
+  } catch {
+    // Torn by a crash while it was written (before its change was made): no record.
+    return null;
+  }
+}
+
 /** Bytes of files an image holds: its size less the manifest line (only the head is read, not the content); 0 when absent. */
 export function imageFileSize(file: string): number {
+  const head = readHead(file);
+  return head === null ? 0 : head.size - Buffer.byteLength(head.line) - 1;
+}
+
+/** The first line of a file (within MANIFEST_PROBE bytes) and the file's size; null when it cannot be read. */
+function readHead(file: string): { line: string; size: number } | null {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
     const size = fstatSync(fd).size;
-    const head = Buffer.alloc(Math.min(size, MANIFEST_PROBE));
-    const newline = head.subarray(0, readSync(fd, head, 0, head.byteLength, 0)).indexOf(0x0a);
-    return newline < 0 ? size : size - newline - 1;
+    // A folder's manifest can be long: read on, a probe at a time, until the line ends (or the file does).
+    const chunks: Buffer[] = [];
+    for (let position = 0; position < size; ) {
+      const chunk = Buffer.alloc(Math.min(size - position, MANIFEST_PROBE));
+      const read = chunk.subarray(0, readSync(fd, chunk, 0, chunk.byteLength, position));
+      if (read.byteLength === 0) break;
+      const newline = read.indexOf(0x0a);
+      chunks.push(newline < 0 ? read : read.subarray(0, newline));
+      if (newline >= 0) return { line: Buffer.concat(chunks).toString('utf8'), size };
+      position += read.byteLength;
+    }
+    return { line: Buffer.concat(chunks).toString('utf8'), size: size + 1 };
   } catch {
-    return 0;
+    return null;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+function manifestOf(header: Header | ManifestEntry[]): ManifestEntry[] | null {
+  // An image written before the header carried the record was its manifest alone.
+  return Array.isArray(header) ? header : header.manifest;
 }
 
 /** Writes `bytes` to `file` and fsyncs it before closing. */

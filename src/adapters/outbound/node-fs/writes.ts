@@ -51,17 +51,17 @@ export class Writer {
 
   async write(path: RootPath, data: Uint8Array, options: WriteOptions, walk: Walk): Promise<WriteResult> {
     const permissions = options.newFilePermissions ?? DEFAULT_FILE_MODE;
-    if (options.mode === 'append') return this.append(path, data, permissions, options.createParents, walk);
+    if (options.mode === 'append') return this.append(path, data, permissions, options, walk);
     const followFinal = options.mode === 'replace';
     const target = await this.walker.locate(path, walk, { followFinal, createParents: options.createParents });
     try {
       if (options.mode === 'create_exclusive') {
-        await this.createExclusive(target, data, permissions, walk);
+        await this.createExclusive(target, data, permissions, walk, options.beforeCommit);
         return { created: true, size: data.byteLength };
       }
       assertWritableFile(target, walk);
       const mode = target.stats ? target.stats.mode & 0o7777 : permissions;
-      await this.replace(target, data, mode, walk, options.expected);
+      await this.replace(target, data, mode, walk, options.expected, options.beforeCommit);
       return { created: target.stats === null, size: data.byteLength };
     } finally {
       await target.parent.close();
@@ -79,7 +79,7 @@ export class Writer {
     }
   }
 
-  private async createExclusive(target: Located, content: Content, permissions: number, walk: Walk): Promise<void> {
+  private async createExclusive(target: Located, content: Content, permissions: number, walk: Walk, beforeCommit?: () => Promise<void>): Promise<void> {
     if (!fitsHostPath(target.path)) throw hostPathTooLong(walk.subject);
     if (target.stats?.isSymbolicLink()) {
       const text = await this.walker.readLinkIn(target.parent, target.name, walk);
@@ -88,18 +88,21 @@ export class Writer {
     if (target.stats !== null) throw errors.alreadyExists(walk.subject.root.name, displayPath(walk.subject));
     const { name: temp, done } = await this.writeTemp(target.parent, content, permissions, walk);
     try {
+      await commitHook(beforeCommit);
       // link(2) fails with EEXIST if anything (a link included) appeared meanwhile: atomic create-only.
       await link(target.parent.entry(temp), target.parent.entry(target.name)).finally(() => unlinkQuietly(target.parent.entry(temp)));
       await syncDirectory(target.parent, walk);
     } catch (error) {
-      throw translate(error, walk.subject);
+      throw hookRejection(error) ?? translate(error, walk.subject);
     } finally {
       // Only now: until the directory is synced, a power loss could bring the temp name back, and its record must find it.
       await done();
     }
   }
 
-  private async append(path: RootPath, data: Uint8Array, permissions: number, createParents: boolean, walk: Walk): Promise<WriteResult> {
+  private async append(path: RootPath, data: Uint8Array, permissions: number, options: WriteOptions, walk: Walk): Promise<WriteResult> {
+    const { createParents, beforeCommit } = options;
+    let committing = beforeCommit;
     for (;;) {
       const target = await this.walker.locate(path, walk, { followFinal: true, createParents });
       try {
@@ -107,6 +110,9 @@ export class Writer {
         const entry = target.parent.entry(target.name);
         const created = target.stats === null;
         let handle: FileHandle;
+        // Once only, however often the entry is resolved again; before anything (a new empty file) is visible.
+        await committing?.();
+        committing = undefined;
         try {
           handle = await open(entry, created ? CREATE_FLAGS | O_APPEND : APPEND_FLAGS, TEMP_MODE);
         } catch (error) {
@@ -141,9 +147,10 @@ export class Writer {
    * With `expected`, the target must still be that version right before the rename (CONFLICT
    * otherwise); callers hold the file's lock (FileSystemPort.lockFile) across read and write.
    */
-  private async replace(target: Located, content: Content, permissions: number, walk: Walk, expected?: FileVersion): Promise<number> {
+  private async replace(target: Located, content: Content, permissions: number, walk: Walk, expected?: FileVersion, beforeCommit?: () => Promise<void>): Promise<number> {
     const { name: temp, size, done } = await this.writeTemp(target.parent, content, permissions, walk);
     try {
+      await commitHook(beforeCommit);
       if (expected !== undefined) {
         const now = await this.walker.lstatIn(target.parent, target.name, walk);
         if (now === null || versionOf(now) !== expected) {
@@ -155,7 +162,7 @@ export class Writer {
       await syncDirectory(target.parent, walk);
     } catch (error) {
       await unlinkQuietly(target.parent.entry(temp));
-      throw translate(error, walk.subject);
+      throw hookRejection(error) ?? translate(error, walk.subject);
     } finally {
       // Only now: until the directory is synced, a power loss could bring the temp name back, and its record must find it.
       await done();
@@ -218,6 +225,25 @@ async function createTemp(entry: string, content: Content): Promise<TempFile> {
     sync: () => handle.sync(),
     close: () => handle.close(),
   };
+}
+
+/** The caller's beforeCommit rejected: its own error goes back as it was, not translated into an I/O error. */
+class HookRejection extends Error {
+  constructor(readonly original: unknown) {
+    super('beforeCommit rejected');
+  }
+}
+
+async function commitHook(hook: (() => Promise<void>) | undefined): Promise<void> {
+  try {
+    await hook?.();
+  } catch (error) {
+    throw new HookRejection(error);
+  }
+}
+
+function hookRejection(error: unknown): unknown {
+  return error instanceof HookRejection ? error.original : undefined;
 }
 
 function tempName(): string {

@@ -55,6 +55,42 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
   });
 
+  describe('beforeCommit (the change journal makes its record durable meanwhile)', () => {
+    const modes = [
+      ['replace', 'a.txt', 'old'],
+      ['create_exclusive', 'new.txt', undefined],
+      ['append', 'a.txt', 'old'],
+      ['append', 'fresh.txt', undefined],
+    ] as const;
+
+    it.each(modes)('%s (%s): awaited once, before anything is visible', async (mode, rel, before) => {
+      if (before !== undefined) fixture().seed.file(rel, before);
+      const seen: (string | undefined)[] = [];
+      await fixture().fs.writeFile(at(rel), encode('new'), {
+        mode,
+        createParents: false,
+        beforeCommit: async () => {
+          seen.push(fixture().inspect.exists(rel) ? fixture().inspect.text(rel) : undefined);
+        },
+      });
+      expect(seen).toEqual([before]);
+      expect(fixture().inspect.text(rel)).toBe(mode === 'append' && before !== undefined ? `${before}new` : 'new');
+    });
+
+    it.each(modes)('%s (%s): a rejection cancels the write, which changes nothing', async (mode, rel, before) => {
+      if (before !== undefined) fixture().seed.file(rel, before);
+      const refused = fixture().fs.writeFile(at(rel), encode('new'), {
+        mode,
+        createParents: false,
+        beforeCommit: () => Promise.reject(new Error('journal full')),
+      });
+      await expect(refused).rejects.toThrow('journal full');
+      expect(fixture().inspect.exists(rel)).toBe(before !== undefined);
+      if (before !== undefined) expect(fixture().inspect.text(rel)).toBe(before);
+      expect((await fixture().fs.readDirectory(at(''))).map((entry) => entry.name).filter((name) => name.startsWith('.mcp-fs-'))).toEqual([]);
+    });
+  });
+
   describe('lockFile', () => {
     it('serialises read-modify-writes of one file: 20 concurrent increments all count', async () => {
       fixture().seed.file('n.txt', '0');

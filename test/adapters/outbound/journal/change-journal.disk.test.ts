@@ -29,8 +29,34 @@ describe('DiskChangeJournal on disk', () => {
     const { statSync } = await import('node:fs');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'records')).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, 'records', `${id}.json`)).mode & 0o777).toBe(0o600);
+    // begin: the pending record and the image in one file.
+    expect(readdirSync(join(dir, 'records'))).toEqual([`${id}.img`]);
     expect(statSync(join(dir, 'records', `${id}.img`)).mode & 0o777).toBe(0o600);
+    // commit: an empty marker; a later version of the record (an undo's claim): its own file.
+    await journal.commit(id);
+    expect(await journal.claimUndo(id, 'undo-session')).toBe(true);
+    expect(readdirSync(join(dir, 'records')).sort()).toEqual([`${id}.done`, `${id}.img`, `${id}.json`]);
+    for (const name of readdirSync(join(dir, 'records'))) expect(statSync(join(dir, 'records', name)).mode & 0o777).toBe(0o600);
+  });
+
+  it('a committed change, its marker and its dropped image are read back the same after a restart', async () => {
+    const dir = join(base, 'journal');
+    const journal = new DiskChangeJournal(dir, new ManualClock());
+    const image = { entries: [{ relativePath: '', kind: 'file' as const, mode: 0o640, content: Uint8Array.of(1, 2, 3) }] };
+    const kept = await journal.begin(draft(), image);
+    await journal.commit(kept);
+    const dropped = await journal.begin(draft(), image);
+    await journal.commit(dropped);
+    await journal.dropImage(dropped, 'evicted');
+    const again = new DiskChangeJournal(dir, new ManualClock());
+    expect((await again.list({})).map((record) => [record.id, record.undoable, record.reason ?? null])).toEqual([
+      [dropped, false, 'evicted'],
+      [kept, true, null],
+    ]);
+    expect(await again.pending()).toEqual([]);
+    expect(await again.image(kept)).toEqual(image);
+    expect(await again.image(dropped)).toBeNull();
+    expect(await again.usage()).toEqual({ bytes: 3, records: 2 });
   });
 
   it('refuses a journal directory that is a link or writable by others', () => {
@@ -44,15 +70,18 @@ describe('DiskChangeJournal on disk', () => {
     expect(() => new DiskChangeJournal(open, new ManualClock())).toThrow('is writable by others (mode 777)');
   });
 
-  it('at start-up removes an image with no record and a half-written record temp, and keeps pending records', async () => {
+  it('at start-up removes an image or marker with no record and half-written temps, and keeps pending records', async () => {
     const dir = join(base, 'journal');
     const journal = new DiskChangeJournal(dir, new ManualClock());
     const pending = await journal.begin(draft(), null);
-    // What a kill -9 between the image and its record, or inside a record write, leaves behind.
+    // What a kill -9 inside a begin or a record write leaves behind, an image with no record (the
+    // format before images carried their record), and a marker whose record was removed.
     writeFileSync(join(dir, 'records', '0000000000000orph.img'), '[]\n');
+    writeFileSync(join(dir, 'records', '0000000000000orph.done'), '');
+    writeFileSync(join(dir, 'records', `.0000000000000torn.img.tmp`), '{"manifest":[],"rec');
     writeFileSync(join(dir, 'records', `.${pending}.tmp`), '{"state":');
     const again = new DiskChangeJournal(dir, new ManualClock());
-    expect(readdirSync(join(dir, 'records'))).toEqual([`${pending}.json`]);
+    expect(readdirSync(join(dir, 'records'))).toEqual([`${pending}.img`]);
     expect((await again.pending()).map((record) => record.id)).toEqual([pending]);
   });
 });
