@@ -150,10 +150,13 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     return { created: this.makeDirectories(path, path) };
   }
 
-  async removeFile(path: RootPath): Promise<void> {
+  async removeFile(path: RootPath, options: { readonly expected?: FileVersion } = {}): Promise<void> {
     const result = this.tree.walk(path, false);
     if (result.status !== 'found') throw walkFailure(result, path, 'file');
     if (result.node.kind === 'directory' || !result.parent) throw errors.isADirectory(path.root.name, displayPath(path));
+    if (options.expected !== undefined && (result.node.kind !== 'file' || this.versionOf(result.node) !== options.expected)) {
+      throw errors.conflict(path.root.name, displayPath(path), 'file changed before its removal');
+    }
     this.detach(result.parent, baseName(result.path));
   }
 

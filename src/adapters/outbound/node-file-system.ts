@@ -12,6 +12,7 @@ import type {
   TreeScanBatch,
   TreeScanOptions,
   WriteOptions,
+  FileVersion,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
 import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
@@ -235,12 +236,15 @@ export class NodeFileSystem implements FileSystemPort {
     return { created };
   }
 
-  async removeFile(path: RootPath): Promise<void> {
+  async removeFile(path: RootPath, options: { readonly expected?: FileVersion } = {}): Promise<void> {
     const walk = new Walk(path);
     const found = await this.walker.locate(path, walk, { followFinal: false });
     try {
       if (found.stats === null) throw errors.notFound('file', path.root.name, displayPath(path));
       if (found.stats.isDirectory()) throw errors.isADirectory(path.root.name, displayPath(path));
+      if (options.expected !== undefined && (!found.stats.isFile() || versionOf(found.stats) !== options.expected)) {
+        throw errors.conflict(path.root.name, displayPath(path), 'file changed before its removal');
+      }
       await unlink(found.parent.entry(found.name));
       // Durability: an acknowledged removal does not come back after a power loss.
       await syncDirectory(found.parent, walk);

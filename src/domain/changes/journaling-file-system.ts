@@ -91,16 +91,24 @@ export class JournalingFileSystem implements FileSystemPort {
   }
 
   async removeFile(path: RootPath): Promise<void> {
-    const before = await this.inner.stat(path);
-    if (before === null || before.kind === 'directory') return this.inner.removeFile(path);
-    if (before.kind !== 'file') {
-      const reason = `a ${before.kind === 'symlink' ? 'symbolic link' : 'special file'} cannot be recreated by an undo`;
-      return this.recorded(path, { op: 'remove', before: stateOf(before, null), after: null, reason }, null, () => this.inner.removeFile(path));
+    for (let attempt = 1; ; attempt += 1) {
+      const before = await this.inner.stat(path);
+      if (before === null || before.kind === 'directory') return this.inner.removeFile(path);
+      if (before.kind !== 'file') {
+        const reason = `a ${before.kind === 'symlink' ? 'symbolic link' : 'special file'} cannot be recreated by an undo`;
+        return this.recorded(path, { op: 'remove', before: stateOf(before, null), after: null, reason }, null, () => this.inner.removeFile(path));
+      }
+      const captured = await this.snapshots.file(path, before);
+      const reason = captured.content === null ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes) : undefined;
+      const image = captured.content ? fileImage(captured.content, captured.state.mode) : null;
+      try {
+        // Removed only if it is still the version its image was read at: a writer in between makes it read again.
+        const expected = captured.version;
+        return await this.recorded(path, { op: 'remove', before: captured.state, after: null, reason }, image, () => this.inner.removeFile(path, expected === undefined ? {} : { expected }));
+      } catch (error) {
+        if (attempt >= REPLACE_ATTEMPTS || !(error instanceof DomainError) || error.code !== 'CONFLICT') throw error;
+      }
     }
-    const captured = await this.snapshots.file(path, before);
-    const reason = captured.content === null ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes) : undefined;
-    const image = captured.content ? fileImage(captured.content, captured.state.mode) : null;
-    return this.recorded(path, { op: 'remove', before: captured.state, after: null, reason }, image, () => this.inner.removeFile(path));
   }
 
   async removeDirectory(path: RootPath, work?: WorkContext): Promise<void> {

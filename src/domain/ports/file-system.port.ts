@@ -206,8 +206,12 @@ export interface FileSystemPort {
   /** mkdir -p inside the root. created=false when it already was a directory. NOT_A_DIRECTORY when a file is in the way. */
   createDirectory(path: RootPath): Promise<{ created: boolean }>;
 
-  /** Remove one non-directory entry; a symlink itself is removed, never its target. */
-  removeFile(path: RootPath): Promise<void>;
+  /**
+   * Remove one non-directory entry; a symlink itself is removed, never its target. With `expected`,
+   * the entry must still be that version of a file right before it is removed (CONFLICT otherwise):
+   * what the journal kept of it is exactly what went.
+   */
+  removeFile(path: RootPath, options?: { readonly expected?: FileVersion }): Promise<void>;
 
   /** Remove a directory and everything below it without following any link; stops with CANCELLED between entries once `work.signal` is aborted. */
   removeDirectory(path: RootPath, work?: WorkContext): Promise<void>;

@@ -52,6 +52,25 @@ describe('JournalingFileSystem: every write is recorded before it is acknowledge
     expect((await world.journal.list({})).map((change) => change.op)).toEqual(['modify']);
   });
 
+  it('a file rewritten between its before-image and its removal is read again: the image is what was removed', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'first');
+    const remove = world.tree.removeFile.bind(world.tree);
+    let writes = 0;
+    // Another writer gets in once, after the journal read the file and before the removal.
+    world.tree.removeFile = async (path, options) => {
+      if (writes++ === 0) world.tree.seedFile('/ws/a.txt', 'second');
+      return remove(path, options);
+    };
+    await world.removeFile.execute({ root: W, path: 'a.txt' });
+    const [removed] = await world.journal.list({});
+    expect(Buffer.from((await world.journal.image(removed.id))!.entries[0].content!).toString()).toBe('second');
+    expect(removed.before?.size).toBe(6);
+    world.as('local', 's1', 'undo_changes');
+    await world.undoChanges.execute({ ids: [removed.id] }, 's1');
+    expect(Buffer.from(world.tree.readBytes('/ws/a.txt')!).toString()).toBe('second');
+  });
+
   it('records remove, mkdir (the shallowest folder made), rmdir with its tree, copy and move', async () => {
     const world = journalWorld();
     world.tree.seedFile('/ws/gone.txt', 'bye', { permissions: 0o600 });

@@ -55,6 +55,23 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
   });
 
+  describe('removeFile with expected', () => {
+    it('removes the version that is there', async () => {
+      fixture().seed.file('a.txt', 'one');
+      await fixture().fs.removeFile(at('a.txt'), { expected: await versionOf('a.txt') });
+      expect(fixture().inspect.exists('a.txt')).toBe(false);
+    });
+
+    it('a file that changed since it was read is CONFLICT and stays', async () => {
+      fixture().seed.file('a.txt', 'one');
+      const version = await versionOf('a.txt');
+      await fixture().fs.writeFile(at('a.txt'), encode('someone else'), REPLACE);
+      const error = await expectError(fixture().fs.removeFile(at('a.txt'), { expected: version }), 'CONFLICT');
+      expect(error.message).toBe('file changed before its removal: a.txt (root: workspace); read it again and retry');
+      expect(fixture().inspect.text('a.txt')).toBe('someone else');
+    });
+  });
+
   describe('beforeCommit (the change journal makes its record durable meanwhile)', () => {
     const modes = [
       ['replace', 'a.txt', 'old'],
