@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
 import { newestFirst } from '../../../domain/changes/change-query.js';
 import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
-import { alive, checkPrivate } from '../node-fs/in-flight.js';
+import { checkPrivate } from '../node-fs/in-flight.js';
+import { deadClaim, gone, HOST, type Claim, type Owner } from './journal-owners.js';
 import { imageFileSize, readImageFile, readImageRecord, syncDirectory, writeImageFile, writeSynced } from './image-files.js';
 
 interface Stored {
   readonly state: 'pending' | 'committed';
   record: ChangeRecord;
   /** Who began it: a pending record of a live process (another server on this journal) is its business, not recovery's. */
-  readonly owner?: { readonly pid: number; readonly instance: string };
+  readonly owner?: Owner;
 }
+
 
 interface Held {
   record: ChangeRecord;
@@ -63,7 +65,7 @@ export class DiskChangeJournal implements ChangeJournal {
     const now = this.clock.now();
     const id = this.ids.next(now);
     const record: ChangeRecord = { ...draft, id, time: now.toISOString() };
-    const owner = { pid: process.pid, instance: this.instance };
+    const owner: Owner = { pid: process.pid, instance: this.instance, host: HOST };
     this.put(id, { record, committed: false, imageBytes: 0, owner });
     try {
       // The pending record and the image in one file (one fsync), renamed into place, then one fsync
@@ -108,7 +110,7 @@ export class DiskChangeJournal implements ChangeJournal {
   async pending(): Promise<ChangeRecord[]> {
     this.refresh();
     return [...this.held.values()]
-      .filter((held) => !held.committed && held.owner?.instance !== this.instance && !(held.owner && held.owner.pid !== process.pid && alive(held.owner.pid)))
+      .filter((held) => !held.committed && (held.owner === undefined || gone(held.owner, this.instance)))
       .map((held) => held.record);
   }
 
@@ -134,7 +136,8 @@ export class DiskChangeJournal implements ChangeJournal {
     // The claim is a file made with O_EXCL: of two undos, in this process or in two servers on one
     // shared journal, exactly one creates it.
     try {
-      await writeSynced(join(this.claims, id), Buffer.from(undoId), 'wx');
+      const claim: Claim = { undoId, pid: process.pid, instance: this.instance, host: HOST };
+      await writeSynced(join(this.claims, id), Buffer.from(JSON.stringify(claim)), 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw error;
@@ -225,9 +228,32 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Start-up: reads every record; a temp of an interrupted record write, a torn begin, and a marker with no record are litter. */
   private load(): void {
     this.refresh();
+    this.settleClaims();
     for (const name of readdirSync(this.records)) {
       const id = name.replace(/\.(img|done|json)$/, '');
       if ((name.startsWith('.') && name.endsWith('.tmp')) || (id !== name && !this.held.has(id))) rmSync(join(this.records, name), { force: true });
+    }
+  }
+
+  /**
+   * Start-up: a claim whose server is gone while its record does not say undone was never used: the
+   * restore runs only once the record says so, and a release rewrites the record before it removes
+   * the claim. Left, it would refuse every later undo of that change ("another undo ran first").
+   * It is moved aside first and removed only if it is still the dead server's, so a claim a live
+   * server made meanwhile is never taken.
+   */
+  private settleClaims(): void {
+    for (const id of readdirSync(this.claims)) {
+      const held = this.held.get(id);
+      if (!CHANGE_ID.test(id) || held?.record.undoneBy !== undefined || !deadClaim(join(this.claims, id), this.instance)) continue;
+      const aside = join(this.claims, `.${id}.${this.instance}.stale`);
+      try {
+        renameSync(join(this.claims, id), aside);
+        if (!deadClaim(aside, this.instance)) linkSync(aside, join(this.claims, id));
+      } catch {
+        // Taken or removed by another server meanwhile: theirs to settle.
+      }
+      rmSync(aside, { force: true });
     }
   }
 

@@ -1,5 +1,6 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiskChangeJournal } from '../../../../src/adapters/outbound/journal/disk-change-journal.js';
 import { changeJournalContract, draft, ManualClock } from './change-journal.contract.js';
@@ -83,6 +84,54 @@ describe('DiskChangeJournal on disk', () => {
     const again = new DiskChangeJournal(dir, new ManualClock());
     expect(readdirSync(join(dir, 'records'))).toEqual([`${pending}.img`]);
     expect((await again.pending()).map((record) => record.id)).toEqual([pending]);
+  });
+});
+
+describe('DiskChangeJournal: claims left by a server that died', () => {
+  let base: string;
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'journal-claims-'));
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  /** The pid of a process that has exited. */
+  const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+  it('a claim whose record never said undone, by a dead server on this host, is cleared at start-up; live or remote ones stay', async () => {
+    const dir = join(base, 'journal');
+    const journal = new DiskChangeJournal(dir, new ManualClock());
+    const ids: string[] = [];
+    for (const path of ['dead.txt', 'live.txt', 'remote.txt', 'old.txt']) {
+      const id = await journal.begin(draft({ path }), null);
+      await journal.commit(id);
+      ids.push(id);
+    }
+    const [dead, live, remote, old] = ids;
+    // What a kill -9 between the claim and its record (or inside a release) leaves.
+    const claim = (id: string, owner: object | string) => writeFileSync(join(dir, 'claims', id), typeof owner === 'string' ? owner : JSON.stringify({ undoId: 's9', instance: 'gone', ...owner }));
+    claim(dead, { pid: deadPid(), host: hostname() });
+    claim(live, { pid: process.ppid, host: hostname() });
+    claim(remote, { pid: deadPid(), host: 'another-host' });
+    claim(old, 's9');
+    const again = new DiskChangeJournal(dir, new ManualClock());
+    expect(await again.claimUndo(dead, 's1')).toBe(true);
+    expect(await again.claimUndo(live, 's1')).toBe(false);
+    expect(await again.claimUndo(remote, 's1')).toBe(false);
+    expect(await again.claimUndo(old, 's1')).toBe(false);
+    expect(readdirSync(join(dir, 'claims')).sort()).toEqual([dead, live, remote, old].sort());
+  });
+
+  it('a claim whose record says undone stays, whoever made it', async () => {
+    const dir = join(base, 'journal');
+    const journal = new DiskChangeJournal(dir, new ManualClock());
+    const id = await journal.begin(draft(), null);
+    await journal.commit(id);
+    expect(await journal.claimUndo(id, 's1')).toBe(true);
+    const claimed = JSON.parse(readFileSync(join(dir, 'claims', id), 'utf8'));
+    writeFileSync(join(dir, 'claims', id), JSON.stringify({ ...claimed, pid: deadPid(), instance: 'gone' }));
+    const again = new DiskChangeJournal(dir, new ManualClock());
+    expect(await again.claimUndo(id, 's2')).toBe(false);
+    expect((await again.get(id))?.undoneBy).toBe('s1');
   });
 });
 
