@@ -1,8 +1,7 @@
 import { closeSync, existsSync, fstatSync, openSync, type Stats } from 'node:fs';
-import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { injectable } from 'inversify';
-import { DomainError, errors, inRoot } from '../../domain/errors.js';
-import { fitsHostPath, hostPathOf, hostPathTooLong } from '../../domain/path-policy.js';
+import { DomainError, errors } from '../../domain/errors.js';
 import type {
   EntryStat,
   FileLock,
@@ -15,7 +14,7 @@ import type {
   FileVersion,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
-import { baseName, displayPath, isRootItself, type RootPath } from '../../domain/roots.js';
+import { baseName, displayPath, type RootPath } from '../../domain/roots.js';
 import type { WorkContext } from '../../domain/work-context.js';
 import { describeLink, kindOf, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
 import { EventLoopSlice } from './node-fs/event-loop-slice.js';
@@ -26,13 +25,13 @@ import { LineIndexCache } from './node-fs/line-index.js';
 import { OwnerDirectory } from './node-fs/owners.js';
 import { isOwnWorkFile } from './node-fs/own-work-files.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
-import { removeTree } from './node-fs/removal.js';
 import { sharedParallelLstat, type LstatFields, type ParallelLstat } from './node-fs/parallel-lstat.js';
 import { sharedListingPrefetch, type ListingPrefetch } from './node-fs/listing-prefetch.js';
 import { scanTree } from './node-fs/tree-scan.js';
-import { FILE_READ_FLAGS, syncDirectory, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
+import { FILE_READ_FLAGS, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
 import { WorkingDirectory } from './node-fs/working-directory.js';
 import { versionOf, Writer } from './node-fs/writes.js';
+import { Removals } from './node-fs/removals.js';
 
 const LISTING_CONCURRENCY = 64;
 /**
@@ -83,6 +82,7 @@ export interface NodeFileSystemOptions {
 export class NodeFileSystem implements FileSystemPort {
   private readonly walker: Walker;
   private readonly writer: Writer;
+  private readonly removals: Removals;
   private readonly owners = new OwnerDirectory();
   private readonly lineIndex = new LineIndexCache();
   private readonly locks: FileLocks;
@@ -101,6 +101,7 @@ export class NodeFileSystem implements FileSystemPort {
     // Temp files of writes a crashed process left behind go before this process serves anything.
     inFlight.recover();
     this.writer = new Writer(this.walker, inFlight);
+    this.removals = new Removals(this.walker);
     this.locks = new FileLocks(inFlight);
   }
 
@@ -236,66 +237,16 @@ export class NodeFileSystem implements FileSystemPort {
     return { created };
   }
 
-  async removeFile(path: RootPath, options: { readonly expected?: FileVersion } = {}): Promise<void> {
-    const walk = new Walk(path);
-    const found = await this.walker.locate(path, walk, { followFinal: false });
-    try {
-      if (found.stats === null) throw errors.notFound('file', path.root.name, displayPath(path));
-      if (found.stats.isDirectory()) throw errors.isADirectory(path.root.name, displayPath(path));
-      if (options.expected !== undefined && (!found.stats.isFile() || versionOf(found.stats) !== options.expected)) {
-        throw errors.conflict(path.root.name, displayPath(path), 'file changed before its removal');
-      }
-      await unlink(found.parent.entry(found.name));
-      // Durability: an acknowledged removal does not come back after a power loss.
-      await syncDirectory(found.parent, walk);
-    } catch (error) {
-      throw translate(error, path, 'file');
-    } finally {
-      await found.parent.close();
-    }
+  removeFile(path: RootPath, options: { readonly expected?: FileVersion } = {}): Promise<void> {
+    return this.removals.removeFile(path, options);
   }
 
-  async removeDirectory(path: RootPath, work?: WorkContext): Promise<void> {
-    if (isRootItself(path)) throw rootItself('remove', path);
-    const walk = new Walk(path);
-    const found = await this.walker.locate(path, walk, { followFinal: false });
-    try {
-      if (found.stats === null) throw errors.notFound('directory', path.root.name, displayPath(path));
-      if (!found.stats.isDirectory()) throw errors.notADirectory(path.root.name, displayPath(path));
-      await removeTree(this.walker, found.parent, found.name, walk, work && { signal: work.signal, progress: work.progress?.bind(work), removed: 0 });
-      // Durability: the tree's own entry is gone from its parent for good; what was inside it is unreachable with it.
-      await syncDirectory(found.parent, walk);
-    } finally {
-      await found.parent.close();
-    }
+  removeDirectory(path: RootPath, work?: WorkContext): Promise<void> {
+    return this.removals.removeDirectory(path, work);
   }
 
-  async rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'> {
-    if (isRootItself(from)) throw rootItself('move', from);
-    if (isRootItself(to)) throw rootItself('replace', to);
-    const source = await this.walker.locate(from, new Walk(from), { followFinal: false });
-    try {
-      if (source.stats === null) throw errors.notFound('source', from.root.name, displayPath(from));
-      const toWalk = new Walk(to);
-      const target = await this.walker.locate(to, toWalk, { followFinal: false });
-      try {
-        if (target.stats?.isDirectory()) throw errors.isADirectory(to.root.name, displayPath(to));
-        if (!fitsHostPath(target.path)) throw hostPathTooLong(to);
-        await rename(source.parent.entry(source.name), target.parent.entry(target.name));
-        // Durability: the new name and the old one's removal are entries of both directories.
-        await syncDirectory(target.parent, toWalk);
-        if (hostPathOf(source.parent.path) !== hostPathOf(target.parent.path)) await syncDirectory(source.parent, toWalk);
-        return 'renamed';
-      } catch (error) {
-        if (errnoOf(error) === 'EXDEV') return 'cross-device';
-        if (errnoOf(error) === 'EINVAL') throw intoItself(from, to);
-        throw translate(error, to);
-      } finally {
-        await target.parent.close();
-      }
-    } finally {
-      await source.parent.close();
-    }
+  rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'> {
+    return this.removals.rename(from, to);
   }
 
   async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
@@ -363,19 +314,4 @@ function assertRegularFile(stats: Stats | null, path: RootPath, missing: 'file' 
   if (stats === null) throw errors.notFound(missing, root, displayPath(path));
   if (stats.isDirectory()) throw errors.isADirectory(root, displayPath(path));
   if (!stats.isFile()) throw errors.notAFile(root, displayPath(path));
-}
-
-function intoItself(from: RootPath, to: RootPath): DomainError {
-  return new DomainError(
-    'INVALID_ARGUMENT',
-    `cannot move a directory into itself: ${displayPath(from)} -> ${displayPath(to)}${inRoot(to.root.name)}`,
-    { root: to.root.name, attemptedPath: displayPath(to) },
-  );
-}
-
-function rootItself(action: 'remove' | 'move' | 'replace', path: RootPath): DomainError {
-  return new DomainError('ACCESS_DENIED', `cannot ${action} root directory${inRoot(path.root.name)}`, {
-    root: path.root.name,
-    attemptedPath: displayPath(path),
-  });
 }
