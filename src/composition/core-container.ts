@@ -76,6 +76,8 @@ export function buildCoreContainer(
   // With the journal on, the real file system sits behind the journaling one (journal-binding.ts).
   const files = config.journal ? TOKENS.InnerFileSystem : TOKENS.FileSystem;
   if (overrides.fileSystem) container.bind(files).toConstantValue(overrides.fileSystem);
+  // In-flight write records go to the private state directory loadConfig chose outside every root.
+  else if (config.stateDir !== undefined) container.bind(files).toResolvedValue(() => new NodeFileSystem({ stateDir: config.stateDir }));
   else container.bind(files).to(NodeFileSystem);
   if (config.journal) bindJournal(container, config.journal);
   container

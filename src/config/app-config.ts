@@ -69,6 +69,11 @@ export interface AppConfig {
   readonly subscriptions?: { readonly maxPerSession: number };
   /** GET /metrics; absent means enabled. */
   readonly metrics?: { readonly enabled: boolean };
+  /**
+   * The private state directory for in-flight write records (config/state-dir.ts); absent means the
+   * file system adapter's own default (hand-built test configs). loadConfig always sets it.
+   */
+  readonly stateDir?: string;
   /** The change journal; absent means off (hand-built test configs). loadConfig sets it unless journal.enabled is false. */
   readonly journal?: JournalConfig;
 }

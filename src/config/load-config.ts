@@ -1,6 +1,5 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import convict from 'convict';
 import { parseCommandLine } from '../cli/command-line.js';
 import { toolsetOf, type Toolset } from '../domain/tool-names.js';
@@ -8,6 +7,7 @@ import type { AppConfig, JournalConfig, RootConfig } from './app-config.js';
 import { resolveAuth } from './auth-config.js';
 import { ConfigError } from './config-error.js';
 import { configSchema, type RawConfig, type RawRoot } from './schema.js';
+import { chooseStateDir, isWithin, overlappingRoot, realpathOfNearest, type StateDirChoice } from './state-dir.js';
 import { zeroConfigRoots } from './zero-config-roots.js';
 
 export { ConfigError };
@@ -47,6 +47,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
   // The DIR form writes its own allowlists; the container drops tools of disabled toolsets from them.
   if (configFile !== undefined) checkAllowlistsAgainstToolsets(raw.roots, toolsets);
   const allowedHosts = resolveAllowedHosts(raw.host, raw.allowed_hosts);
+  const state = chooseStateDir(env, roots);
   return {
     host: raw.host,
     port: raw.port,
@@ -72,42 +73,35 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     sessionStoreUrl: raw.session_store.url,
     subscriptions: { maxPerSession: raw.subscriptions.max_per_session },
     roots,
-    journal: resolveJournal(raw.journal, roots, baseDirectory),
+    stateDir: state.dir,
+    journal: resolveJournal(raw.journal, roots, baseDirectory, state),
     ...(commandLine.clientRoots ? { clientRoots: { readOnly: commandLine.readOnly } } : {}),
   };
 }
 
 /**
- * Security: the journal holds before-images of files from every root; inside a root, a tool could
- * read or overwrite them (and an undo would write what a client put there), so start-up refuses it.
+ * Security: the journal holds before-images of files from every root; inside a root (or holding
+ * one), a tool could read or overwrite them (and an undo would write what a client put there), so
+ * start-up refuses it. An explicit journal.dir is never moved elsewhere: it is the operator's word.
+ * The default is journal/ in the private state directory, the first candidate outside every root.
  */
-function resolveJournal(raw: RawConfig['journal'], roots: readonly RootConfig[], baseDirectory: string): JournalConfig | undefined {
+function resolveJournal(raw: RawConfig['journal'], roots: readonly RootConfig[], baseDirectory: string, state: StateDirChoice): JournalConfig | undefined {
   if (!raw.enabled) return undefined;
-  const configured = raw.dir === '' ? defaultJournalDir() : isAbsolute(raw.dir) ? raw.dir : resolve(baseDirectory, raw.dir);
+  if (raw.dir === '' && !state.outsideRoots) {
+    throw new ConfigError(
+      'journal.dir',
+      `the default journal directory would be inside a root (tried ${state.tried.join(', ')}); set journal.dir (MCP_FS_JOURNAL_DIR) to a directory outside every root, or journal.enabled: false (MCP_FS_JOURNAL_ENABLED=false)`,
+    );
+  }
+  const configured = raw.dir === '' ? join(state.dir, 'journal') : isAbsolute(raw.dir) ? raw.dir : resolve(baseDirectory, raw.dir);
   const dir = realpathOfNearest(configured);
-  for (const root of roots) {
-    if (dir === root.path || dir.startsWith(`${root.path}/`) || root.path === '/') {
-      const hint = raw.dir === '' ? ' (the default, in the temp directory: set journal.dir, or journal.enabled: false)' : '';
-      throw new ConfigError('journal.dir', `${configured} is inside root "${root.name}"; put the journal outside every root${hint}`);
-    }
+  const root = overlappingRoot(dir, roots);
+  if (root !== undefined) {
+    const where = isWithin(dir, root.path) ? 'is inside' : 'holds';
+    throw new ConfigError('journal.dir', `${configured} ${where} root "${root.name}"; put the journal outside every root`);
   }
   if (raw.max_file_bytes > raw.max_bytes) throw new ConfigError('journal.max_file_bytes', `must not exceed journal.max_bytes (${raw.max_bytes})`);
   return { dir, maxBytes: raw.max_bytes, maxFileBytes: raw.max_file_bytes, retentionHours: raw.retention_hours };
-}
-
-/** The journal sits next to the in-flight write records, in the same private state directory. */
-function defaultJournalDir(): string {
-  return join(tmpdir(), `mcp-fs-inflight-${userInfo().uid}`, 'journal');
-}
-
-/** The real path of `path`, or of its nearest existing ancestor with the rest appended (the journal is made on first use). */
-function realpathOfNearest(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    const parent = dirname(path);
-    return parent === path ? path : join(realpathOfNearest(parent), basename(path));
-  }
 }
 
 /** An allowlist may only name tools the enabled toolsets expose, so a typo'd deployment fails loudly. */

@@ -291,7 +291,7 @@ export const configSchema: convict.Schema<RawConfig> = {
   journal: {
     enabled: { doc: 'Record every change so list_changes can show it and undo_changes take it back', format: 'flag', default: true, env: 'MCP_FS_JOURNAL_ENABLED' },
     dir: {
-      doc: 'Where records and before-images live (empty: journal/ inside the private state directory); never inside a root',
+      doc: 'Where records and before-images live (empty: journal/ in the private state directory, the first of $XDG_STATE_HOME/mcp-filesystem, ~/.local/state/mcp-filesystem, <tmpdir>/mcp-fs-inflight-<uid> outside every root); never inside a root',
       format: String,
       default: '',
       env: 'MCP_FS_JOURNAL_DIR',

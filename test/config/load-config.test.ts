@@ -1,6 +1,5 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/load-config.js';
 
@@ -48,7 +47,7 @@ async function expectConfigError(yaml: string, expected: string, env: NodeJS.Pro
 describe('loadConfig: a valid file', () => {
   it('applies defaults and resolves a relative root path against the YAML file directory', async () => {
     const file = await writeConfig(VALID);
-    const config = loadConfig(['--config', file], {});
+    const config = loadConfig(['--config', file], { XDG_STATE_HOME: join(dir, 'state') });
     expect(config).toEqual({
       host: '127.0.0.1',
       port: 8091,
@@ -70,8 +69,9 @@ describe('loadConfig: a valid file', () => {
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
       auth: { mode: 'none', allowUnauthenticated: false },
       metrics: { enabled: true },
+      stateDir: join(dir, 'state', 'mcp-filesystem'),
       journal: {
-        dir: join(realpathSync(tmpdir()), `mcp-fs-inflight-${userInfo().uid}`, 'journal'),
+        dir: join(dir, 'state', 'mcp-filesystem', 'journal'),
         maxBytes: 1024 ** 3,
         maxFileBytes: 16 * 1024 ** 2,
         retentionHours: 168,

@@ -30,8 +30,12 @@ export interface TestServerOptions {
   readonly auth?: AuthConfig;
   /** GET /metrics; default enabled. */
   readonly metrics?: { readonly enabled: boolean };
-  /** The change journal; default off. `true`: on, in a fresh private directory removed by stop(). */
-  readonly journal?: JournalConfig | true;
+  /**
+   * The change journal; default on, as in production (issue 20: every security, race and DoS
+   * property holds with it on), in a fresh private directory outside every root, removed by stop().
+   * `false` turns it off: a test that does so says why.
+   */
+  readonly journal?: JournalConfig | boolean;
   /** resources/subscribe limits; default 256 a session. */
   readonly subscriptions?: { readonly maxPerSession: number };
 }
@@ -62,10 +66,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       allowedTools: [...(root.allowedTools ?? ['*'])],
     })),
   );
-  const journalBase = options.journal === true ? await mkdtemp(join(tmpdir(), 'mcp-fs-journal-')) : undefined;
+  const journalBase = (options.journal ?? true) === true ? await mkdtemp(join(tmpdir(), 'mcp-fs-journal-')) : undefined;
   const journal: JournalConfig | undefined =
     journalBase === undefined
-      ? (options.journal as JournalConfig | undefined)
+      ? (typeof options.journal === 'object' ? options.journal : undefined)
       : { dir: join(journalBase, 'journal'), maxBytes: 64 * 1024 * 1024, maxFileBytes: 16 * 1024 * 1024, retentionHours: 168 };
   const config: AppConfig = {
     host: '127.0.0.1',

@@ -29,9 +29,14 @@ export async function workspaceConfig(dir: string, workspace: string): Promise<s
  * change journal is on, as by default, in `journal-state` next to the config file (so a restart with
  * the same config finds it, and no two tests share one).
  */
-export async function spawnServer(config: string, env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [MAIN, '--config', config, '--port', '0'], {
-    env: { PATH: process.env.PATH, MCP_FS_LOG_LEVEL: 'info', MCP_FS_JOURNAL_DIR: join(dirname(config), 'journal-state'), ...env },
+export function spawnServer(config: string, env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> {
+  return spawnMain(['--config', config, '--port', '0'], { MCP_FS_JOURNAL_DIR: join(dirname(config), 'journal-state'), ...env });
+}
+
+/** Starts `node dist/main.js ARGS` (an HTTP server on loopback) with only PATH and `env`, and waits until it listens. */
+export async function spawnMain(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { PATH: process.env.PATH, MCP_FS_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
