@@ -3,7 +3,7 @@ import { clientText, expandArgs, leakIn, normalise, outcomeOf, snapshotDifferenc
 import { CANARY, type Hosts } from './worlds.js';
 
 /** The fuzzer's own checks: each must see what it is there to see, or a clean run proves nothing. */
-const hosts: Hosts = { base: '/tmp/mcp-fuzz-AbC123', root: '/tmp/mcp-fuzz-AbC123/root', outside: '/tmp/mcp-fuzz-AbC123/outside' };
+const hosts: Hosts = { base: '/tmp/mcp-fuzz-AbC123', root: '/tmp/mcp-fuzz-AbC123/root', outside: '/tmp/mcp-fuzz-AbC123/outside', journal: '/tmp/mcp-fuzz-journal-XyZ789' };
 
 describe('fuzzer invariants', () => {
   it('leakIn: flags canary content, a host path (with or without its leading slash) and a stack trace', () => {
