@@ -1,9 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { WorkContext } from '../../src/domain/work-context.js';
+import type { JournalLimits } from '../../src/domain/changes/journal-bounds.js';
 import {
+  changeOrdinals,
   clientText,
   diskSnapshot,
   expandArgs,
+  expandChanges,
   forgetDigests,
   leakIn,
   modelSnapshot,
@@ -12,22 +15,41 @@ import {
   snapshotDifferences,
   type Outcome,
 } from './invariants.js';
+import { diskJournal, journalIds, modelJournal } from './journal.js';
+import { journalContents, journalDifference, journalLitter, undidEverything } from './journal-invariants.js';
 import { operationSpec, type Operation } from './operations.js';
 import { picksOf, type TreeSpec } from './trees.js';
-import { buildTools, makeHosts, nodeFileSystem, removeHosts, seedDisk, seedModel, type Hosts } from './worlds.js';
+import { buildTools, FIXED_CLOCK, makeHosts, nodeFileSystem, removeHosts, seedDisk, seedModel, SESSION, type Hosts, type Tools } from './worlds.js';
 
 /** Totals over a fuzzing session, for the runner's summary. */
 export const totals = { runs: 0, operations: 0, outcomes: new Map<string, number>() };
 
-/** Counts what each tool came to (ok, or its error code), so a run shows what it exercised. */
-export function tally(tool: string, settled: PromiseSettledResult<unknown>): void {
-  const key = `${tool} ${settled.status === 'fulfilled' ? 'ok' : ((settled.reason as { code?: string }).code ?? 'crash')}`;
+function count(key: string): void {
   totals.outcomes.set(key, (totals.outcomes.get(key) ?? 0) + 1);
+}
+
+/** Counts what each tool came to (ok, or its error code; each undo's outcomes too), so a run shows what it exercised. */
+export function tally(tool: string, settled: PromiseSettledResult<unknown>): void {
+  count(`${tool} ${settled.status === 'fulfilled' ? 'ok' : ((settled.reason as { code?: string }).code ?? 'crash')}`);
+  const results = settled.status === 'fulfilled' ? (settled.value as { results?: { outcome: string; reason?: string }[] }).results : undefined;
+  for (const result of results ?? []) count(`  undo: ${result.outcome}${result.outcome === 'not_undoable' ? ` (${whyNot(result.reason)})` : ''}`);
+}
+
+/** The kind of reason a change is not undoable, without its paths and sizes. */
+function whyNot(reason: string | undefined): string {
+  return (reason ?? '').replace(/\(.*$/, '').replace(/[:;,].*$/, '').slice(0, 40).trim();
 }
 
 export interface RunOptions {
   /** Every scan read counted as cold (the Node adapter's thread-pool read-ahead), or the adapter's default. */
   readonly coldReads: boolean;
+  /** The change journal's limits, the same in both worlds. */
+  readonly journal: JournalLimits;
+}
+
+/** One call as the MCP adapter makes it: the journal's author context names this tool's call while it runs. */
+export function callTool(tools: Tools, tool: string, args: Record<string, unknown>, work: WorkContext): Promise<unknown> {
+  return tools.journal.authors.run({ principal: 'local', session: SESSION, tool }, () => operationSpec(tool).run(tools, args, work));
 }
 
 const WORK: WorkContext = { signal: { aborted: false }, progress: () => undefined };
@@ -63,32 +85,46 @@ export async function runDifferential(tree: TreeSpec, operations: readonly Opera
   try {
     seedDisk(hosts, tree);
     const model = seedModel(hosts, tree);
-    const onModel = buildTools(model, hosts);
-    const onDisk = buildTools(nodeFileSystem(options.coldReads ? { coldReadMs: 0 } : {}), hosts);
+    const onModel = buildTools(model, hosts, modelJournal(FIXED_CLOCK), options.journal);
+    const onDisk = buildTools(nodeFileSystem(options.coldReads ? { coldReadMs: 0 } : {}), hosts, diskJournal(hosts.journal, FIXED_CLOCK), options.journal);
     const outsideBefore = outsideHash(hosts);
-    check(0, 'the seeded tree', modelSnapshot(model, hosts.root), diskSnapshot(hosts.root));
+    const seeded = diskSnapshot(hosts.root);
+    check(0, 'the seeded tree', modelSnapshot(model, hosts.root), seeded);
     totals.runs += 1;
     const picks = picksOf(tree);
     for (const [index, operation] of operations.entries()) {
-      const spec = operationSpec(operation.tool);
       const args = expandArgs(operation.args, hosts, picks);
-      const fromModel = await settle(() => spec.run(onModel, args, WORK));
-      const fromDisk = await settle(() => spec.run(onDisk, args, WORK));
+      // Change ids differ between the worlds: each resolves `$CHANGE<n>` in its own journal.
+      const modelArgs = expandChanges(args, await journalIds(onModel.journal.store));
+      const diskArgs = expandChanges(args, await journalIds(onDisk.journal.store));
+      const fromModel = await settle(() => callTool(onModel, operation.tool, modelArgs, WORK));
+      const fromDisk = await settle(() => callTool(onDisk, operation.tool, diskArgs, WORK));
       totals.operations += 1;
       tally(operation.tool, fromDisk);
-      const where = `operation ${index + 1} ${operation.tool} ${JSON.stringify(operation.args)} (run as ${JSON.stringify(args).replaceAll(hosts.base, '$BASE')})`;
-      for (const [side, settled] of [['model', fromModel], ['node', fromDisk]] as const) {
-        const leak = leakIn(clientText(settled), hosts, args);
+      const where = `operation ${index + 1} ${operation.tool} ${JSON.stringify(operation.args)} (run as ${JSON.stringify(diskArgs).replaceAll(hosts.base, '$BASE')})`;
+      for (const [side, settled, sent] of [['model', fromModel, modelArgs], ['node', fromDisk, diskArgs]] as const) {
+        const leak = leakIn(clientText(settled), hosts, sent);
         if (leak) throw new Error(`ESCAPE (${leak}) from the ${side} adapter after ${where}:\n${clientText(settled).slice(0, SHOWN)}`);
       }
-      const a = outcomeOf(fromModel);
-      const b = outcomeOf(fromDisk);
+      const modelIds = changeOrdinals(await journalIds(onModel.journal.store));
+      const diskIds = changeOrdinals(await journalIds(onDisk.journal.store));
+      const a = outcomeOf(fromModel, modelIds);
+      const b = outcomeOf(fromDisk, diskIds);
       if ('crash' in a || 'crash' in b) throw new Error(`CRASH after ${where}:\n  model: ${describeOutcome(a)}\n  node:  ${describeOutcome(b)}`);
       if (!isDeepStrictEqual(a, b)) {
         throw new Error(`DISAGREEMENT after ${where}: ${firstDifference(JSON.stringify(a), JSON.stringify(b))}`);
       }
-      check(index + 1, where, modelSnapshot(model, hosts.root), diskSnapshot(hosts.root));
+      const journals = journalDifference(await journalContents(onModel.journal.store, modelIds), await journalContents(onDisk.journal.store, diskIds));
+      if (journals !== null) throw new Error(`JOURNALS DIFFER after ${where}: ${journals}`);
+      const disk = diskSnapshot(hosts.root);
+      check(index + 1, where, modelSnapshot(model, hosts.root), disk);
+      const litter = journalLitter(disk);
+      if (litter.length > 0) throw new Error(`ESCAPE (journal files inside the root: ${litter.join(', ')}) after ${where}`);
       if (outsideHash(hosts) !== outsideBefore) throw new Error(`ESCAPE (the tree outside the root changed) after ${where}`);
+      if (undidEverything(operation.tool, operation.args, fromDisk)) {
+        count(`  undo of everything since the start, ${(a as { ok: { results: unknown[] } }).ok.results.length > 0 ? 'some' : 'no'} changes: the seeded tree is back`);
+        check(index + 1, `${where}, which undid every change since the start: the seeded tree (as seeded | as now)`, seeded, disk);
+      }
     }
   } finally {
     forgetDigests();

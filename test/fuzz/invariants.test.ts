@@ -1,9 +1,11 @@
 import { DomainError } from '../../src/domain/errors.js';
-import { clientText, expandArgs, leakIn, normalise, outcomeOf, snapshotDifferences } from './invariants.js';
+import { changeOrdinals, clientText, expandArgs, expandChanges, leakIn, normalise, outcomeOf, snapshotDifferences } from './invariants.js';
+import { journalDifference, journalLitter, undidEverything } from './journal-invariants.js';
+import { SINCE_THE_START } from './journal.js';
 import { CANARY, type Hosts } from './worlds.js';
 
 /** The fuzzer's own checks: each must see what it is there to see, or a clean run proves nothing. */
-const hosts: Hosts = { base: '/tmp/mcp-fuzz-AbC123', root: '/tmp/mcp-fuzz-AbC123/root', outside: '/tmp/mcp-fuzz-AbC123/outside' };
+const hosts: Hosts = { base: '/tmp/mcp-fuzz-AbC123', root: '/tmp/mcp-fuzz-AbC123/root', outside: '/tmp/mcp-fuzz-AbC123/outside', journal: '/tmp/mcp-fuzz-journal-XyZ789' };
 
 describe('fuzzer invariants', () => {
   it('leakIn: flags canary content, a host path (with or without its leading slash) and a stack trace', () => {
@@ -58,5 +60,65 @@ describe('fuzzer invariants', () => {
     const disk = new Map([['a', 'file 644 y'], ['c', 'link ../a']]);
     expect(snapshotDifferences(model, disk)).toHaveLength(3);
     expect(snapshotDifferences(model, new Map(model))).toEqual([]);
+  });
+
+  it('leakIn: flags the journal directory\'s host path, unless the caller sent it', () => {
+    expect(leakIn('NOT_FOUND: /tmp/mcp-fuzz-journal-XyZ789/records/x.img', hosts, {})).toBe('the journal directory');
+    expect(leakIn('{"path":"tmp/mcp-fuzz-journal-XyZ789/records"}', hosts, {})).toBe('the journal directory');
+    const args = { selector: { root: 'workspace', path: '/tmp/mcp-fuzz-journal-XyZ789/records' } };
+    expect(leakIn('NOT_FOUND: /workspace/tmp/mcp-fuzz-journal-XyZ789/records', hosts, args)).toBeNull();
+  });
+
+  it('normalise: puts each change id, as a field or inside a text, at its ordinal position in its own journal', () => {
+    const model = changeOrdinals(['00mjv8k0000000abc', '00mjv8k0000010abc']);
+    const disk = changeOrdinals(['00mjv8k000000wxyz', '00mjv8k000001wxyz']);
+    const bogus = 'zzzzzzzzzzzzzzzzz';
+    const shown = (ids: readonly string[]) => ({ results: [{ id: ids[1], outcome: 'restored' }, { id: bogus, outcome: 'not_undoable', reason: `see ${ids[0]}` }] });
+    expect(normalise(shown([...model.keys()]), model)).toEqual(normalise(shown([...disk.keys()]), disk));
+    expect(normalise(shown([...model.keys()]), model)).toEqual({
+      results: [{ id: '<change 1>', outcome: 'restored' }, { id: bogus, outcome: 'not_undoable', reason: 'see <change 0>' }],
+    });
+    // Without the map, the same change differs: the normalising is what makes them comparable, not a coincidence.
+    expect(normalise(shown([...model.keys()]))).not.toEqual(normalise(shown([...disk.keys()])));
+  });
+
+  it('expandChanges: $CHANGE<n> is the n-th newest change of that world\'s journal, anywhere in the arguments', () => {
+    const ids = ['00mjv8k0000000abc', '00mjv8k0000010abc', '00mjv8k0000020abc'];
+    expect(expandChanges({ selector: { ids: ['$CHANGE0', '$CHANGE4', 'nope'] }, since_id: '$CHANGE1' }, ids)).toEqual({
+      selector: { ids: [ids[2], ids[1], 'nope'] },
+      since_id: ids[1],
+    });
+    expect(expandChanges({ since_id: '$CHANGE0' }, [])).toEqual({ since_id: 'zzzzzzzzzzzzzzzzz' });
+  });
+
+  it('journalDifference: names the first change the two journals disagree on', () => {
+    const a = [{ op: 'create', path: 'a' }, { op: 'modify', path: 'a' }];
+    expect(journalDifference(a, JSON.parse(JSON.stringify(a)) as unknown[])).toBeNull();
+    expect(journalDifference(a, [a[0], { op: 'modify', path: 'b' }])).toMatch(/^change 1:/);
+    expect(journalDifference(a, [a[0]])).toMatch(/^change 1:[\s\S]*node: {2}null/);
+  });
+
+  it('journalLitter: finds the disk journal\'s file names anywhere in the root, and nothing else', () => {
+    const root = new Map([
+      ['notes.txt', 'file 644 x'],
+      ['sub/00mjv8k0000000abc.img', 'file 600 y'],
+      ['records', 'dir 700'],
+      ['.00mjv8k0000000abc.tmp', 'file 600 z'],
+      ['LLLLLLLLLLLLLLLLL', 'file 644 w'],
+    ]);
+    expect(journalLitter(root)).toEqual(['sub/00mjv8k0000000abc.img', 'records', '.00mjv8k0000000abc.tmp']);
+  });
+
+  it('undidEverything: only a forced, real undo of every change since the start in which every change came back', () => {
+    const everything = { selector: { since_id: SINCE_THE_START, force: true } };
+    const restored: PromiseSettledResult<unknown> = { status: 'fulfilled', value: { results: [{ outcome: 'restored' }] } };
+    expect(undidEverything('undo_changes', everything, restored)).toBe(true);
+    expect(undidEverything('undo_changes', { ...everything, dry_run: true }, restored)).toBe(false);
+    expect(undidEverything('undo_changes', { selector: { since_id: SINCE_THE_START }, force: false }, restored)).toBe(false);
+    expect(undidEverything('undo_changes', { selector: { since_id: SINCE_THE_START }, force: true }, restored)).toBe(true);
+    expect(undidEverything('undo_changes', { selector: { since_id: '00mjv8k0000000abc', force: true } }, restored)).toBe(false);
+    const partly: PromiseSettledResult<unknown> = { status: 'fulfilled', value: { results: [{ outcome: 'restored' }, { outcome: 'not_undoable' }] } };
+    expect(undidEverything('undo_changes', everything, partly)).toBe(false);
+    expect(undidEverything('undo_changes', everything, { status: 'rejected', reason: new Error('x') })).toBe(false);
   });
 });

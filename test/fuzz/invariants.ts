@@ -15,6 +15,10 @@ export type Outcome =
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const OWNER_KEYS = new Set(['uid', 'gid', 'owner', 'group']);
 
+/** A world's change ids, each mapped to its ordinal position in that world's journal (see normalise). */
+export type ChangeOrdinals = ReadonlyMap<string, string>;
+const NO_CHANGES: ChangeOrdinals = new Map();
+
 /**
  * THE ONE PLACE where the two adapters' results are made comparable. Only what cannot be equal is
  * replaced, by a fixed marker:
@@ -26,14 +30,23 @@ const OWNER_KEYS = new Set(['uid', 'gid', 'owner', 'group']);
  * - an error carried inside a result (read_files' per-path `{ code, message }`): only its code is
  *   compared, as for an error the call throws (the adapters word some messages differently, e.g. a
  *   missing parent is "path not found" on disk and "file not found" in the model; the code is the contract).
+ * - change ids (issue 20), wherever they appear (an id field, or inside a text): each is replaced by its
+ *   ordinal position in its own world's journal, `<change N>` (N = 0 for the oldest change). An id is a
+ *   time, a per-process sequence and a per-store random tail (change-id.ts), so the same change has a
+ *   different id in each world; its position is what both journals must agree on. An id that names
+ *   no change (a bogus one the fuzzer sent) is left as it is: it is the same string in both worlds.
  * Inode numbers and file versions never reach a result, so nothing else is normalised: contents,
  * listings, counts, kinds, permissions, link targets, hashes, messages' codes must all be equal.
  */
-export function normalise(value: unknown, parentKind?: unknown): unknown {
+export function normalise(value: unknown, ids: ChangeOrdinals = NO_CHANGES): unknown {
+  return normaliseIn(value, ids, undefined);
+}
+
+function normaliseIn(value: unknown, ids: ChangeOrdinals, parentKind: unknown): unknown {
   if (value instanceof Date) return '<time>';
-  if (typeof value === 'string') return ISO_TIME.test(value) ? '<time>' : value;
+  if (typeof value === 'string') return ISO_TIME.test(value) ? '<time>' : withOrdinals(value, ids);
   if (value instanceof Uint8Array) return `<bytes ${Buffer.from(value).toString('base64')}>`;
-  if (Array.isArray(value)) return value.map((item) => normalise(item));
+  if (Array.isArray(value)) return value.map((item) => normaliseIn(item, ids, undefined));
   if (value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
   if (typeof record.code === 'string' && typeof record.message === 'string' && Object.keys(record).length === 2) return { code: record.code };
@@ -42,13 +55,25 @@ export function normalise(value: unknown, parentKind?: unknown): unknown {
   for (const [key, item] of Object.entries(record)) {
     if (OWNER_KEYS.has(key)) out[key] = '<owner>';
     else if (key === 'size' && (kind === 'directory' || (kind === undefined && parentKind === 'directory'))) out[key] = '<directory size>';
-    else out[key] = normalise(item, kind);
+    else out[key] = normaliseIn(item, ids, kind);
   }
   return out;
 }
 
-export function outcomeOf(settled: PromiseSettledResult<unknown>): Outcome {
-  if (settled.status === 'fulfilled') return { ok: normalise(settled.value) };
+const CHANGE_ID_IN_TEXT = /[0-9a-z]{17}/g;
+
+function withOrdinals(text: string, ids: ChangeOrdinals): string {
+  if (ids.size === 0 || text.length < 17) return text;
+  return text.replace(CHANGE_ID_IN_TEXT, (id) => ids.get(id) ?? id);
+}
+
+/** A world's ids (oldest first) as normalise's map. */
+export function changeOrdinals(oldestFirst: readonly string[]): ChangeOrdinals {
+  return new Map(oldestFirst.map((id, index) => [id, `<change ${index}>`]));
+}
+
+export function outcomeOf(settled: PromiseSettledResult<unknown>, ids: ChangeOrdinals = NO_CHANGES): Outcome {
+  if (settled.status === 'fulfilled') return { ok: normalise(settled.value, ids) };
   const reason: unknown = settled.reason;
   if (reason instanceof DomainError) return { error: reason.code };
   return { crash: reason instanceof Error ? `${reason.name}: ${reason.message}\n${reason.stack ?? ''}` : String(reason) };
@@ -72,11 +97,14 @@ const STACK_FRAME = /\n\s+at [^\n]*(:\d+:\d+|\(native\))/;
 export function leakIn(text: string, hosts: Hosts, args: Record<string, unknown>): string | null {
   if (text.includes(CANARY)) return 'canary content';
   let rest = text;
-  for (const value of Object.values(args)) {
-    if (typeof value === 'string' && value.includes(hosts.base)) for (const echo of echoesOf(value, hosts.base)) rest = rest.replaceAll(echo, '<argument>');
+  for (const value of stringsIn(args)) {
+    for (const host of [hosts.base, hosts.journal]) {
+      if (value.includes(host)) for (const echo of echoesOf(value, host)) rest = rest.replaceAll(echo, '<argument>');
+    }
   }
   // Without its leading '/', which a namespace path may have eaten (`/workspace/tmp/...`).
   if (rest.includes(hosts.base.slice(1))) return 'host path';
+  if (rest.includes(hosts.journal.slice(1))) return 'the journal directory';
   if (STACK_FRAME.test(rest)) return 'stack trace';
   return null;
 }
@@ -91,7 +119,36 @@ function echoesOf(argument: string, base: string): string[] {
 /** `args` with this run's host paths and the tree's paths (`$PICK<n>`: the n-th of `picks`) in place of the placeholders. */
 export function expandArgs(args: Record<string, unknown>, hosts: Hosts, picks: readonly string[]): Record<string, unknown> {
   const pick = (text: string) => text.replace(/\$PICK(\d+)/g, (_match, n: string) => (picks.length === 0 ? 'nothing' : picks[Number(n) % picks.length]));
-  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? expand(pick(value), hosts) : value]));
+  return mapStrings(args, (text) => expand(pick(text), hosts)) as Record<string, unknown>;
+}
+
+/** An id of no change: what `$CHANGE<n>` stands for while a journal is empty. */
+const NO_CHANGE_YET = 'zzzzzzzzzzzzzzzzz';
+
+/**
+ * `args` with `$CHANGE<n>` replaced by the n-th newest change of one world's journal (modulo its
+ * size): each world resolves it in its own journal, as a client passes on the ids list_changes gave it.
+ */
+export function expandChanges(args: Record<string, unknown>, oldestFirst: readonly string[]): Record<string, unknown> {
+  const newest = (n: number) => (oldestFirst.length === 0 ? NO_CHANGE_YET : oldestFirst[oldestFirst.length - 1 - (n % oldestFirst.length)]);
+  return mapStrings(args, (text) => text.replace(/\$CHANGE(\d+)/g, (_match, n: string) => newest(Number(n)))) as Record<string, unknown>;
+}
+
+/** `value` with every string in it (nested in records and arrays too) mapped. */
+function mapStrings(value: unknown, map: (text: string) => string): unknown {
+  if (typeof value === 'string') return map(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)]));
+}
+
+function stringsIn(value: unknown): string[] {
+  const found: string[] = [];
+  mapStrings(value, (text) => {
+    found.push(text);
+    return text;
+  });
+  return found;
 }
 
 // --- trees ---

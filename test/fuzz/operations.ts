@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { WorkContext } from '../../src/domain/work-context.js';
+import { SINCE_THE_START } from './journal.js';
 import { NAMES } from './trees.js';
 import { SESSION, type Tools } from './worlds.js';
 
@@ -60,6 +61,9 @@ const HOSTILE = [
   '/etc/passwd',
   '~/x',
   'sub/a/../../../outside/notes.txt',
+  // The Node world's journal directory (outside the root): its records must never be reachable.
+  '$JOURNAL/records',
+  '$ROOT/../../$JOURNAL',
 ];
 
 /**
@@ -79,7 +83,7 @@ export const relativePath: fc.Arbitrary<string> = fc.oneof(
  * Where a writer may create things: no host path, since a root-scoped path is chroot-like (`/tmp/x` is
  * `tmp/x` in the root) and an in-root `tmp/mcp-fuzz-…` would later read as a leaked host path.
  */
-const writablePath = relativePath.filter((path) => !/\$(ROOT|OUT|BASE)/.test(path));
+const writablePath = relativePath.filter((path) => !/\$(ROOT|OUT|BASE|JOURNAL)/.test(path));
 const rootName = fc.oneof({ weight: 20, arbitrary: fc.constant('workspace') }, { weight: 1, arbitrary: fc.constantFrom('nope', '', '../workspace', 'WORKSPACE') });
 const writableRooted = { root: rootName, path: writablePath };
 
@@ -107,6 +111,24 @@ const PATCHES = [
   'not a patch',
   '@@ -5,1 +5,1 @@\n-row 4 needle\n+row 4 changed\n',
 ];
+
+/**
+ * Change ids (issue 20): `$CHANGE<n>` is the n-th newest change of the world's own journal (the two
+ * worlds mint different ids for the same change, so each resolves the reference in its journal; see
+ * expandChanges), mixed with ids that name no change of ours: well-formed, malformed, hostile.
+ */
+const changeRef = fc.nat({ max: 6 }).map((n) => `$CHANGE${n}`);
+const bogusId = fc.constantFrom('zzzzzzzzzzzzzzzzz', SINCE_THE_START, 'nope', '', '../records/x', '0000000000000000a', '$CHANGE0.json');
+const changeId = fc.oneof({ weight: 6, arbitrary: changeRef }, { weight: 1, arbitrary: bogusId });
+/** How undo_changes picks: by ids, by path, since an id (the start, mostly: everything), or a wrong mix (refused alike). */
+const undoSelector = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ ids: fc.array(changeId, { minLength: 1, maxLength: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ root: rootName, path: relativePath }) },
+  { weight: 2, arbitrary: fc.record({ since_id: fc.oneof({ weight: 2, arbitrary: fc.constant(SINCE_THE_START) }, { weight: 1, arbitrary: changeId }) }) },
+  // Everything since the start, forced: after it, the root must be the seeded tree if every change came back.
+  { weight: 2, arbitrary: fc.constant({ since_id: SINCE_THE_START, force: true }) },
+  { weight: 1, arbitrary: fc.constantFrom({}, { path: 'a' }, { ids: ['$CHANGE0'], since_id: SINCE_THE_START }, { root: 'workspace', since_id: SINCE_THE_START }) },
+);
 
 // --- the table ---
 
@@ -199,13 +221,22 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('file_list', 2, false, { sessionId: session, path: optional(namespacePath), pattern: optional(fc.constantFrom('*', '*.txt', '.*', '[')) }, (t, a) =>
     t.fileList.execute(a as any)),
   op('read_resource', 1, false, rooted, (t, a) => t.readResource.read(a.root as string, a.path as string)),
+  op('list_changes', 2, false, {
+    root: maybe(rootName),
+    path: maybe(relativePath),
+    session: maybe(fc.constantFrom('this', 'all')),
+    limit: maybe(fc.constantFrom(1, 2, 50, 500)),
+    diff: maybe(fc.boolean()),
+  }, (t, a) => t.listChanges.execute(a as any, SESSION)),
+  op('undo_changes', 3, true, { selector: undoSelector, dry_run: maybe(fc.boolean()), force: maybe(fc.boolean()) }, (t, a) =>
+    t.undoChanges.execute(flatten(a) as any, SESSION)),
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** Moves a grouped argument (`window`, `matcher`: drawn together so that they mostly make sense) up into the arguments. */
+/** Moves a grouped argument (`window`, `matcher`, `selector`: drawn together so that they mostly make sense) up into the arguments. */
 function flatten(args: Record<string, unknown>): Record<string, unknown> {
-  const { window, matcher, ...rest } = args as { window?: object; matcher?: object };
-  return { ...rest, ...window, ...matcher };
+  const { window, matcher, selector, ...rest } = args as { window?: object; matcher?: object; selector?: object };
+  return { ...rest, ...window, ...matcher, ...selector };
 }
 
 const BY_TOOL = new Map(OPERATIONS.map((spec) => [spec.tool, spec]));

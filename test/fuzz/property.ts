@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { runDifferential, totals } from './differential.js';
+import { journalLimitsArb } from './journal.js';
 import { operationsArb } from './operations.js';
 import { treeArb } from './trees.js';
 
@@ -25,8 +26,8 @@ export interface FuzzReport {
 
 /** The differential property: a random tree, a random sequence of operations, both adapters agree throughout. */
 export function differentialProperty(maxOperations: number) {
-  return fc.asyncProperty(treeArb, operationsArb(maxOperations), fc.boolean(), (tree, operations, coldReads) =>
-    runDifferential(tree, operations, { coldReads }),
+  return fc.asyncProperty(treeArb, operationsArb(maxOperations), fc.boolean(), journalLimitsArb, (tree, operations, coldReads, journal) =>
+    runDifferential(tree, operations, { coldReads, journal }),
   );
 }
 

@@ -1,4 +1,5 @@
 import { runDifferential } from './differential.js';
+import type { JournalLimits } from '../../src/domain/changes/journal-bounds.js';
 import type { Operation } from './operations.js';
 import type { TreeSpec } from './trees.js';
 
@@ -6,8 +7,10 @@ import type { TreeSpec } from './trees.js';
  * Every case the fuzzer found, shrunk, kept as it printed it: the same tree and operations through
  * the same differential run (both adapters, every invariant). Each failed before its fix.
  */
-function replay(tree: TreeSpec, operations: Operation[]): Promise<void> {
-  return runDifferential(tree, operations, { coldReads: false });
+const DEFAULT_JOURNAL: JournalLimits = { maxFileBytes: 64 * 1024, maxBytes: 1024 * 1024, retentionMs: 168 * 3_600_000 };
+
+function replay(tree: TreeSpec, operations: Operation[], journal: JournalLimits = DEFAULT_JOURNAL): Promise<void> {
+  return runDifferential(tree, operations, { coldReads: false, journal });
 }
 
 describe('fuzzer regressions', () => {

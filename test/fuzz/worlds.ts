@@ -7,11 +7,18 @@ import { InMemorySessionState } from '../../src/adapters/outbound/in-memory-sess
 import { NodeContentHasher } from '../../src/adapters/outbound/node-content-hasher.js';
 import { NodeFileSystem, type NodeFileSystemOptions } from '../../src/adapters/outbound/node-file-system.js';
 import { Re2RegexEngine } from '../../src/adapters/outbound/re2-regex-engine.js';
+import { ChangeContents } from '../../src/domain/changes/change-contents.js';
+import type { JournalLimits } from '../../src/domain/changes/journal-bounds.js';
+import { ListChanges } from '../../src/domain/changes/list-changes.js';
+import { Restorer } from '../../src/domain/changes/restorer.js';
+import { UndoChanges } from '../../src/domain/changes/undo-changes.js';
 import { EditSessions } from '../../src/domain/edit-session.js';
 import { Namespace } from '../../src/domain/namespace.js';
 import { PathPolicy } from '../../src/domain/path-policy.js';
 import type { Clock } from '../../src/domain/ports/clock.port.js';
+import type { ChangeJournal } from '../../src/domain/ports/change-journal.port.js';
 import type { FileSystemPort } from '../../src/domain/ports/file-system.port.js';
+import { UNRESTRICTED_PRINCIPAL } from '../../src/domain/principal.js';
 import type { Settings } from '../../src/domain/settings.js';
 import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { ChangeDirectory } from '../../src/domain/tools/change-directory.js';
@@ -41,6 +48,7 @@ import { View } from '../../src/domain/tools/view.js';
 import { WriteFile } from '../../src/domain/tools/write-file.js';
 import { TEST_SETTINGS } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
+import { journalOn, makeJournalDir, removeJournalDir } from './journal.js';
 import { allEntries, type TreeSpec } from './trees.js';
 
 /** Canary content: it lives only outside the root, so seeing it in any result is an escape. */
@@ -65,16 +73,18 @@ export interface Hosts {
   readonly base: string;
   readonly root: string;
   readonly outside: string;
+  /** The Node world's journal directory: a temp dir of its own, outside the root and the canary tree. */
+  readonly journal: string;
 }
 
-/** Replaces the $BASE, $ROOT and $OUT placeholders of a generated string by this run's host paths. */
+/** Replaces the $BASE, $ROOT, $OUT and $JOURNAL placeholders of a generated string by this run's host paths. */
 export function expand(text: string, hosts: Hosts): string {
-  return text.replaceAll('$ROOT', hosts.root).replaceAll('$OUT', hosts.outside).replaceAll('$BASE', hosts.base);
+  return text.replaceAll('$ROOT', hosts.root).replaceAll('$OUT', hosts.outside).replaceAll('$BASE', hosts.base).replaceAll('$JOURNAL', hosts.journal);
 }
 
 export function makeHosts(): Hosts {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-fuzz-')));
-  return { base, root: join(base, 'root'), outside: join(base, 'outside') };
+  return { base, root: join(base, 'root'), outside: join(base, 'outside'), journal: makeJournalDir() };
 }
 
 /** Lays out the tree on disk below hosts.root, and the canaries around it. */
@@ -139,23 +149,35 @@ export function seedModel(hosts: Hosts, tree: TreeSpec): InMemoryFileSystem {
 
 export function removeHosts(hosts: Hosts): void {
   rmSync(hosts.base, { recursive: true, force: true });
+  removeJournalDir(hosts.journal);
 }
 
 export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSystem {
   return new NodeFileSystem(options);
 }
 
-/** Every tool's domain use case over one file system, wired as the composition root wires them. */
-export function buildTools(files: FileSystemPort, hosts: Hosts) {
+/**
+ * Every tool's domain use case over one file system, wired as the composition root wires them with
+ * the journal on: every use case gets the journaling file system in front of `inner` (so every write
+ * is journaled), list_changes and undo_changes read `store`, and the undo writes go through the
+ * journaling one too. `authors.run` names the call being served, as the MCP adapter does per call.
+ */
+export function buildTools(inner: FileSystemPort, hosts: Hosts, store: ChangeJournal, limits: JournalLimits) {
+  const journal = journalOn(inner, store, FIXED_CLOCK, limits);
+  const files = journal.fs;
   const root = makeRoot('workspace', hosts.root);
-  const paths = new PathPolicy([root]);
-  const access = new RootAccess(paths, new ToolPolicy());
+  const principals = { current: () => UNRESTRICTED_PRINCIPAL };
+  const paths = new PathPolicy([root], principals);
+  const tools = new ToolPolicy();
+  const access = new RootAccess(paths, tools);
   const namespace = new Namespace(paths, access);
   const sessions = new EditSessions(new InMemorySessionState(), files, SETTINGS);
   const hasher = new NodeContentHasher();
   const regex = new Re2RegexEngine();
   const readFile = new ReadFile(access, files, SETTINGS);
+  const contents = new ChangeContents(store, paths, files, journal.snapshots);
   return {
+    journal,
     listRoots: new ListRoots(paths),
     listFolder: new ListFolder(access, files, SETTINGS),
     readFile,
@@ -180,6 +202,8 @@ export function buildTools(files: FileSystemPort, hosts: Hosts) {
     fileWrite: new FileWrite(namespace, sessions, files, hasher, SETTINGS),
     fileList: new FileList(namespace, sessions, files, regex),
     readResource: new ReadResource(access, files, readFile, SETTINGS),
+    listChanges: new ListChanges(store, paths, principals, contents, SETTINGS, journal.snapshots),
+    undoChanges: new UndoChanges(store, paths, tools, principals, contents, journal.snapshots, new Restorer(files)),
   };
 }
 
