@@ -16,16 +16,25 @@ import { TOKENS } from './tokens.js';
 
 const HOUR_MS = 3_600_000;
 
+/** Builds the journal's record index in the shared Redis (session_store.url); the caller decides how it is loaded. */
+export type RemoteJournalFactory = (url: string, journal: JournalConfig, retentionMs: number, clock: Clock, logger: Logger) => ChangeJournal;
+
 /**
- * The change journal (issue 20): the disk store, and the journaling file system bound as THE file
+ * The change journal (issue 20): its store, and the journaling file system bound as THE file
  * system, in front of the real one (bound as InnerFileSystem by the caller). Every use case that
- * writes gets the journaling one without knowing it; swapping the store is one binding.
+ * writes gets the journaling one without knowing it; swapping the store is one binding. With a
+ * Redis session store (replicas), the records live in that Redis too, so every replica lists and
+ * undoes every change; the before-images stay in journal.dir, which the replicas share.
  */
-export function bindJournal(container: Container, journal: JournalConfig): void {
+export function bindJournal(container: Container, journal: JournalConfig, redis?: { readonly url: string; readonly store: RemoteJournalFactory }): void {
   container.bind(TOKENS.ChangeAuthors).toConstantValue(new AsyncLocalChangeAuthor());
+  const retentionMs = journal.retentionHours * HOUR_MS;
   container
     .bind(TOKENS.ChangeJournal)
-    .toResolvedValue((clock: Clock) => new DiskChangeJournal(journal.dir, clock), [TOKENS.Clock])
+    .toResolvedValue(
+      (clock: Clock, logger: Logger) => (redis ? redis.store(redis.url, journal, retentionMs, clock, logger) : new DiskChangeJournal(journal.dir, clock)),
+      [TOKENS.Clock, TOKENS.Logger],
+    )
     .inSingletonScope();
   container
     .bind(TOKENS.Snapshots)
@@ -41,7 +50,7 @@ export function bindJournal(container: Container, journal: JournalConfig): void 
           snapshots,
           authors,
           clock,
-          { maxBytes: journal.maxBytes, maxFileBytes: journal.maxFileBytes, retentionMs: journal.retentionHours * HOUR_MS },
+          { maxBytes: journal.maxBytes, maxFileBytes: journal.maxFileBytes, retentionMs },
           metrics,
         ),
       [TOKENS.InnerFileSystem, TOKENS.ChangeJournal, TOKENS.Snapshots, TOKENS.ChangeAuthors, TOKENS.Clock, { serviceIdentifier: TOKENS.Metrics, optional: true }],

@@ -92,7 +92,7 @@ function resolveJournal(raw: RawConfig['journal'], roots: readonly RootConfig[],
     }
   }
   if (raw.max_file_bytes > raw.max_bytes) throw new ConfigError('journal.max_file_bytes', `must not exceed journal.max_bytes (${raw.max_bytes})`);
-  return { dir, maxBytes: raw.max_bytes, maxFileBytes: raw.max_file_bytes, retentionHours: raw.retention_hours };
+  return { dir, maxBytes: raw.max_bytes, maxFileBytes: raw.max_file_bytes, retentionHours: raw.retention_hours, redisKeyPrefix: raw.redis_key_prefix };
 }
 
 /** The journal sits next to the in-flight write records, in the same private state directory. */

@@ -1,0 +1,168 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RedisChangeJournal, type RedisJournalOptions } from '../../../../src/adapters/outbound/journal/redis-change-journal.js';
+import type { Clock } from '../../../../src/domain/ports/clock.port.js';
+import { RedisProcess, redisServerAvailable } from '../../../support/redis-cluster.js';
+import { changeJournalContract, draft, ManualClock } from './change-journal.contract.js';
+
+const available = redisServerAvailable();
+if (!available) {
+  console.warn(
+    'SKIPPED test/adapters/outbound/journal/change-journal.redis.test.ts (the Redis journal store): redis-server is not installed. ' +
+      'Install it with `sudo apt-get install -y redis-server` (Debian/Ubuntu); .ci/run installs it.',
+  );
+}
+const describeWithRedis = available ? describe : describe.skip;
+
+const HOUR_MS = 3_600_000;
+const PREFIX = 'test:journal:';
+const bytes = (text: string) => new TextEncoder().encode(text);
+const fileImage = (text: string) => ({ entries: [{ relativePath: '', kind: 'file' as const, mode: 0o644, content: bytes(text) }] });
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+describeWithRedis('RedisChangeJournal against a real redis-server', () => {
+  let redis: RedisProcess;
+  let base: string;
+  const opened: RedisChangeJournal[] = [];
+  beforeAll(async () => {
+    redis = await RedisProcess.start();
+    base = mkdtempSync(join(tmpdir(), 'journal-redis-'));
+  });
+  afterEach(() => opened.splice(0).forEach((journal) => journal.disconnect()));
+  afterAll(async () => {
+    await redis?.destroy();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const redisCli = (...args: string[]) => spawnSync('redis-cli', ['-p', String(redis.port), ...args], { encoding: 'utf8' }).stdout.trim();
+  const keys = (prefix = PREFIX) => redisCli('--scan', '--pattern', `${prefix}*`).split('\n').filter(Boolean).sort();
+  const freshDir = () => join(mkdtempSync(join(base, 'dir-')), 'journal');
+  function journalAt(dir: string, clock: Clock, options: Partial<RedisJournalOptions> = {}): RedisChangeJournal {
+    const journal = new RedisChangeJournal({ url: redis.url, dir, keyPrefix: PREFIX, retentionMs: HOUR_MS, ...options }, clock);
+    opened.push(journal);
+    return journal;
+  }
+
+  describe('the change journal contract', () => {
+    changeJournalContract(async (clock) => {
+      redisCli('flushdb');
+      const dir = freshDir();
+      const journal = journalAt(dir, clock);
+      // A restart: the old server is gone (its heartbeat with it), a new one opens the same Redis and directory.
+      return { journal, reopen: async () => (await journal.close(), journalAt(dir, clock)) };
+    });
+  });
+
+  it('gives every key the retention as its TTL (the heartbeat its own), and Redis forgets them after it', async () => {
+    redisCli('flushdb');
+    const journal = journalAt(freshDir(), new ManualClock(), { retentionMs: 1500, heartbeatMs: 60_000 });
+    const id = await journal.begin(draft(), fileImage('old'));
+    await journal.commit(id);
+    expect(await journal.claimUndo(id, 'u1')).toBe(true);
+    const written = keys();
+    expect(written).toEqual(
+      expect.arrayContaining([`${PREFIX}record:${id}`, `${PREFIX}ids`, `${PREFIX}all`, `${PREFIX}principal:alice`, `${PREFIX}images`, `${PREFIX}bytes`, `${PREFIX}records`]),
+    );
+    for (const key of written) {
+      const ttl = Number(redisCli('pttl', key));
+      expect([key, ttl > 0 && ttl <= (key.includes(':owner:') ? 60_000 : 1500)]).toEqual([key, true]);
+    }
+    await sleep(1700);
+    expect(keys().filter((key) => !key.includes(':owner:'))).toEqual([]);
+    expect(await journal.list({})).toEqual([]);
+    expect(await journal.usage()).toEqual({ bytes: 0, records: 0 });
+  });
+
+  it('two servers on one Redis: of 40 undos of one change at once, exactly one claims it', async () => {
+    redisCli('flushdb');
+    const dir = freshDir();
+    const [one, two] = [journalAt(dir, new ManualClock()), journalAt(dir, new ManualClock())];
+    const id = await one.begin(draft(), null);
+    await one.commit(id);
+    const claims = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? one : two).claimUndo(id, `u${index}`)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const winner = `u${claims.indexOf(true)}`;
+    expect((await two.get(id))?.undoneBy).toBe(winner);
+    expect((await one.get(id))?.undoneBy).toBe(winner);
+  });
+
+  it("leaves a live server's pending record alone and hands a dead one's to recovery once its heartbeat expires", async () => {
+    redisCli('flushdb');
+    const dir = freshDir();
+    const owner = journalAt(dir, new ManualClock(), { heartbeatMs: 600 });
+    const other = journalAt(dir, new ManualClock());
+    const id = await owner.begin(draft(), fileImage('x'));
+    expect(await owner.pending()).toEqual([]);
+    await sleep(900); // longer than the heartbeat's TTL: the owner beat meanwhile
+    expect(await other.pending()).toEqual([]);
+    owner.disconnect(); // a kill -9: nothing is cleaned up
+    expect(await other.pending()).toEqual([]);
+    await sleep(900);
+    expect((await other.pending()).map((record) => record.id)).toEqual([id]);
+    await other.commit(id);
+    expect((await other.list({})).map((record) => record.id)).toEqual([id]);
+    expect(Buffer.from((await other.image(id))?.entries[0].content ?? []).toString()).toBe('x');
+  });
+
+  it('keeps two deployments on one Redis apart by their key prefix', async () => {
+    redisCli('flushdb');
+    const one = journalAt(freshDir(), new ManualClock());
+    const two = journalAt(freshDir(), new ManualClock(), { keyPrefix: 'other:journal:' });
+    const id = await one.begin(draft(), fileImage('abc'));
+    await one.commit(id);
+    expect(await two.list({})).toEqual([]);
+    expect(await two.usage()).toEqual({ bytes: 0, records: 0 });
+    expect(await two.oldestWithImage(5)).toEqual([]);
+    expect(keys('other:journal:').filter((key) => !key.includes(':owner:'))).toEqual([]);
+  });
+
+  it('keeps the totals exact when two servers evict the same image at once, and when a record expired before its prune', async () => {
+    redisCli('flushdb');
+    const clock = new ManualClock();
+    const dir = freshDir();
+    const [one, two] = [journalAt(dir, clock), journalAt(dir, clock)];
+    const a = await one.begin(draft(), fileImage('aaaa'));
+    await one.commit(a);
+    clock.advance(1000);
+    const b = await one.begin(draft({ principal: 'bob' }), fileImage('bb'));
+    await one.commit(b);
+    await Promise.all([one.dropImage(a, 'evicted'), two.dropImage(a, 'evicted')]);
+    expect(await one.usage()).toEqual({ bytes: 2, records: 2 });
+    // Redis expired b's record hash before any server pruned it: its index entry still counts it.
+    redisCli('del', `${PREFIX}record:${b}`);
+    expect(await two.prune(new Date(clock.now().getTime() + 1))).toBe(2);
+    expect(await one.usage()).toEqual({ bytes: 0, records: 0 });
+    expect(readdirSync(join(dir, 'images'))).toEqual([]);
+  });
+
+  it('at start-up removes before-images whose records Redis no longer holds (Redis lost its data)', async () => {
+    redisCli('flushdb');
+    const dir = freshDir();
+    const journal = journalAt(dir, new ManualClock());
+    const kept = await journal.begin(draft(), fileImage('kept'));
+    await journal.commit(kept);
+    const lost = await journal.begin(draft(), fileImage('lost'));
+    await journal.commit(lost);
+    redisCli('del', `${PREFIX}record:${lost}`);
+    redisCli('hdel', `${PREFIX}ids`, lost);
+    writeFileSync(join(dir, 'images', 'not-an-image.txt'), 'left alone');
+    await journalAt(dir, new ManualClock()).pending();
+    expect(existsSync(join(dir, 'images', `${lost}.img`))).toBe(false);
+    expect(readdirSync(join(dir, 'images')).sort()).toEqual([`${kept}.img`, 'not-an-image.txt']);
+  });
+
+  it('puts no host path in Redis: the images stay in journal.dir', async () => {
+    redisCli('flushdb');
+    const dir = freshDir();
+    const journal = journalAt(dir, new ManualClock());
+    const id = await journal.begin(draft(), fileImage('secret content'));
+    await journal.commit(id);
+    const dump = keys()
+      .map((key) => `${key} ${redisCli('type', key) === 'hash' ? redisCli('hgetall', key) : ''}`)
+      .join('\n');
+    expect(dump).not.toContain(base);
+    expect(dump).not.toContain('secret content');
+  });
+});
