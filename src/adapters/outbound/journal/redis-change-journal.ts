@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
 import { imageBytes, matchesQuery } from '../../../domain/changes/change-query.js';
 import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
@@ -34,7 +34,8 @@ const PAGE = 200;
  * (key layout in redis-journal-scripts.ts); before-images stay files in journal.dir, which the
  * replicas share with the roots. begin() returns only once the pending record is in Redis and the
  * image is fsync'd, before the change is made; an image is written after its record and removed
- * before it, so an image never outlives its record (start-up removes one that does: Redis lost it).
+ * before it, so an image never outlives its record (start-up removes one that does, once past the
+ * retention: Redis lost or expired its record).
  *
  * Pending records of a server that is gone: each server keeps a heartbeat key with a short TTL and
  * marks its pending records with its instance id; a record whose owner's heartbeat expired is
@@ -52,6 +53,7 @@ export class RedisChangeJournal implements ChangeJournal {
   private readonly instance = randomBytes(6).toString('hex');
   private readonly timer: NodeJS.Timeout;
   private ready?: Promise<void>;
+  private reachable = true;
 
   constructor(
     options: RedisJournalOptions,
@@ -73,7 +75,11 @@ export class RedisChangeJournal implements ChangeJournal {
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event.
-    this.redis.on('error', () => undefined);
+    this.redis.on('error', (error: Error) => this.unreachable(error.message));
+    this.redis.on('ready', () => {
+      if (!this.reachable) this.logger?.info('journal store reachable again');
+      this.reachable = true;
+    });
     this.timer = setInterval(() => void this.beat().catch(() => undefined), Math.max(1, Math.floor(this.heartbeatMs / 3)));
     this.timer.unref();
   }
@@ -224,9 +230,19 @@ export class RedisChangeJournal implements ChangeJournal {
     return owner !== undefined && (await this.call(() => this.redis.exists(this.key(`owner:${owner}`)))) === 1;
   }
 
-  /** An image file whose record Redis does not hold (lost, expired, or its image dropped) is litter. */
+  /**
+   * An image file past the retention whose record Redis does not hold (lost with Redis's data,
+   * expired, or its image dropped) is litter. Only past the retention: a younger one may belong to
+   * another deployment sharing this journal.dir through another Redis (its records are not here).
+   */
   private async sweepImages(): Promise<void> {
-    const names = (await readdir(this.images)).filter((name) => name.endsWith('.img') && CHANGE_ID.test(name.slice(0, -4)));
+    const cutoff = Date.now() - this.ttlMs;
+    const names: string[] = [];
+    for (const name of await readdir(this.images)) {
+      if (!name.endsWith('.img') || !CHANGE_ID.test(name.slice(0, -4))) continue;
+      const modified = await stat(join(this.images, name)).then((stats) => stats.mtimeMs, () => Number.POSITIVE_INFINITY);
+      if (modified < cutoff) names.push(name);
+    }
     for (let start = 0; start < names.length; start += PAGE) {
       const batch = names.slice(start, start + PAGE);
       const entries = await this.call(() => this.redis.hmget(this.key('ids'), ...batch.map((name) => name.slice(0, -4))));
@@ -259,10 +275,18 @@ export class RedisChangeJournal implements ChangeJournal {
     try {
       return await command();
     } catch (error) {
+      // Redis answered, with an error: not an outage.
+      if (error instanceof (ReplyError as new () => Error)) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      this.logger?.warn('journal store unreachable', { error: reason });
+      this.unreachable(reason);
       throw new Error(`change journal store (Redis) unreachable: ${reason}`);
     }
+  }
+
+  /** One WARN per outage, not one per failed command or heartbeat. */
+  private unreachable(reason: string): void {
+    if (this.reachable) this.logger?.warn('journal store unreachable', { error: reason });
+    this.reachable = false;
   }
 }
 

@@ -1,20 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisChangeJournal, type RedisJournalOptions } from '../../../../src/adapters/outbound/journal/redis-change-journal.js';
 import type { Clock } from '../../../../src/domain/ports/clock.port.js';
-import { RedisProcess, redisServerAvailable } from '../../../support/redis-cluster.js';
+import { RedisProcess, redisSuite } from '../../../support/redis-cluster.js';
 import { changeJournalContract, draft, ManualClock } from './change-journal.contract.js';
 
-const available = redisServerAvailable();
-if (!available) {
-  console.warn(
-    'SKIPPED test/adapters/outbound/journal/change-journal.redis.test.ts (the Redis journal store): redis-server is not installed. ' +
-      'Install it with `sudo apt-get install -y redis-server` (Debian/Ubuntu); .ci/run installs it.',
-  );
-}
-const describeWithRedis = available ? describe : describe.skip;
+const describeWithRedis = redisSuite('test/adapters/outbound/journal/change-journal.redis.test.ts', 'the Redis journal store');
 
 const HOUR_MS = 3_600_000;
 const PREFIX = 'test:journal:';
@@ -137,20 +130,24 @@ describeWithRedis('RedisChangeJournal against a real redis-server', () => {
     expect(readdirSync(join(dir, 'images'))).toEqual([]);
   });
 
-  it('at start-up removes before-images whose records Redis no longer holds (Redis lost its data)', async () => {
+  it('at start-up removes before-images past the retention whose records Redis no longer holds (Redis lost its data)', async () => {
     redisCli('flushdb');
     const dir = freshDir();
     const journal = journalAt(dir, new ManualClock());
-    const kept = await journal.begin(draft(), fileImage('kept'));
-    await journal.commit(kept);
-    const lost = await journal.begin(draft(), fileImage('lost'));
-    await journal.commit(lost);
-    redisCli('del', `${PREFIX}record:${lost}`);
-    redisCli('hdel', `${PREFIX}ids`, lost);
+    const image = (id: string) => join(dir, 'images', `${id}.img`);
+    const [kept, lost, young] = [await journal.begin(draft(), fileImage('kept')), await journal.begin(draft(), fileImage('lost')), await journal.begin(draft(), fileImage('young'))];
+    for (const id of [kept, lost, young]) await journal.commit(id);
+    // lost and young: Redis forgot them; young could be another deployment's, sharing this directory.
+    for (const id of [lost, young]) {
+      redisCli('del', `${PREFIX}record:${id}`);
+      redisCli('hdel', `${PREFIX}ids`, id);
+    }
+    const old = new Date(Date.now() - 2 * HOUR_MS);
+    for (const id of [kept, lost]) utimesSync(image(id), old, old);
     writeFileSync(join(dir, 'images', 'not-an-image.txt'), 'left alone');
     await journalAt(dir, new ManualClock()).pending();
-    expect(existsSync(join(dir, 'images', `${lost}.img`))).toBe(false);
-    expect(readdirSync(join(dir, 'images')).sort()).toEqual([`${kept}.img`, 'not-an-image.txt']);
+    expect(existsSync(image(lost))).toBe(false);
+    expect(readdirSync(join(dir, 'images')).sort()).toEqual([`${kept}.img`, `${young}.img`, 'not-an-image.txt'].sort());
   });
 
   it('puts no host path in Redis: the images stay in journal.dir', async () => {
