@@ -23,13 +23,15 @@ describeWithRedis('change journal shared by two replicas through Redis', () => {
   let two: ReplicaProcess;
   /** Same Redis and root, but its own journal.dir: a replica that does not share the images. */
   let lone: ReplicaProcess;
+  let configFile: string;
   const clients: Client[] = [];
+  const late: ReplicaProcess[] = [];
 
   beforeAll(async () => {
     redis = await RedisProcess.start();
     const sessions = '{ idle_timeout_seconds: 600, max: 50, max_per_principal: 50 }';
     const config = await replicaConfig(redis.url, sessions, ['journal: { dir: JOURNAL_DIR, max_bytes: 64, max_file_bytes: 64 }']);
-    ({ dir, root } = config);
+    ({ dir, root, configFile } = config);
     const text = await readFile(config.configFile, 'utf8');
     await writeFile(config.configFile, text.replace('JOURNAL_DIR', `'${join(dir, 'journal')}'`));
     const loneConfig = join(dir, 'lone.yaml');
@@ -40,7 +42,7 @@ describeWithRedis('change journal shared by two replicas through Redis', () => {
 
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-    await Promise.all([one, two, lone].filter(Boolean).map((replica) => replica.kill()));
+    await Promise.all([one, two, lone, ...late].filter(Boolean).map((replica) => replica.kill()));
     await redis?.destroy();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -139,5 +141,19 @@ describeWithRedis('change journal shared by two replicas through Redis', () => {
     const [latest, evicted] = await changesOf(viaTwo, 'big.txt');
     expect(latest.undoable).toBe(true);
     expect(evicted).toMatchObject({ undoable: false, reason: expect.stringContaining('journal.max_bytes') });
+  });
+
+  it('a replica started while Redis is down starts, defers recovery, and serves the journal once Redis is back', async () => {
+    await redis.stop({ save: true });
+    const replica = new ReplicaProcess(await freePort(), configFile);
+    late.push(replica);
+    await replica.start();
+    expect(replica.log).toContain('journal recovery deferred until its store is reachable');
+    await redis.restart();
+    await replica.waitUntilReady();
+    const deadline = Date.now() + 15_000;
+    while (!replica.log.includes('"journal recovered"') && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+    expect(replica.log).toContain('"journal recovered"');
+    expect((await changesOf(await connect(replica), 'shared.txt')).map((listed: { tool: string }) => listed.tool)).toEqual(['undo_changes', 'write_file']);
   });
 });

@@ -10,6 +10,7 @@ import type { Clock } from '../../../domain/ports/clock.port.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { checkPrivate } from '../node-fs/in-flight.js';
 import { readImageFile, syncDirectory, writeImageFile } from './image-files.js';
+import { JournalStoreUnavailable } from './journal-store-unavailable.js';
 import { BEGIN_SCRIPT, CLAIM_SCRIPT, COMMIT_SCRIPT, DROP_IMAGE_SCRIPT, REMOVE_SCRIPT } from './redis-journal-scripts.js';
 
 export interface RedisJournalOptions {
@@ -279,7 +280,7 @@ export class RedisChangeJournal implements ChangeJournal {
       if (error instanceof (ReplyError as new () => Error)) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       this.unreachable(reason);
-      throw new Error(`change journal store (Redis) unreachable: ${reason}`);
+      throw new JournalStoreUnavailable(reason);
     }
   }
 
