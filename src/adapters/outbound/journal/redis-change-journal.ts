@@ -136,12 +136,15 @@ export class RedisChangeJournal implements ChangeJournal {
     // Ids are time-ordered: nothing after afterId is older than its millisecond.
     const oldest = query.afterId !== undefined && CHANGE_ID.test(query.afterId) ? parseInt(query.afterId.slice(0, 9), 36) : '-inf';
     const found: ChangeRecord[] = [];
+    // A change committed meanwhile shifts the pages by one (a record would come twice): seen drops it.
+    const seen = new Set<string>();
     for (let offset = 0; query.limit === undefined || found.length < query.limit; offset += PAGE) {
       const ids = await this.call(() => this.redis.zrevrangebyscore(index, '+inf', oldest, 'LIMIT', offset, PAGE));
       for (const fields of await this.read(ids)) {
         if (fields.state !== 'committed') continue;
         const record = recordOf(fields);
-        if (matchesQuery(record, query)) found.push(record);
+        if (!seen.has(record.id) && matchesQuery(record, query)) found.push(record);
+        seen.add(record.id);
       }
       if (ids.length < PAGE) break;
     }
