@@ -58,6 +58,7 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_JOURNAL_MAX_BYTES          journal size; the oldest before-images go first
   MCP_FS_JOURNAL_MAX_FILE_BYTES     a larger before-image is not kept (that change is not undoable)
   MCP_FS_JOURNAL_RETENTION_HOURS    changes older than this are forgotten
+  MCP_FS_JOURNAL_REDIS_KEY_PREFIX   with MCP_FS_SESSION_STORE_URL: the journal's Redis key prefix (one per deployment)
   MCP_FS_AUTH_MODE                  HTTP authentication: none, tokens or oauth
   MCP_FS_AUTH_ALLOW_UNAUTHENTICATED true: allow mode none on a non-loopback host
   MCP_FS_AUTH_TOKENS                mode tokens: JSON list of {name, sha256, roots?, read_only?}

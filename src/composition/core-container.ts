@@ -22,7 +22,7 @@ import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
-import { bindJournal } from './journal-binding.js';
+import { bindJournal, type RemoteJournalFactory } from './journal-binding.js';
 import type { RootsSource } from '../domain/ports/roots-source.port.js';
 import { domainRootsOf, servedToolsets } from '../config/domain-roots.js';
 import { toolFamilyModules } from './modules/index.js';
@@ -38,10 +38,16 @@ export interface ContainerOverrides {
 /** Builds the shared session store when session_store.url is set (Redis); the caller decides how it is loaded. */
 export type RemoteSessionStoreFactory = (url: string, limits: SessionLimits, logger: Logger) => SessionStateStore;
 
-function sessionStoreOf(config: AppConfig, remote?: RemoteSessionStoreFactory): (clock: Clock, logger: Logger) => SessionStateStore {
+/** The stores shared through session_store.url (Redis): sessions, and the change journal's records. */
+export interface RemoteStores {
+  readonly sessionStore: RemoteSessionStoreFactory;
+  readonly changeJournal: RemoteJournalFactory;
+}
+
+function sessionStoreOf(config: AppConfig, remote?: RemoteStores): (clock: Clock, logger: Logger) => SessionStateStore {
   if (config.sessionStoreUrl === '') return (clock) => new InMemorySessionState(config.sessions, clock);
   if (!remote) throw new Error('session_store.url is set but no remote session store was loaded');
-  return (_clock, logger) => remote(config.sessionStoreUrl, config.sessions, logger);
+  return (_clock, logger) => remote.sessionStore(config.sessionStoreUrl, config.sessions, logger);
 }
 
 /**
@@ -53,7 +59,7 @@ function sessionStoreOf(config: AppConfig, remote?: RemoteSessionStoreFactory): 
 export function buildCoreContainer(
   config: AppConfig,
   overrides: ContainerOverrides = {},
-  remoteSessionStore?: RemoteSessionStoreFactory,
+  remote?: RemoteStores,
 ): Container {
   const container = new Container({ defaultScope: 'Singleton' });
 
@@ -79,7 +85,10 @@ export function buildCoreContainer(
   // In-flight write records go to the private state directory loadConfig chose outside every root.
   else if (config.stateDir !== undefined) container.bind(files).toResolvedValue(() => new NodeFileSystem({ stateDir: config.stateDir }));
   else container.bind(files).to(NodeFileSystem);
-  if (config.journal) bindJournal(container, config.journal);
+  if (config.journal) {
+    const shared = remote && config.sessionStoreUrl !== '' ? { url: config.sessionStoreUrl, store: remote.changeJournal } : undefined;
+    bindJournal(container, config.journal, shared);
+  }
   container
     .bind(TOKENS.FileWatcher)
     .toResolvedValue(
@@ -92,7 +101,7 @@ export function buildCoreContainer(
   container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
 
-  container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remoteSessionStore), [TOKENS.Clock, TOKENS.Logger]);
+  container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remote), [TOKENS.Clock, TOKENS.Logger]);
 
   container.load(...toolFamilyModules(servedToolsets(config)));
 
@@ -103,11 +112,11 @@ export function buildCoreContainer(
 }
 
 /**
- * The stdio server's container. The Redis store (and ioredis with it) is loaded only when
+ * The stdio server's container. The Redis stores (and ioredis with them) are loaded only when
  * session_store.url asks for it.
  */
 export async function buildStdioContainer(config: AppConfig, overrides: ContainerOverrides = {}): Promise<Container> {
   if (config.sessionStoreUrl === '') return buildCoreContainer(config, overrides);
-  const { RedisSessionState } = await import('../adapters/outbound/redis-session-state.js');
-  return buildCoreContainer(config, overrides, (url, limits, logger) => new RedisSessionState(url, limits, logger));
+  const { redisStores } = await import('./redis-stores.js');
+  return buildCoreContainer(config, overrides, redisStores);
 }

@@ -1,6 +1,7 @@
 import type { Container } from 'inversify';
 import { AsyncLocalChangeAuthor } from '../adapters/inbound/mcp/call-author.js';
 import { DiskChangeJournal } from '../adapters/outbound/journal/disk-change-journal.js';
+import { JournalStoreUnavailable } from '../adapters/outbound/journal/journal-store-unavailable.js';
 import type { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
 import type { JournalConfig } from '../config/app-config.js';
 import { JournalingFileSystem } from '../domain/changes/journaling-file-system.js';
@@ -15,17 +16,27 @@ import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import { TOKENS } from './tokens.js';
 
 const HOUR_MS = 3_600_000;
+const RECOVERY_RETRY_MS = 5000;
+
+/** Builds the journal's record index in the shared Redis (session_store.url); the caller decides how it is loaded. */
+export type RemoteJournalFactory = (url: string, journal: JournalConfig, retentionMs: number, clock: Clock, logger: Logger) => ChangeJournal;
 
 /**
- * The change journal (issue 20): the disk store, and the journaling file system bound as THE file
+ * The change journal (issue 20): its store, and the journaling file system bound as THE file
  * system, in front of the real one (bound as InnerFileSystem by the caller). Every use case that
- * writes gets the journaling one without knowing it; swapping the store is one binding.
+ * writes gets the journaling one without knowing it; swapping the store is one binding. With a
+ * Redis session store (replicas), the records live in that Redis too, so every replica lists and
+ * undoes every change; the before-images stay in journal.dir, which the replicas share.
  */
-export function bindJournal(container: Container, journal: JournalConfig): void {
+export function bindJournal(container: Container, journal: JournalConfig, redis?: { readonly url: string; readonly store: RemoteJournalFactory }): void {
   container.bind(TOKENS.ChangeAuthors).toConstantValue(new AsyncLocalChangeAuthor());
+  const retentionMs = journal.retentionHours * HOUR_MS;
   container
     .bind(TOKENS.ChangeJournal)
-    .toResolvedValue((clock: Clock) => new DiskChangeJournal(journal.dir, clock), [TOKENS.Clock])
+    .toResolvedValue(
+      (clock: Clock, logger: Logger) => (redis ? redis.store(redis.url, journal, retentionMs, clock, logger) : new DiskChangeJournal(journal.dir, clock)),
+      [TOKENS.Clock, TOKENS.Logger],
+    )
     .inSingletonScope();
   container
     .bind(TOKENS.Snapshots)
@@ -41,7 +52,7 @@ export function bindJournal(container: Container, journal: JournalConfig): void 
           snapshots,
           authors,
           clock,
-          { maxBytes: journal.maxBytes, maxFileBytes: journal.maxFileBytes, retentionMs: journal.retentionHours * HOUR_MS },
+          { maxBytes: journal.maxBytes, maxFileBytes: journal.maxFileBytes, retentionMs },
           metrics,
         ),
       [TOKENS.InnerFileSystem, TOKENS.ChangeJournal, TOKENS.Snapshots, TOKENS.ChangeAuthors, TOKENS.Clock, { serviceIdentifier: TOKENS.Metrics, optional: true }],
@@ -54,7 +65,22 @@ export function bindJournal(container: Container, journal: JournalConfig): void 
  * Start-up, before anything is served: opens the journal (its directory checks refuse to start on a
  * bad one) and finishes or drops the records a killed server left half done.
  */
-export async function recoverJournalAtStartup(journal: ChangeJournal, paths: PathPolicy, snapshots: Snapshots, logger: Logger): Promise<void> {
-  const { committed, dropped } = await recoverJournal(journal, paths, snapshots);
-  if (committed + dropped > 0) logger.info('journal recovered', { committed, dropped });
+export async function recoverJournalAtStartup(journal: ChangeJournal, paths: PathPolicy, snapshots: Snapshots, logger: Logger, retryMs = RECOVERY_RETRY_MS): Promise<void> {
+  await recoverOrDefer(() => recoverJournal(journal, paths, snapshots), logger, retryMs, false);
+}
+
+/**
+ * A Redis store that is down at start-up defers recovery rather than the start: the server serves on
+ * (every request gets 503 until the session store is back, as without the journal) and retries.
+ * Safe while serving: pending() returns only records of servers that are gone, never this one's.
+ */
+async function recoverOrDefer(recover: () => Promise<{ committed: number; dropped: number }>, logger: Logger, retryMs: number, deferred: boolean): Promise<void> {
+  try {
+    const { committed, dropped } = await recover();
+    if (committed + dropped > 0 || deferred) logger.info('journal recovered', { committed, dropped });
+  } catch (error) {
+    if (!(error instanceof JournalStoreUnavailable)) throw error;
+    if (!deferred) logger.warn('journal recovery deferred until its store is reachable', { error: error.reason });
+    setTimeout(() => void recoverOrDefer(recover, logger, retryMs, true).catch((failed: unknown) => logger.error('journal recovery failed', { error: String(failed) })), retryMs).unref();
+  }
 }

@@ -44,6 +44,8 @@ export interface JournalConfig {
   readonly maxBytes: number;
   readonly maxFileBytes: number;
   readonly retentionHours: number;
+  /** With a Redis session store, where the record index lives in it (absent: the default, mcp-fs:journal:). */
+  readonly redisKeyPrefix?: string;
 }
 
 /** The validated configuration the composition root is built from. */

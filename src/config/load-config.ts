@@ -101,7 +101,7 @@ function resolveJournal(raw: RawConfig['journal'], roots: readonly RootConfig[],
     throw new ConfigError('journal.dir', `${configured} ${where} root "${root.name}"; put the journal outside every root`);
   }
   if (raw.max_file_bytes > raw.max_bytes) throw new ConfigError('journal.max_file_bytes', `must not exceed journal.max_bytes (${raw.max_bytes})`);
-  return { dir, maxBytes: raw.max_bytes, maxFileBytes: raw.max_file_bytes, retentionHours: raw.retention_hours };
+  return { dir, maxBytes: raw.max_bytes, maxFileBytes: raw.max_file_bytes, retentionHours: raw.retention_hours, redisKeyPrefix: raw.redis_key_prefix };
 }
 
 /** An allowlist may only name tools the enabled toolsets expose, so a typo'd deployment fails loudly. */

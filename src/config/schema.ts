@@ -43,7 +43,7 @@ export interface RawConfig {
   roots: RawRoot[];
   auth: RawAuthConfig;
   metrics: { enabled: boolean };
-  journal: { enabled: boolean; dir: string; max_bytes: number; max_file_bytes: number; retention_hours: number };
+  journal: { enabled: boolean; dir: string; max_bytes: number; max_file_bytes: number; retention_hours: number; redis_key_prefix: string };
 }
 
 // Root names appear as the first segment of /<root>/... paths in the editor tools, so
@@ -128,6 +128,11 @@ convict.addFormats({
       if (value !== '' && !/^rediss?:\/\/[^\s]+$/.test(value)) throw new Error('must be empty (in-memory) or a redis:// URL such as redis://redis:6379/0');
     },
   },
+  'redis-key-prefix': {
+    validate: (value: unknown) => {
+      if (typeof value !== 'string' || !/^[A-Za-z0-9:_.-]{1,64}$/.test(value)) throw new Error('must be 1 to 64 letters, digits or : _ . - (such as mcp-fs:journal:)');
+    },
+  },
   toolsets: {
     validate: (value: unknown) => {
       if (!Array.isArray(value) || value.length === 0) throw new Error(`must be a non-empty list of toolsets (${TOOLSETS.join(', ')})`);
@@ -171,7 +176,7 @@ export function defaultSettings(defaultRoot: string): Settings {
   return { ...DEFAULTS, search: { ...DEFAULTS.search }, defaultRoot };
 }
 
-export const JOURNAL_DEFAULTS = { maxBytes: 1024 * 1024 * 1024, maxFileBytes: 16 * 1024 * 1024, retentionHours: 168 } as const;
+export const JOURNAL_DEFAULTS = { maxBytes: 1024 * 1024 * 1024, maxFileBytes: 16 * 1024 * 1024, retentionHours: 168, redisKeyPrefix: 'mcp-fs:journal:' } as const;
 
 const SESSION_DEFAULTS = { idleTimeoutSeconds: 1800, max: 1000, maxPerPrincipal: 100 } as const;
 
@@ -304,5 +309,11 @@ export const configSchema: convict.Schema<RawConfig> = {
       env: 'MCP_FS_JOURNAL_MAX_FILE_BYTES',
     },
     retention_hours: { doc: 'Changes older than this are forgotten', format: 'positive-int', default: JOURNAL_DEFAULTS.retentionHours, env: 'MCP_FS_JOURNAL_RETENTION_HOURS' },
+    redis_key_prefix: {
+      doc: 'With session_store.url set, the journal\'s records live in that Redis under this key prefix; two deployments sharing one Redis set two prefixes',
+      format: 'redis-key-prefix',
+      default: JOURNAL_DEFAULTS.redisKeyPrefix,
+      env: 'MCP_FS_JOURNAL_REDIS_KEY_PREFIX',
+    },
   },
 };

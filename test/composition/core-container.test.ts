@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
 import { StdioServer } from '../../src/adapters/inbound/mcp/stdio-transport.js';
+import { DiskChangeJournal } from '../../src/adapters/outbound/journal/disk-change-journal.js';
+import { RedisChangeJournal } from '../../src/adapters/outbound/journal/redis-change-journal.js';
 import { InMemorySessionState } from '../../src/adapters/outbound/in-memory-session-state.js';
 import { PrometheusMetrics } from '../../src/adapters/outbound/prometheus-metrics.js';
 import { RedisSessionState } from '../../src/adapters/outbound/redis-session-state.js';
@@ -37,9 +42,14 @@ describe('buildCoreContainer (what a stdio server needs)', () => {
   it('builds the remote store with the URL and session limits of the config', () => {
     const made: unknown[][] = [];
     const store = new InMemorySessionState(CONFIG.sessions, { now: () => new Date(0) });
-    const container = buildCoreContainer({ ...CONFIG, sessionStoreUrl: UNREACHABLE_REDIS }, { logger: new RecordingLogger() }, (...args) => {
-      made.push(args);
-      return store;
+    const container = buildCoreContainer({ ...CONFIG, sessionStoreUrl: UNREACHABLE_REDIS }, { logger: new RecordingLogger() }, {
+      sessionStore: (...args) => {
+        made.push(args);
+        return store;
+      },
+      changeJournal: () => {
+        throw new Error('no journal in this config');
+      },
     });
     expect(container.get(TOKENS.SessionStore)).toBe(store);
     expect(made).toEqual([[UNREACHABLE_REDIS, CONFIG.sessions, container.get(TOKENS.Logger)]]);
@@ -78,6 +88,31 @@ describe('buildContainer (HTTP) keeps the HTTP parts', () => {
       expect(store).toBeInstanceOf(RedisSessionState);
     } finally {
       await store.disconnect();
+    }
+  });
+});
+
+describe('the change journal store', () => {
+  const journalDir = mkdtempSync(join(tmpdir(), 'mcp-fs-composition-journal-'));
+  afterAll(() => rmSync(journalDir, { recursive: true, force: true }));
+  const journal = { dir: join(journalDir, 'j'), maxBytes: 1000, maxFileBytes: 100, retentionHours: 1 };
+
+  it('keeps records on disk without a Redis URL', async () => {
+    for (const container of [buildContainer({ ...CONFIG, journal }, { logger: new RecordingLogger() }), await buildStdioContainer({ ...CONFIG, journal }, { logger: new RecordingLogger() })]) {
+      expect(container.get(TOKENS.ChangeJournal)).toBeInstanceOf(DiskChangeJournal);
+    }
+  });
+
+  it('keeps the record index in Redis with session_store.url set, over HTTP and stdio', async () => {
+    const config = { ...CONFIG, journal, sessionStoreUrl: UNREACHABLE_REDIS };
+    for (const container of [buildContainer(config, { logger: new RecordingLogger() }), await buildStdioContainer(config, { logger: new RecordingLogger() })]) {
+      const store = container.get(TOKENS.ChangeJournal);
+      try {
+        expect(store).toBeInstanceOf(RedisChangeJournal);
+      } finally {
+        (store as RedisChangeJournal).disconnect();
+        await container.get<SessionStateStore>(TOKENS.SessionStore).disconnect();
+      }
     }
   });
 });

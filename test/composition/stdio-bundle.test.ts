@@ -24,6 +24,7 @@ const HTTP_ONLY_MARKERS = {
   HttpAuthentication: '"HttpAuthentication"',
   PrometheusMetrics: '"PrometheusMetrics"',
   RedisSessionState: '"RedisSessionState"',
+  RedisChangeJournal: '"RedisChangeJournal"',
 };
 
 /** dist/main.js and every file it imports statically (not `import(...)`), transitively. */

@@ -75,6 +75,7 @@ describe('loadConfig: a valid file', () => {
         maxBytes: 1024 ** 3,
         maxFileBytes: 16 * 1024 ** 2,
         retentionHours: 168,
+        redisKeyPrefix: 'mcp-fs:journal:',
       },
     });
   });
@@ -330,7 +331,7 @@ describe('loadConfig: every bad config is one line naming the key and the reason
 describe('loadConfig: the change journal (issue 20)', () => {
   it('reads journal.* from YAML (a relative dir against the YAML directory) and turns it off with enabled: false', async () => {
     const file = await writeConfig(`${VALID}journal:\n  dir: state/journal\n  max_bytes: 5000\n  max_file_bytes: 100\n  retention_hours: 2\n`);
-    expect(loadConfig(['--config', file], {}).journal).toEqual({ dir: join(dir, 'state/journal'), maxBytes: 5000, maxFileBytes: 100, retentionHours: 2 });
+    expect(loadConfig(['--config', file], {}).journal).toEqual({ dir: join(dir, 'state/journal'), maxBytes: 5000, maxFileBytes: 100, retentionHours: 2, redisKeyPrefix: 'mcp-fs:journal:' });
     expect(loadConfig(['--config', file], { MCP_FS_JOURNAL_ENABLED: 'false' }).journal).toBeUndefined();
   });
 

@@ -6,21 +6,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool } from '../support/mcp.js';
 import { success } from '../support/fixtures.js';
-import { freePort, RedisProcess, redisServerAvailable, ReplicaProcess, replicaConfig, roundRobinFetch } from '../support/redis-cluster.js';
+import { freePort, RedisProcess, ReplicaProcess, replicaConfig, roundRobinFetch, redisSuite } from '../support/redis-cluster.js';
 
 /**
  * Three server processes over one root and one real Redis, behind a round-robin "load balancer"
  * with no sticky sessions: any replica serves any request of any session.
  */
 
-const available = redisServerAvailable();
-if (!available) {
-  console.warn(
-    'SKIPPED test/e2e/redis-replicas.test.ts (shared session state across three replicas): redis-server is not installed. ' +
-      'Install it with `sudo apt-get install -y redis-server` (Debian/Ubuntu); .ci/run installs it.',
-  );
-}
-const describeWithRedis = available ? describe : describe.skip;
+const describeWithRedis = redisSuite('test/e2e/redis-replicas.test.ts', 'shared session state across three replicas');
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'ping' });

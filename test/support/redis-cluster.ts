@@ -178,3 +178,15 @@ export function roundRobinFetch(ports: () => readonly number[]) {
   };
   return { fetch: fetchNext, sent };
 }
+
+/**
+ * `describe` when redis-server is installed; otherwise `describe.skip`, with a warning naming the
+ * file and what it covers, so a skipped Redis suite is never silent.
+ */
+export function redisSuite(file: string, covers: string): typeof describe | typeof describe.skip {
+  if (redisServerAvailable()) return describe;
+  console.warn(
+    `SKIPPED ${file} (${covers}): redis-server is not installed. ` + 'Install it with `sudo apt-get install -y redis-server` (Debian/Ubuntu); .ci/run installs it.',
+  );
+  return describe.skip;
+}

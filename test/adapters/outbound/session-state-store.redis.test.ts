@@ -3,17 +3,10 @@ import { RedisSessionState } from '../../../src/adapters/outbound/redis-session-
 import { SessionStoreUnavailable } from '../../../src/adapters/outbound/session-state-store.js';
 import { defaultSessionLimits } from '../../../src/config/schema.js';
 import { RecordingLogger } from '../../support/recording-logger.js';
-import { RedisProcess, redisServerAvailable } from '../../support/redis-cluster.js';
+import { RedisProcess, redisSuite } from '../../support/redis-cluster.js';
 import { CONTRACT_IDLE_MS, sessionStateStoreContract } from './session-state-store.contract.js';
 
-const available = redisServerAvailable();
-if (!available) {
-  console.warn(
-    'SKIPPED test/adapters/outbound/session-state-store.redis.test.ts (the Redis session store): redis-server is not installed. ' +
-      'Install it with `sudo apt-get install -y redis-server` (Debian/Ubuntu); .ci/run installs it.',
-  );
-}
-const describeWithRedis = available ? describe : describe.skip;
+const describeWithRedis = redisSuite('test/adapters/outbound/session-state-store.redis.test.ts', 'the Redis session store');
 
 describeWithRedis('RedisSessionState against a real redis-server', () => {
   let redis: RedisProcess;

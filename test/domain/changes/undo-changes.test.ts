@@ -120,6 +120,28 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     await expect(world.undoChanges.execute({ root: 'noundo', path: 'c.txt' }, 's1')).rejects.toThrow('tool undo_changes not allowed on root noundo');
   });
 
+  it('says not_undoable (why) for an undoable change whose before-image this server cannot read, changes nothing and keeps no claim', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'kept elsewhere');
+    world.tree.seedFile('/ws/gone.txt', 'removed');
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'new' });
+    await world.removeFile.execute({ root: W, path: 'gone.txt' });
+    // What a replica sees whose journal.dir is not the shared one: the records, but no image file.
+    const records = await world.journal.list({});
+    world.journal.image = async () => null;
+    const { results } = await world.undoChanges.execute({ ids: records.map((record) => record.id) }, 's1');
+    expect(results.map((result) => [result.path, result.outcome, result.reason])).toEqual([
+      ['gone.txt', 'not_undoable', "its before-image is not in the journal (evicted, or not on this replica's journal directory)"],
+      ['a.txt', 'not_undoable', "its before-image is not in the journal (evicted, or not on this replica's journal directory)"],
+    ]);
+    expect(world.tree.readText('/ws/a.txt')).toBe('new');
+    expect(world.tree.exists('/ws/gone.txt')).toBe(false);
+    expect((await world.journal.list({})).map((record) => [record.undoable, record.undoneBy])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+  });
+
   it('keeps principals apart: another principal neither sees nor undoes my changes', async () => {
     const world = journalWorld();
     world.as('alice', 'sa');

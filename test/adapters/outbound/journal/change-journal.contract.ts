@@ -32,16 +32,18 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 
 /**
  * One behaviour for every journal store (issue 20): the in-memory store the domain tests use and
- * the disk store production uses run these same cases. `reopen` gives a store over the same state
- * as a restarted process would see it (the in-memory store: the same object).
+ * the disk and Redis stores production uses run these same cases. `reopen` gives a store over the
+ * same state as a restarted process would see it (the in-memory store: the same object).
  */
-export function changeJournalContract(make: (clock: Clock) => { journal: ChangeJournal; reopen: () => ChangeJournal }): void {
+type Reopen = () => ChangeJournal | Promise<ChangeJournal>;
+
+export function changeJournalContract(make: (clock: Clock) => { journal: ChangeJournal; reopen: Reopen } | Promise<{ journal: ChangeJournal; reopen: Reopen }>): void {
   let clock: ManualClock;
   let journal: ChangeJournal;
-  let reopen: () => ChangeJournal;
-  beforeEach(() => {
+  let reopen: Reopen;
+  beforeEach(async () => {
     clock = new ManualClock();
-    ({ journal, reopen } = make(clock));
+    ({ journal, reopen } = await make(clock));
   });
 
   it('lists a committed change with every field, and keeps its before-image byte for byte', async () => {
@@ -145,7 +147,7 @@ export function changeJournalContract(make: (clock: Clock) => { journal: ChangeJ
     await journal.commit(done);
     await journal.claimUndo(done, 'u1');
     const open = await journal.begin(draft({ path: 'b.txt' }), null);
-    const again = reopen();
+    const again = await reopen();
     expect((await again.list({})).map((record) => [record.id, record.undoneBy])).toEqual([[done, 'u1']]);
     expect((await again.pending()).map((record) => record.id)).toEqual([open]);
     expect(Buffer.from((await again.image(done))?.entries[0].content ?? []).toString()).toBe('keep');
