@@ -4,6 +4,7 @@ import { McpHttpEndpoint } from '../adapters/inbound/mcp/http-transport.js';
 import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentication.js';
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
 import { RedisSessionState } from '../adapters/outbound/redis-session-state.js';
+import { RedisChangeFeed } from '../adapters/outbound/feed/redis-change-feed.js';
 import { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
 import type { AppConfig } from '../config/app-config.js';
 import { buildCoreContainer, type ContainerOverrides } from './core-container.js';
@@ -17,7 +18,10 @@ export type { ContainerOverrides } from './core-container.js';
  * every tool call. main.ts loads this module only to serve HTTP.
  */
 export function buildContainer(config: AppConfig, overrides: ContainerOverrides = {}): Container {
-  const container = buildCoreContainer(config, overrides, (url, limits, logger) => new RedisSessionState(url, limits, logger));
+  const container = buildCoreContainer(config, overrides, {
+    sessionStore: (url, limits, logger) => new RedisSessionState(url, limits, logger),
+    changeFeed: (url, logger) => new RedisChangeFeed(url, logger),
+  });
   container.bind(TOKENS.Metrics).toConstantValue(new PrometheusMetrics(config.roots.map((root) => root.name)));
   container.bind(McpHttpEndpoint).toSelf();
   container.bind(HttpAuthentication).toSelf();

@@ -10,13 +10,19 @@ import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
 import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
+import { InProcessChangeFeed } from '../adapters/outbound/feed/in-process-change-feed.js';
 import { InMemoryFileWatcher } from '../adapters/outbound/watch/in-memory-file-watcher.js';
 import { NodeFileWatcher } from '../adapters/outbound/watch/node-file-watcher.js';
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
 import type { AppConfig, SessionLimits } from '../config/app-config.js';
+import { NotifyingFileSystem } from '../domain/changes/notifying-file-system.js';
+import { RootKeys } from '../domain/changes/root-keys.js';
 import { PathPolicy } from '../domain/path-policy.js';
+import type { ChangeFeed } from '../domain/ports/change-feed.port.js';
+import type { ContentHasher } from '../domain/ports/content-hasher.port.js';
+import type { FileWatcher } from '../domain/ports/file-watcher.port.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
@@ -33,15 +39,32 @@ export interface ContainerOverrides {
   readonly fileSystem?: FileSystemPort;
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /** The watcher over the real file system (default: inotify over the Node one, in memory over any other). */
+  readonly fileWatcher?: (files: FileSystemPort) => FileWatcher;
 }
 
-/** Builds the shared session store when session_store.url is set (Redis); the caller decides how it is loaded. */
-export type RemoteSessionStoreFactory = (url: string, limits: SessionLimits, logger: Logger) => SessionStateStore;
+/**
+ * What several replicas share when session_store.url is set (Redis): the session store and the
+ * change feed. The caller decides how they are loaded.
+ */
+export interface RemoteAdapters {
+  readonly sessionStore: (url: string, limits: SessionLimits, logger: Logger) => SessionStateStore;
+  readonly changeFeed: (url: string, logger: Logger) => ChangeFeed;
+}
 
-function sessionStoreOf(config: AppConfig, remote?: RemoteSessionStoreFactory): (clock: Clock, logger: Logger) => SessionStateStore {
+function sessionStoreOf(config: AppConfig, remote?: RemoteAdapters): (clock: Clock, logger: Logger) => SessionStateStore {
   if (config.sessionStoreUrl === '') return (clock) => new InMemorySessionState(config.sessions, clock);
   if (!remote) throw new Error('session_store.url is set but no remote session store was loaded');
-  return (_clock, logger) => remote(config.sessionStoreUrl, config.sessions, logger);
+  return (_clock, logger) => remote.sessionStore(config.sessionStoreUrl, config.sessions, logger);
+}
+
+function changeFeedOf(config: AppConfig, remote?: RemoteAdapters): (logger: Logger) => ChangeFeed {
+  if (config.sessionStoreUrl === '' || !remote) return () => new InProcessChangeFeed();
+  return (logger) => remote.changeFeed(config.sessionStoreUrl, logger);
+}
+
+function defaultWatcher(real: FileSystemPort): FileWatcher {
+  return real instanceof NodeFileSystem ? new NodeFileWatcher(real) : new InMemoryFileWatcher(real);
 }
 
 /**
@@ -53,7 +76,7 @@ function sessionStoreOf(config: AppConfig, remote?: RemoteSessionStoreFactory): 
 export function buildCoreContainer(
   config: AppConfig,
   overrides: ContainerOverrides = {},
-  remoteSessionStore?: RemoteSessionStoreFactory,
+  remote?: RemoteAdapters,
 ): Container {
   const container = new Container({ defaultScope: 'Singleton' });
 
@@ -73,24 +96,29 @@ export function buildCoreContainer(
     .bind(RootAccess)
     .toResolvedValue((paths: PathPolicy, tools: ToolPolicy) => new RootAccess(paths, tools), [TOKENS.PathPolicy, TOKENS.ToolPolicy]);
 
-  // With the journal on, the real file system sits behind the journaling one (journal-binding.ts).
-  const files = config.journal ? TOKENS.InnerFileSystem : TOKENS.FileSystem;
+  // Every write goes through the notifying file system (it publishes to the change feed), then,
+  // with the journal on, the journaling one (journal-binding.ts), then the real one.
+  const files = config.journal ? TOKENS.InnerFileSystem : TOKENS.NotifiedFileSystem;
   if (overrides.fileSystem) container.bind(files).toConstantValue(overrides.fileSystem);
   else container.bind(files).to(NodeFileSystem);
   if (config.journal) bindJournal(container, config.journal);
+  container.bind(RootKeys).toResolvedValue((hasher: ContentHasher) => new RootKeys(hasher), [TOKENS.ContentHasher]);
   container
-    .bind(TOKENS.FileWatcher)
-    .toResolvedValue(
-      (real: FileSystemPort) => (real instanceof NodeFileSystem ? new NodeFileWatcher(real) : new InMemoryFileWatcher(real)),
-      [files],
-    );
+    .bind(TOKENS.FileSystem)
+    .toResolvedValue((inner: FileSystemPort, feed: ChangeFeed, keys: RootKeys) => new NotifyingFileSystem(inner, feed, keys), [
+      TOKENS.NotifiedFileSystem,
+      TOKENS.ChangeFeed,
+      RootKeys,
+    ]);
+  container.bind(TOKENS.FileWatcher).toResolvedValue(overrides.fileWatcher ?? defaultWatcher, [files]);
   if (overrides.clock) container.bind(TOKENS.Clock).toConstantValue(overrides.clock);
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
   container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
 
-  container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remoteSessionStore), [TOKENS.Clock, TOKENS.Logger]);
+  container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remote), [TOKENS.Clock, TOKENS.Logger]);
+  container.bind(TOKENS.ChangeFeed).toResolvedValue(changeFeedOf(config, remote), [TOKENS.Logger]);
 
   container.load(...toolFamilyModules(servedToolsets(config)));
 
@@ -101,11 +129,17 @@ export function buildCoreContainer(
 }
 
 /**
- * The stdio server's container. The Redis store (and ioredis with it) is loaded only when
- * session_store.url asks for it.
+ * The stdio server's container. The Redis store and change feed (and ioredis with them) are
+ * loaded only when session_store.url asks for them.
  */
 export async function buildStdioContainer(config: AppConfig, overrides: ContainerOverrides = {}): Promise<Container> {
   if (config.sessionStoreUrl === '') return buildCoreContainer(config, overrides);
-  const { RedisSessionState } = await import('../adapters/outbound/redis-session-state.js');
-  return buildCoreContainer(config, overrides, (url, limits, logger) => new RedisSessionState(url, limits, logger));
+  const [{ RedisSessionState }, { RedisChangeFeed }] = await Promise.all([
+    import('../adapters/outbound/redis-session-state.js'),
+    import('../adapters/outbound/feed/redis-change-feed.js'),
+  ]);
+  return buildCoreContainer(config, overrides, {
+    sessionStore: (url, limits, logger) => new RedisSessionState(url, limits, logger),
+    changeFeed: (url, logger) => new RedisChangeFeed(url, logger),
+  });
 }

@@ -18,8 +18,9 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The change journal (issue 20): the disk store, and the journaling file system bound as THE file
- * system, in front of the real one (bound as InnerFileSystem by the caller). Every use case that
- * writes gets the journaling one without knowing it; swapping the store is one binding.
+ * system (behind the notifying one), in front of the real one (bound as InnerFileSystem by the
+ * caller). Every use case that writes gets the journaling one without knowing it; swapping the
+ * store is one binding.
  */
 export function bindJournal(container: Container, journal: JournalConfig): void {
   container.bind(TOKENS.ChangeAuthors).toConstantValue(new AsyncLocalChangeAuthor());
@@ -47,7 +48,7 @@ export function bindJournal(container: Container, journal: JournalConfig): void 
       [TOKENS.InnerFileSystem, TOKENS.ChangeJournal, TOKENS.Snapshots, TOKENS.ChangeAuthors, TOKENS.Clock, { serviceIdentifier: TOKENS.Metrics, optional: true }],
     )
     .inSingletonScope();
-  container.bind(TOKENS.FileSystem).toService(TOKENS.JournalingFileSystem);
+  container.bind(TOKENS.NotifiedFileSystem).toService(TOKENS.JournalingFileSystem);
 }
 
 /**
