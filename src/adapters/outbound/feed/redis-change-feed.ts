@@ -5,8 +5,11 @@ import type { ChangeFeed, EntryChange, EntryChangeListener } from '../../../doma
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { InProcessChangeFeed } from './in-process-change-feed.js';
 
-/** Under the session store's key prefix, so one Redis can serve several deployments side by side with their own prefixes. */
-export const CHANGE_CHANNEL = 'mcp-fs:changes';
+/**
+ * Under the session store's key prefix, and per database number: pub/sub channels ignore the
+ * database, and deployments sharing one Redis are kept apart by it (`mcp-fs:changes:0` for db 0).
+ */
+export const changeChannel = (db: number) => `mcp-fs:changes:${db}`;
 /** A change names at most two paths; anything longer is not one of ours. */
 const MAX_MESSAGE_CHARS = 64 * 1024;
 
@@ -29,6 +32,7 @@ export class RedisChangeFeed implements ChangeFeed {
   private readonly origin = randomUUID();
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
+  private readonly channel: string;
   private readonly listening: Promise<void>;
   private markListening: () => void = () => undefined;
   private reachable = true;
@@ -37,9 +41,10 @@ export class RedisChangeFeed implements ChangeFeed {
   constructor(
     url: string,
     private readonly logger: Logger,
-    private readonly channel = CHANGE_CHANNEL,
+    channel?: string,
   ) {
     this.publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, commandTimeout: 2000, retryStrategy });
+    this.channel = channel ?? changeChannel(this.publisher.options.db ?? 0);
     this.subscriber = new Redis(url, { autoResubscribe: false, connectTimeout: 2000, retryStrategy });
     // Without listeners ioredis reports every failed reconnect as an unhandled 'error' event.
     this.publisher.on('error', (error: Error) => this.unreachable(error));

@@ -74,14 +74,22 @@ describeWithRedis('RedisChangeFeed against a real redis-server', () => {
     expect(told.c).toEqual([change('a.ts'), change('b.ts')]);
   });
 
-  it('keeps deployments on other channels apart', async () => {
-    const here = await replica('deployment-a:changes');
-    const there = await replica('deployment-b:changes');
-    const told: EntryChange[] = [];
-    there.subscribe((received) => told.push(received));
+  it('keeps deployments on other database numbers apart (the default channel names the database)', async () => {
+    const onDb = async (db: number) => {
+      const feed = new RedisChangeFeed(redis.url.replace(/\/0$/, `/${db}`), new RecordingLogger());
+      feeds.push(feed);
+      await feed.subscribed();
+      return feed;
+    };
+    const [here, sameDb, otherDb] = [await onDb(2), await onDb(2), await onDb(3)];
+    const [toldSame, toldOther]: EntryChange[][] = [[], []];
+    sameDb.subscribe((received) => toldSame.push(received));
+    otherDb.subscribe((received) => toldOther.push(received));
     here.publish(change('a.ts'));
-    await pause(300);
-    expect(told).toEqual([]);
+    await until('the change on the same database', () => toldSame.length > 0, 1000);
+    await pause(200);
+    expect(toldSame).toEqual([change('a.ts')]);
+    expect(toldOther).toEqual([]);
   });
 
   it('Security: ignores what is not a change (a host path, .., a bad key, not JSON, too long), with one WARN and no echo of it', async () => {
