@@ -1,3 +1,4 @@
+import { DomainError } from '../errors.js';
 import type { ChangeFeed } from '../ports/change-feed.port.js';
 import type { FileSystemPort, WriteOptions, WriteResult } from '../ports/file-system.port.js';
 import { parentPath, type RootPath } from '../roots.js';
@@ -23,10 +24,23 @@ export class NotifyingFileSystem extends ReadThroughFileSystem implements FileSy
   }
 
   async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
-    // Folders the write makes on the way are entries added to the folder above them.
-    const made = options.createParents && path.segments.length > 1 ? await this.firstMissing(parentPath(path)) : null;
+    if (options.createParents && path.segments.length > 1) {
+      // The usual case, a folder that exists, costs no lookup: the write is tried without making folders first.
+      try {
+        const result = await this.inner.writeFile(path, data, { ...options, createParents: false });
+        this.publish([path]);
+        return result;
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'NOT_FOUND') throw error;
+      }
+      // Folders the write makes on the way are entries added to the folder above them.
+      const made = await this.firstMissing(parentPath(path));
+      const result = await this.inner.writeFile(path, data, options);
+      this.publish(made === null ? [path] : [path, made]);
+      return result;
+    }
     const result = await this.inner.writeFile(path, data, options);
-    this.publish(made === null ? [path] : [path, made]);
+    this.publish([path]);
     return result;
   }
 

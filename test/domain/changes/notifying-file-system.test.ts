@@ -14,6 +14,7 @@ import { RemoveFile } from '../../../src/domain/tools/remove-file.js';
 import { RemoveFolder } from '../../../src/domain/tools/remove-folder.js';
 import { WriteFile } from '../../../src/domain/tools/write-file.js';
 import { domainError, rootAccess, TEST_SETTINGS } from '../../support/domain.js';
+import { journalWorld } from './journal-world.js';
 import { makeRoot } from '../../support/roots.js';
 
 const W = 'workspace';
@@ -95,5 +96,26 @@ describe('NotifyingFileSystem (the publish point of every write)', () => {
     await domainError(w.removeFile.execute({ root: W, path: 'missing.txt' }));
     await w.createFolder.execute({ root: W, path: 'tree/sub' });
     expect(w.published).toEqual([]);
+  });
+
+  it('in front of the journal: a write into new folders is published with the top folder and journaled once, as without it', async () => {
+    const journaled = journalWorld();
+    const feed = new InProcessChangeFeed();
+    const published: EntryChange[] = [];
+    feed.subscribe((change) => published.push(change));
+    const fs = new NotifyingFileSystem(journaled.fs, feed, new RootKeys(new NodeContentHasher()));
+    const writeFile = new WriteFile(rootAccess(makeRoot(W, '/ws')), fs, TEST_SETTINGS);
+    await writeFile.execute({ root: W, path: 'n/m/f.txt', content: 'f' });
+    await writeFile.execute({ root: W, path: 'n/m/f.txt', content: 'g' });
+    expect(published).toEqual([
+      { rootKey: keyOf('/ws'), paths: [['n', 'm', 'f.txt'], ['n']] },
+      { rootKey: keyOf('/ws'), paths: [['n', 'm', 'f.txt']] },
+    ]);
+    const changes = await journaled.journal.list({});
+    expect(changes.map((change) => [change.op, change.path])).toEqual([
+      ['modify', 'n/m/f.txt'],
+      ['create', 'n/m/f.txt'],
+      ['mkdir', 'n'],
+    ]);
   });
 });
