@@ -47,7 +47,7 @@ export class NotifyingFileSystem extends ReadThroughFileSystem implements FileSy
   async createDirectory(path: RootPath): Promise<{ created: boolean }> {
     const made = await this.firstMissing(path);
     const result = await this.inner.createDirectory(path);
-    if (made !== null) this.publish([made]);
+    if (result.created) this.publish([made ?? path]);
     return result;
   }
 
@@ -88,10 +88,26 @@ export class NotifyingFileSystem extends ReadThroughFileSystem implements FileSy
     for (const [rootKey, touched] of byRoot) this.feed.publish({ rootKey, paths: touched });
   }
 
-  /** The topmost folder of `path` that does not exist yet (null when `path` exists). */
+  /**
+   * The topmost folder of `path` that does not exist yet; null when `path` exists or the lookup
+   * failed (the write itself then answers with the error). Existence is monotone along a path (a
+   * deeper entry is reached through every shorter one), so it is found by bisection: a few lookups
+   * even for a path a thousand folders deep.
+   */
   private async firstMissing(path: RootPath): Promise<RootPath | null> {
-    let missing: RootPath | null = null;
-    for (let at = path; at.segments.length > 0 && (await this.inner.stat(at, { followSymlinks: true })) === null; at = parentPath(at)) missing = at;
-    return missing;
+    const prefix = (depth: number): RootPath => ({ root: path.root, segments: path.segments.slice(0, depth) });
+    const exists = async (depth: number) => depth === 0 || (await this.inner.stat(prefix(depth), { followSymlinks: true })) !== null;
+    try {
+      if (await exists(path.segments.length)) return null;
+      let [present, missing] = [0, path.segments.length];
+      while (missing - present > 1) {
+        const middle = (present + missing) >> 1;
+        if (await exists(middle)) present = middle;
+        else missing = middle;
+      }
+      return prefix(missing);
+    } catch {
+      return null;
+    }
   }
 }

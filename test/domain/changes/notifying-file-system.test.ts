@@ -98,6 +98,26 @@ describe('NotifyingFileSystem (the publish point of every write)', () => {
     expect(w.published).toEqual([]);
   });
 
+  it('finds the top folder a write or create_folder makes in a few lookups, even 1,000 folders deep', async () => {
+    const tree = new InMemoryFileSystem();
+    tree.seedDirectory('/ws/tree/sub');
+    let lookups = 0;
+    const stat = tree.stat.bind(tree);
+    tree.stat = (path, options) => {
+      lookups += 1;
+      return stat(path, options);
+    };
+    const feed = new InProcessChangeFeed();
+    const published: EntryChange[] = [];
+    feed.subscribe((change) => published.push(change));
+    const fs = new NotifyingFileSystem(tree, feed, new RootKeys(new NodeContentHasher()));
+    const access = rootAccess(makeRoot(W, '/ws'));
+    await new WriteFile(access, fs, TEST_SETTINGS).execute({ root: W, path: `tree/sub/${'d/'.repeat(1000)}f.txt`, content: 'x' });
+    await new CreateFolder(access, fs).execute({ root: W, path: `tree/${'c/'.repeat(250)}` });
+    expect(published.map((change) => change.paths.map((path) => path.slice(0, 3).join('/')))).toEqual([['tree/sub/d', 'tree/sub/d'], ['tree/c']]);
+    expect(lookups).toBeLessThan(60);
+  });
+
   it('in front of the journal: a write into new folders is published with the top folder and journaled once, as without it', async () => {
     const journaled = journalWorld();
     const feed = new InProcessChangeFeed();
