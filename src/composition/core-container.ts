@@ -10,13 +10,19 @@ import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
 import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
+import { InProcessChangeFeed } from '../adapters/outbound/feed/in-process-change-feed.js';
 import { InMemoryFileWatcher } from '../adapters/outbound/watch/in-memory-file-watcher.js';
 import { NodeFileWatcher } from '../adapters/outbound/watch/node-file-watcher.js';
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
 import type { AppConfig, SessionLimits } from '../config/app-config.js';
+import { NotifyingFileSystem } from '../domain/changes/notifying-file-system.js';
+import { RootKeys } from '../domain/changes/root-keys.js';
 import { PathPolicy } from '../domain/path-policy.js';
+import type { ChangeFeed } from '../domain/ports/change-feed.port.js';
+import type { ContentHasher } from '../domain/ports/content-hasher.port.js';
+import type { FileWatcher } from '../domain/ports/file-watcher.port.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
@@ -33,21 +39,33 @@ export interface ContainerOverrides {
   readonly fileSystem?: FileSystemPort;
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /** The watcher over the real file system (default: inotify over the Node one, in memory over any other). */
+  readonly fileWatcher?: (files: FileSystemPort) => FileWatcher;
 }
 
-/** Builds the shared session store when session_store.url is set (Redis); the caller decides how it is loaded. */
-export type RemoteSessionStoreFactory = (url: string, limits: SessionLimits, logger: Logger) => SessionStateStore;
-
-/** The stores shared through session_store.url (Redis): sessions, and the change journal's records. */
-export interface RemoteStores {
-  readonly sessionStore: RemoteSessionStoreFactory;
+/**
+ * What several replicas share when session_store.url is set (Redis): the session store, the change
+ * journal's record index and the change feed. The caller decides how they are loaded.
+ */
+export interface RemoteAdapters {
+  readonly sessionStore: (url: string, limits: SessionLimits, logger: Logger) => SessionStateStore;
   readonly changeJournal: RemoteJournalFactory;
+  readonly changeFeed: (url: string, logger: Logger) => ChangeFeed;
 }
 
-function sessionStoreOf(config: AppConfig, remote?: RemoteStores): (clock: Clock, logger: Logger) => SessionStateStore {
+function sessionStoreOf(config: AppConfig, remote?: RemoteAdapters): (clock: Clock, logger: Logger) => SessionStateStore {
   if (config.sessionStoreUrl === '') return (clock) => new InMemorySessionState(config.sessions, clock);
   if (!remote) throw new Error('session_store.url is set but no remote session store was loaded');
   return (_clock, logger) => remote.sessionStore(config.sessionStoreUrl, config.sessions, logger);
+}
+
+function changeFeedOf(config: AppConfig, remote?: RemoteAdapters): (logger: Logger) => ChangeFeed {
+  if (config.sessionStoreUrl === '' || !remote) return () => new InProcessChangeFeed();
+  return (logger) => remote.changeFeed(config.sessionStoreUrl, logger);
+}
+
+function defaultWatcher(real: FileSystemPort): FileWatcher {
+  return real instanceof NodeFileSystem ? new NodeFileWatcher(real) : new InMemoryFileWatcher(real);
 }
 
 /**
@@ -59,7 +77,7 @@ function sessionStoreOf(config: AppConfig, remote?: RemoteStores): (clock: Clock
 export function buildCoreContainer(
   config: AppConfig,
   overrides: ContainerOverrides = {},
-  remote?: RemoteStores,
+  remote?: RemoteAdapters,
 ): Container {
   const container = new Container({ defaultScope: 'Singleton' });
 
@@ -79,8 +97,9 @@ export function buildCoreContainer(
     .bind(RootAccess)
     .toResolvedValue((paths: PathPolicy, tools: ToolPolicy) => new RootAccess(paths, tools), [TOKENS.PathPolicy, TOKENS.ToolPolicy]);
 
-  // With the journal on, the real file system sits behind the journaling one (journal-binding.ts).
-  const files = config.journal ? TOKENS.InnerFileSystem : TOKENS.FileSystem;
+  // Every write goes through the notifying file system (it publishes to the change feed), then,
+  // with the journal on, the journaling one (journal-binding.ts), then the real one.
+  const files = config.journal ? TOKENS.InnerFileSystem : TOKENS.NotifiedFileSystem;
   if (overrides.fileSystem) container.bind(files).toConstantValue(overrides.fileSystem);
   // In-flight write records go to the private state directory loadConfig chose outside every root.
   else if (config.stateDir !== undefined) container.bind(files).toResolvedValue(() => new NodeFileSystem({ stateDir: config.stateDir }));
@@ -89,12 +108,15 @@ export function buildCoreContainer(
     const shared = remote && config.sessionStoreUrl !== '' ? { url: config.sessionStoreUrl, store: remote.changeJournal } : undefined;
     bindJournal(container, config.journal, shared);
   }
+  container.bind(RootKeys).toResolvedValue((hasher: ContentHasher) => new RootKeys(hasher), [TOKENS.ContentHasher]);
   container
-    .bind(TOKENS.FileWatcher)
-    .toResolvedValue(
-      (real: FileSystemPort) => (real instanceof NodeFileSystem ? new NodeFileWatcher(real) : new InMemoryFileWatcher(real)),
-      [files],
-    );
+    .bind(TOKENS.FileSystem)
+    .toResolvedValue((inner: FileSystemPort, feed: ChangeFeed, keys: RootKeys) => new NotifyingFileSystem(inner, feed, keys), [
+      TOKENS.NotifiedFileSystem,
+      TOKENS.ChangeFeed,
+      RootKeys,
+    ]);
+  container.bind(TOKENS.FileWatcher).toResolvedValue(overrides.fileWatcher ?? defaultWatcher, [files]);
   if (overrides.clock) container.bind(TOKENS.Clock).toConstantValue(overrides.clock);
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
@@ -102,6 +124,7 @@ export function buildCoreContainer(
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
 
   container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remote), [TOKENS.Clock, TOKENS.Logger]);
+  container.bind(TOKENS.ChangeFeed).toResolvedValue(changeFeedOf(config, remote), [TOKENS.Logger]);
 
   container.load(...toolFamilyModules(servedToolsets(config)));
 
@@ -112,8 +135,8 @@ export function buildCoreContainer(
 }
 
 /**
- * The stdio server's container. The Redis stores (and ioredis with them) are loaded only when
- * session_store.url asks for it.
+ * The stdio server's container. The Redis stores and change feed (and ioredis with them) are
+ * loaded only when session_store.url asks for them.
  */
 export async function buildStdioContainer(config: AppConfig, overrides: ContainerOverrides = {}): Promise<Container> {
   if (config.sessionStoreUrl === '') return buildCoreContainer(config, overrides);

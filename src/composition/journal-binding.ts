@@ -23,10 +23,11 @@ export type RemoteJournalFactory = (url: string, journal: JournalConfig, retenti
 
 /**
  * The change journal (issue 20): its store, and the journaling file system bound as THE file
- * system, in front of the real one (bound as InnerFileSystem by the caller). Every use case that
- * writes gets the journaling one without knowing it; swapping the store is one binding. With a
- * Redis session store (replicas), the records live in that Redis too, so every replica lists and
- * undoes every change; the before-images stay in journal.dir, which the replicas share.
+ * system (behind the notifying one), in front of the real one (bound as InnerFileSystem by the
+ * caller). Every use case that writes gets the journaling one without knowing it; swapping the
+ * store is one binding. With a Redis session store (replicas), the records live in that Redis too,
+ * so every replica lists and undoes every change; the before-images stay in journal.dir, which the
+ * replicas share.
  */
 export function bindJournal(container: Container, journal: JournalConfig, redis?: { readonly url: string; readonly store: RemoteJournalFactory }): void {
   container.bind(TOKENS.ChangeAuthors).toConstantValue(new AsyncLocalChangeAuthor());
@@ -58,7 +59,7 @@ export function bindJournal(container: Container, journal: JournalConfig, redis?
       [TOKENS.InnerFileSystem, TOKENS.ChangeJournal, TOKENS.Snapshots, TOKENS.ChangeAuthors, TOKENS.Clock, { serviceIdentifier: TOKENS.Metrics, optional: true }],
     )
     .inSingletonScope();
-  container.bind(TOKENS.FileSystem).toService(TOKENS.JournalingFileSystem);
+  container.bind(TOKENS.NotifiedFileSystem).toService(TOKENS.JournalingFileSystem);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Logger } from '../domain/ports/logger.port.js';
 import type { RegexEngine } from '../domain/ports/regex-engine.port.js';
 import type { RootsSource } from '../domain/ports/roots-source.port.js';
 import type { FileWatcher } from '../domain/ports/file-watcher.port.js';
+import type { ChangeFeed } from '../domain/ports/change-feed.port.js';
 import type { SessionStatePort } from '../domain/ports/session-state.port.js';
 import type { PathPolicy } from '../domain/path-policy.js';
 import type { ToolPolicy } from '../domain/tool-policy.js';
@@ -28,7 +29,12 @@ export interface SessionEndListener {
 export const TOKENS = {
   Config: Symbol.for('AppConfig') as ServiceIdentifier<AppConfig>,
   Settings: Symbol.for('Settings') as ServiceIdentifier<Settings>,
+  /** What every use case writes through: the notifying file system, around NotifiedFileSystem. */
   FileSystem: Symbol.for('FileSystemPort') as ServiceIdentifier<FileSystemPort>,
+  /** The file system whose writes are published to the ChangeFeed: the journaling one while the journal is on, else the real one. */
+  NotifiedFileSystem: Symbol.for('NotifiedFileSystem') as ServiceIdentifier<FileSystemPort>,
+  /** Changes made through this server, for subscriptions: in process, or Redis pub/sub when session_store.url is set. */
+  ChangeFeed: Symbol.for('ChangeFeed') as ServiceIdentifier<ChangeFeed>,
   Clock: Symbol.for('Clock') as ServiceIdentifier<Clock>,
   /** Watches entries for resources/subscribe; inotify-backed over the Node file system, in memory over the in-memory one. */
   FileWatcher: Symbol.for('FileWatcher') as ServiceIdentifier<FileWatcher>,
@@ -57,7 +63,7 @@ export const TOKENS = {
   ChangeAuthors: Symbol.for('ChangeAuthors') as ServiceIdentifier<AsyncLocalChangeAuthor>,
   /** Reads and compares entry states and before-images (bounded by journal.max_file_bytes). */
   Snapshots: Symbol.for('Snapshots') as ServiceIdentifier<Snapshots>,
-  /** The journaling file system itself (also bound as FileSystem), for start-up recovery. */
+  /** The journaling file system itself (also bound as NotifiedFileSystem), for start-up recovery. */
   JournalingFileSystem: Symbol.for('JournalingFileSystem') as ServiceIdentifier<JournalingFileSystem>,
   /** Multi-bound: every tool family module binds its definitions here. */
   ToolDefinition: Symbol.for('ToolDefinition') as ServiceIdentifier<ToolDefinition>,

@@ -1,4 +1,6 @@
+import type { RootKeys } from './changes/root-keys.js';
 import { errors } from './errors.js';
+import type { ChangeFeed, EntryChange } from './ports/change-feed.port.js';
 import type { FileSystemPort } from './ports/file-system.port.js';
 import type { FileWatcher, Watch } from './ports/file-watcher.port.js';
 import { displayPath, type RootPath } from './roots.js';
@@ -19,6 +21,14 @@ interface SharedWatch {
  * of a root it may read (read_file, as reading the resource needs), refused with the same errors as
  * reading it (outside the root, through a link leading outside, missing). Subscriptions are keyed
  * by session and by the entry's key; each session holds at most `maxPerSession`.
+ *
+ * A subscriber hears of a change two ways, both through the same listener (so the MCP adapter's
+ * coalescing sees one stream): the watcher (the operating system: changes by anyone, where it
+ * reports them) and the ChangeFeed (changes made through this server, by this replica or another).
+ * A change from the feed tells the entry's own subscribers, those of the folder it is in, and
+ * those of anything below it (a removed or moved folder takes its contents with it).
+ * Security: a change is looked up by its root key among the entries subscribed here, so a change
+ * of a root this replica does not serve matches nothing; it never carries a host path.
  */
 export class Subscriptions {
   private readonly watches = new Map<string, SharedWatch>();
@@ -29,13 +39,17 @@ export class Subscriptions {
     private readonly fs: FileSystemPort,
     private readonly watcher: FileWatcher,
     private readonly maxPerSession: number,
-  ) {}
+    private readonly keys: RootKeys,
+    feed: ChangeFeed,
+  ) {
+    feed.subscribe((change) => this.changed(change));
+  }
 
   async subscribe(sessionId: string, rootName: string, rawPath: string, listener: ChangeListener): Promise<void> {
     const target = this.access.path(RESOURCE_TOOL, rootName, rawPath);
     const entry = await this.fs.stat(target, { followSymlinks: true });
     if (!entry) throw errors.notFound('path', target.root.name, displayPath(target));
-    const key = keyOf(target);
+    const key = this.keyOf(target);
     const held = this.sessions.get(sessionId) ?? new Set<string>();
     if (held.has(key)) {
       // Subscribed again (e.g. through a session's rebuilt server): the latest listener is the one told.
@@ -52,9 +66,7 @@ export class Subscriptions {
     let shared = this.watches.get(key);
     if (!shared) {
       const listeners = new Map<string, ChangeListener>();
-      const ready = this.watcher.watch(target, entry.kind === 'directory' ? 'directory' : 'file', () => {
-        for (const notify of [...listeners.values()]) notify();
-      });
+      const ready = this.watcher.watch(target, entry.kind === 'directory' ? 'directory' : 'file', () => tell(listeners));
       shared = { ready, listeners };
       this.watches.set(key, shared);
     }
@@ -69,7 +81,25 @@ export class Subscriptions {
 
   /** Stops the session's subscription to the entry (nothing happens when it has none). */
   unsubscribe(sessionId: string, rootName: string, rawPath: string): void {
-    this.release(sessionId, keyOf(this.access.path(RESOURCE_TOOL, rootName, rawPath)));
+    this.release(sessionId, this.keyOf(this.access.path(RESOURCE_TOOL, rootName, rawPath)));
+  }
+
+  /** A change made through this server (here or on another replica): every entry it touched is told once. */
+  changed(change: EntryChange): void {
+    if (this.watches.size === 0) return;
+    const prefix = `${change.rootKey}\0`;
+    const touched = new Set<SharedWatch>();
+    for (const segments of change.paths) {
+      const entry = segments.join('/');
+      const folder = segments.slice(0, -1).join('/');
+      for (const [key, shared] of this.watches) {
+        if (!key.startsWith(prefix)) continue;
+        const watched = key.slice(prefix.length);
+        const below = entry === '' ? watched !== '' : watched.startsWith(`${entry}/`);
+        if (watched === entry || below || (segments.length > 0 && watched === folder)) touched.add(shared);
+      }
+    }
+    for (const shared of touched) tell(shared.listeners);
   }
 
   /** The session ended: every subscription of it goes. */
@@ -96,9 +126,13 @@ export class Subscriptions {
       () => undefined,
     );
   }
+
+  /** An entry's identity: its root's key (its directory, as every replica names it) and the in-root path. */
+  private keyOf(path: RootPath): string {
+    return `${this.keys.of(path.root)}\0${path.segments.join('/')}`;
+  }
 }
 
-/** An entry's identity: its root's real path and the in-root path (what a subscription names). */
-function keyOf(path: RootPath): string {
-  return `${path.root.hostPath}\0${path.segments.join('/')}`;
+function tell(listeners: Map<string, ChangeListener>): void {
+  for (const notify of [...listeners.values()]) notify();
 }

@@ -7,6 +7,7 @@ import { NodeFileSystem } from '../../src/adapters/outbound/node-file-system.js'
 import { SystemClock } from '../../src/adapters/outbound/system-clock.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
+import { NotifyingFileSystem } from '../../src/domain/changes/notifying-file-system.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import { callTool } from '../support/mcp.js';
 import { RecordingLogger } from '../support/recording-logger.js';
@@ -23,7 +24,9 @@ const CONFIG = compositionConfig({
 describe('buildContainer', () => {
   it('binds the production adapters and both entry points', () => {
     const container = buildContainer(CONFIG, { logger: new RecordingLogger() });
-    expect(container.get(TOKENS.FileSystem)).toBeInstanceOf(NodeFileSystem);
+    // Every write is published to the change feed, then made by the Node adapter.
+    expect(container.get(TOKENS.FileSystem)).toBeInstanceOf(NotifyingFileSystem);
+    expect(container.get(TOKENS.NotifiedFileSystem)).toBeInstanceOf(NodeFileSystem);
     expect(container.get(TOKENS.Clock)).toBeInstanceOf(SystemClock);
     expect(container.get(HttpServer)).toBeInstanceOf(HttpServer);
     expect(container.get(StdioServer)).toBeInstanceOf(StdioServer);

@@ -5,6 +5,8 @@ import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
 import { StdioServer } from '../../src/adapters/inbound/mcp/stdio-transport.js';
 import { DiskChangeJournal } from '../../src/adapters/outbound/journal/disk-change-journal.js';
 import { RedisChangeJournal } from '../../src/adapters/outbound/journal/redis-change-journal.js';
+import { InProcessChangeFeed } from '../../src/adapters/outbound/feed/in-process-change-feed.js';
+import { RedisChangeFeed } from '../../src/adapters/outbound/feed/redis-change-feed.js';
 import { InMemorySessionState } from '../../src/adapters/outbound/in-memory-session-state.js';
 import { PrometheusMetrics } from '../../src/adapters/outbound/prometheus-metrics.js';
 import { RedisSessionState } from '../../src/adapters/outbound/redis-session-state.js';
@@ -31,6 +33,7 @@ describe('buildCoreContainer (what a stdio server needs)', () => {
     // No metrics observer: stdio has no /metrics to expose them on.
     expect(container.isBound(TOKENS.Metrics)).toBe(false);
     expect(container.get(TOKENS.SessionStore)).toBeInstanceOf(InMemorySessionState);
+    expect(container.get(TOKENS.ChangeFeed)).toBeInstanceOf(InProcessChangeFeed);
   });
 
   it('refuses a session_store.url it was given no way to serve', () => {
@@ -39,9 +42,10 @@ describe('buildCoreContainer (what a stdio server needs)', () => {
     );
   });
 
-  it('builds the remote store with the URL and session limits of the config', () => {
+  it('builds the remote store and change feed with the URL and session limits of the config', () => {
     const made: unknown[][] = [];
     const store = new InMemorySessionState(CONFIG.sessions, { now: () => new Date(0) });
+    const feed = new InProcessChangeFeed();
     const container = buildCoreContainer({ ...CONFIG, sessionStoreUrl: UNREACHABLE_REDIS }, { logger: new RecordingLogger() }, {
       sessionStore: (...args) => {
         made.push(args);
@@ -50,9 +54,17 @@ describe('buildCoreContainer (what a stdio server needs)', () => {
       changeJournal: () => {
         throw new Error('no journal in this config');
       },
+      changeFeed: (...args) => {
+        made.push(args);
+        return feed;
+      },
     });
     expect(container.get(TOKENS.SessionStore)).toBe(store);
-    expect(made).toEqual([[UNREACHABLE_REDIS, CONFIG.sessions, container.get(TOKENS.Logger)]]);
+    expect(container.get(TOKENS.ChangeFeed)).toBe(feed);
+    expect(made).toEqual([
+      [UNREACHABLE_REDIS, CONFIG.sessions, container.get(TOKENS.Logger)],
+      [UNREACHABLE_REDIS, container.get(TOKENS.Logger)],
+    ]);
   });
 });
 
@@ -65,10 +77,13 @@ describe('buildStdioContainer', () => {
   it('loads the Redis store when session_store.url is set', async () => {
     const container = await buildStdioContainer({ ...CONFIG, sessionStoreUrl: UNREACHABLE_REDIS }, { logger: new RecordingLogger() });
     const store: SessionStateStore = container.get(TOKENS.SessionStore);
+    const feed = container.get(TOKENS.ChangeFeed);
     try {
       expect(store).toBeInstanceOf(RedisSessionState);
+      expect(feed).toBeInstanceOf(RedisChangeFeed);
     } finally {
       await store.disconnect();
+      await feed.close();
     }
   });
 });
@@ -84,10 +99,13 @@ describe('buildContainer (HTTP) keeps the HTTP parts', () => {
   it('uses Redis when session_store.url is set', async () => {
     const container = buildContainer({ ...CONFIG, sessionStoreUrl: UNREACHABLE_REDIS }, { logger: new RecordingLogger() });
     const store: SessionStateStore = container.get(TOKENS.SessionStore);
+    const feed = container.get(TOKENS.ChangeFeed);
     try {
       expect(store).toBeInstanceOf(RedisSessionState);
+      expect(feed).toBeInstanceOf(RedisChangeFeed);
     } finally {
       await store.disconnect();
+      await feed.close();
     }
   });
 });

@@ -1,7 +1,14 @@
+import { InProcessChangeFeed } from '../../src/adapters/outbound/feed/in-process-change-feed.js';
 import { InMemoryFileSystem } from '../../src/adapters/outbound/in-memory-file-system.js';
+import { NodeContentHasher } from '../../src/adapters/outbound/node-content-hasher.js';
 import { InMemoryFileWatcher } from '../../src/adapters/outbound/watch/in-memory-file-watcher.js';
+import { NotifyingFileSystem } from '../../src/domain/changes/notifying-file-system.js';
+import { RootKeys } from '../../src/domain/changes/root-keys.js';
 import { Subscriptions } from '../../src/domain/subscriptions.js';
-import { domainError, rootAccess } from '../support/domain.js';
+import { Move } from '../../src/domain/tools/move.js';
+import { RemoveFolder } from '../../src/domain/tools/remove-folder.js';
+import { WriteFile } from '../../src/domain/tools/write-file.js';
+import { domainError, rootAccess, TEST_SETTINGS } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
 
 function world(maxPerSession = 256) {
@@ -14,9 +21,14 @@ function world(maxPerSession = 256) {
   const workspace = makeRoot('workspace', '/ws');
   const access = rootAccess(workspace, makeRoot('lister', '/lf', ['list_folder']));
   const watcher = new InMemoryFileWatcher(fs);
-  const subscriptions = new Subscriptions(access, fs, watcher, maxPerSession);
+  const keys = new RootKeys(new NodeContentHasher());
+  const feed = new InProcessChangeFeed();
+  const subscriptions = new Subscriptions(access, fs, watcher, maxPerSession, keys, feed);
   const at = (...segments: string[]) => ({ root: workspace, segments });
-  return { fs, watcher, subscriptions, at };
+  // The tools write through the notifying file system, as the composition root binds it; the watcher is never told here.
+  const notifying = new NotifyingFileSystem(fs, feed, keys);
+  const tools = { writeFile: new WriteFile(access, notifying, TEST_SETTINGS), removeFolder: new RemoveFolder(access, notifying), move: new Move(notifying, access) };
+  return { fs, watcher, subscriptions, at, feed, tools, workspaceKey: keys.of(workspace) };
 }
 
 describe('Subscriptions', () => {
@@ -77,5 +89,55 @@ describe('Subscriptions', () => {
     await Promise.resolve();
     expect(watcher.size).toBe(0);
     expect(subscriptions.countOf('s')).toBe(0);
+  });
+
+  describe('changes made through this server (the change feed)', () => {
+    it('tells the subscribers of the entry and of its folder, each once per change, with no watcher event', async () => {
+      const { subscriptions, tools } = world();
+      const told: string[] = [];
+      await subscriptions.subscribe('s1', 'workspace', 'src/b.txt', () => told.push('s1 file'));
+      await subscriptions.subscribe('s1', 'workspace', 'src', () => told.push('s1 folder'));
+      await subscriptions.subscribe('s2', 'workspace', 'src', () => told.push('s2 folder'));
+      await subscriptions.subscribe('s3', 'workspace', 'a.txt', () => told.push('s3 other file'));
+      await subscriptions.subscribe('s4', 'workspace', '.', () => told.push('s4 root'));
+      await tools.writeFile.execute({ root: 'workspace', path: 'src/b.txt', content: 'b2' });
+      expect(told.sort()).toEqual(['s1 file', 's1 folder', 's2 folder']);
+      told.length = 0;
+      await tools.writeFile.execute({ root: 'workspace', path: 'src/new.ts', content: '' });
+      expect(told.sort()).toEqual(['s1 folder', 's2 folder']);
+    });
+
+    it('a removed or moved folder tells the subscribers of everything below it; a move tells both folders', async () => {
+      const { fs, subscriptions, tools } = world();
+      fs.seedFile('/ws/src/deep/c.txt', 'c');
+      fs.seedDirectory('/ws/dest');
+      const told: string[] = [];
+      await subscriptions.subscribe('s', 'workspace', 'src/deep/c.txt', () => told.push('c'));
+      await subscriptions.subscribe('s', 'workspace', 'dest', () => told.push('dest'));
+      await subscriptions.subscribe('s', 'workspace', '.', () => told.push('root'));
+      await tools.move.execute({ source_root: 'workspace', source_path: 'src', dest_root: 'workspace', dest_path: 'dest/src' });
+      expect(told.sort()).toEqual(['c', 'dest', 'root']);
+      told.length = 0;
+      await subscriptions.subscribe('t', 'workspace', 'dest/src/b.txt', () => told.push('b'));
+      await tools.removeFolder.execute({ root: 'workspace', path: 'dest' });
+      expect(told.sort()).toEqual(['b', 'dest', 'root']);
+    });
+
+    it('Security: a change of a root this server does not serve, or of another entry, tells nobody; unsubscribed sessions hear nothing', async () => {
+      const { feed, subscriptions, workspaceKey } = world();
+      const told: string[] = [];
+      await subscriptions.subscribe('s', 'workspace', 'a.txt', () => told.push('s'));
+      await subscriptions.subscribe('gone', 'workspace', 'a.txt', () => told.push('gone'));
+      subscriptions.unsubscribe('gone', 'workspace', 'a.txt');
+      feed.publish({ rootKey: '0123456789abcdef', paths: [['a.txt']] });
+      feed.publish({ rootKey: workspaceKey, paths: [['src', 'a.txt']] });
+      feed.publish({ rootKey: workspaceKey, paths: [['a.txt.bak']] });
+      expect(told).toEqual([]);
+      feed.publish({ rootKey: workspaceKey, paths: [['a.txt']] });
+      expect(told).toEqual(['s']);
+      subscriptions.dropSession('s');
+      feed.publish({ rootKey: workspaceKey, paths: [['a.txt']] });
+      expect(told).toEqual(['s']);
+    });
   });
 });

@@ -5,34 +5,13 @@ import type { Container } from 'inversify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import type { FileWatcher } from '../../src/domain/ports/file-watcher.port.js';
 import { callTool } from '../support/mcp.js';
+import { nextUpdate, sleep, updatesOf } from '../support/notifications.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const MAIN = join(process.cwd(), 'dist', 'main.js');
-
-/** Every notifications/resources/updated the client gets, with when it came. */
-function updatesOf(client: Client): Array<{ uri: string; at: number }> {
-  const updates: Array<{ uri: string; at: number }> = [];
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-    updates.push({ uri: notification.params.uri, at: Date.now() });
-  });
-  return updates;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves once `updates` holds more than `count` entries, or fails after 1 second (the promise of the issue). */
-async function nextUpdate(updates: Array<{ uri: string }>, count: number): Promise<string> {
-  const deadline = Date.now() + 1000;
-  while (updates.length <= count) {
-    if (Date.now() > deadline) throw new Error('no notifications/resources/updated within 1 s');
-    await sleep(10);
-  }
-  return updates[count].uri;
-}
 
 /** The subscription journeys every transport must pass; `host` maps an in-root path to the host. */
 async function checkSubscriptions(client: Client, host: (rel: string) => string): Promise<void> {
@@ -120,6 +99,18 @@ describe('resources/subscribe over Streamable HTTP', () => {
     expect(updates.length).toBeLessThanOrEqual(4);
     for (let i = 1; i < updates.length; i += 1) expect(updates[i].at - updates[i - 1].at).toBeGreaterThanOrEqual(240);
     expect(updates[updates.length - 1].at).toBeGreaterThanOrEqual(lastWrite);
+  });
+
+  it('a write through this server is one notification per URI, though heard through the change feed and through inotify', async () => {
+    const client = await server.connect();
+    const updates = updatesOf(client);
+    await client.subscribeResource({ uri: 'mcpfs://workspace/notes.txt' });
+    await client.subscribeResource({ uri: 'mcpfs://workspace/src' });
+    expect((await callTool(client, 'write_file', { root: 'workspace', path: 'notes.txt', content: 'v2' })).isError).toBe(false);
+    expect((await callTool(client, 'write_file', { root: 'workspace', path: 'src/added.ts', content: '' })).isError).toBe(false);
+    await nextUpdate(updates, 1);
+    await sleep(700);
+    expect(updates.map((update) => update.uri).sort()).toEqual(['mcpfs://workspace/notes.txt', 'mcpfs://workspace/src']);
   });
 
   it('shares watches between sessions, caps a session, leaves no watch after a flood of 1,000 pairs or a session\'s end', async () => {

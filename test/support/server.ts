@@ -14,6 +14,8 @@ import { RecordingLogger } from './recording-logger.js';
 export interface TestRootOptions {
   readonly name: string;
   readonly allowedTools?: readonly string[];
+  /** An existing directory to serve (another test server's root, as a second replica would); kept by stop(). Default: a fresh temp dir. */
+  readonly path?: string;
 }
 
 export interface TestServerOptions {
@@ -38,6 +40,8 @@ export interface TestServerOptions {
   readonly journal?: JournalConfig | boolean;
   /** resources/subscribe limits; default 256 a session. */
   readonly subscriptions?: { readonly maxPerSession: number };
+  /** session_store.url: a Redis shared with other servers (sessions and the change feed); default none. */
+  readonly sessionStoreUrl?: string;
 }
 
 export interface TestServer {
@@ -62,7 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const roots = await Promise.all(
     rootOptions.map(async (root) => ({
       name: root.name,
-      path: await realpath(await mkdtemp(join(tmpdir(), `mcp-fs-${root.name}-`))),
+      path: root.path ?? (await realpath(await mkdtemp(join(tmpdir(), `mcp-fs-${root.name}-`)))),
       allowedTools: [...(root.allowedTools ?? ['*'])],
     })),
   );
@@ -78,7 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logLevel: 'error',
     settings: { ...defaultSettings(roots[0].name), ...options.settings },
     sessions: { ...defaultSessionLimits(), ...options.sessions },
-    sessionStoreUrl: '',
+    sessionStoreUrl: options.sessionStoreUrl ?? '',
     roots,
     auth: options.auth,
     metrics: options.metrics,
@@ -112,7 +116,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async stop() {
       await Promise.all(clients.splice(0).map((client) => client.close()));
       await http.stop();
-      await Promise.all(roots.map((root) => rm(root.path, { recursive: true, force: true })));
+      const own = roots.filter((_root, index) => rootOptions[index].path === undefined);
+      await Promise.all(own.map((root) => rm(root.path, { recursive: true, force: true })));
       if (journalBase !== undefined) await rm(journalBase, { recursive: true, force: true });
     },
   };

@@ -4,6 +4,8 @@ import { McpResourceHandler } from '../../adapters/inbound/mcp/resource-handler.
 import { McpSubscriptionHandler } from '../../adapters/inbound/mcp/subscriptions.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { FileWatcher } from '../../domain/ports/file-watcher.port.js';
+import type { ChangeFeed } from '../../domain/ports/change-feed.port.js';
+import { RootKeys } from '../../domain/changes/root-keys.js';
 import { Subscriptions } from '../../domain/subscriptions.js';
 import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
 import type { Settings } from '../../domain/settings.js';
@@ -30,9 +32,9 @@ export const resourcesModule = new ContainerModule(({ bind }) => {
   bind(McpCompletionHandler).toSelf().inSingletonScope();
   bind(Subscriptions)
     .toResolvedValue(
-      (access: RootAccess, files: FileSystemPort, watcher: FileWatcher, config: AppConfig) =>
-        new Subscriptions(access, files, watcher, config.subscriptions?.maxPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS),
-      [RootAccess, TOKENS.FileSystem, TOKENS.FileWatcher, TOKENS.Config],
+      (access: RootAccess, files: FileSystemPort, watcher: FileWatcher, config: AppConfig, keys: RootKeys, feed: ChangeFeed) =>
+        new Subscriptions(access, files, watcher, config.subscriptions?.maxPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS, keys, feed),
+      [RootAccess, TOKENS.FileSystem, TOKENS.FileWatcher, TOKENS.Config, RootKeys, TOKENS.ChangeFeed],
     )
     .inSingletonScope();
   bind(McpSubscriptionHandler).toSelf().inSingletonScope();

@@ -3,6 +3,7 @@ import { inject, injectable, multiInject, optional } from 'inversify';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOKENS, type SessionEndListener } from '../../../composition/tokens.js';
+import type { ChangeFeed } from '../../../domain/ports/change-feed.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import type { Principal } from '../../../domain/principal.js';
@@ -42,6 +43,7 @@ export class SessionRegistry {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.SessionStore) private readonly store: SessionStateStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.ChangeFeed) private readonly feed: ChangeFeed,
   ) {
     this.listeners = listeners ?? [];
   }
@@ -121,12 +123,13 @@ export class SessionRegistry {
     await Promise.all(idle.map((session) => this.release(session)));
   }
 
-  /** Closes every local Server (shutdown). The store keeps the sessions: another replica, or this one restarted, serves them on. */
+  /** Closes every local Server and the shared connections (shutdown). The store keeps the sessions: another replica, or this one restarted, serves them on. */
   async closeAll(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
     await Promise.all([...this.local.values()].map((session) => this.release(session)));
     await this.store.disconnect();
+    await this.feed.close();
   }
 
   private async release(session: LocalSession): Promise<void> {

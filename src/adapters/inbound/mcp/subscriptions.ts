@@ -13,35 +13,60 @@ import { INTERNAL_ERROR_TEXT, logDenial } from './result-mapper.js';
 /** At most one notifications/resources/updated per URI and session in this long; the last change of a burst is sent at its end. */
 export const COALESCE_MS = 250;
 
+/**
+ * How long the first change of a burst waits for the rest of its events before it is sent: one
+ * write through this server is heard twice here (the change feed at once, inotify a moment later)
+ * and a replace is several events to a directory watch; both belong in the same notification.
+ */
+export const SETTLE_MS = 50;
+
 /** JSON-RPC code the MCP spec suggests for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** One URI of one session: sends at once, then at most once per COALESCE_MS, never losing the last change. */
+/**
+ * One URI of one session: the first change is sent SETTLE_MS later (its other events go with it),
+ * then at most once per COALESCE_MS; a change while that window is open is sent when it closes,
+ * so the last change of a burst is never lost.
+ */
 class Coalescer {
   private timer?: NodeJS.Timeout;
+  /** Sent, and the COALESCE_MS window is open (rather than settling before the send). */
+  private quiet = false;
   private pending = false;
 
   constructor(private readonly send: () => void) {}
 
   changed(): void {
     if (this.timer) {
-      this.pending = true;
+      // Settling: this change goes with the send to come. Quiet: it waits for the window to close.
+      if (this.quiet) this.pending = true;
       return;
     }
-    this.send();
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (!this.pending) return;
-      this.pending = false;
-      this.changed();
-    }, COALESCE_MS);
-    this.timer.unref();
+    this.start(SETTLE_MS, () => {
+      this.send();
+      this.quiet = true;
+      this.start(COALESCE_MS, () => {
+        this.quiet = false;
+        if (!this.pending) return;
+        this.pending = false;
+        this.changed();
+      });
+    });
   }
 
   stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.quiet = false;
     this.pending = false;
+  }
+
+  private start(ms: number, then: () => void): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      then();
+    }, ms);
+    this.timer.unref();
   }
 }
 

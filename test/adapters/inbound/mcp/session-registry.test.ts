@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { SessionRegistry } from '../../../../src/adapters/inbound/mcp/session-registry.js';
 import { InMemorySessionState } from '../../../../src/adapters/outbound/in-memory-session-state.js';
+import { InProcessChangeFeed } from '../../../../src/adapters/outbound/feed/in-process-change-feed.js';
 import type { SessionEndListener } from '../../../../src/composition/tokens.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
 
@@ -18,7 +19,7 @@ function world(listeners?: SessionEndListener[]) {
   const clock = new SteppedClock();
   const logger = new RecordingLogger();
   const store = new InMemorySessionState({ idleTimeoutMs: IDLE_MS, max: 10, maxPerPrincipal: 10 }, clock);
-  const registry = new SessionRegistry(listeners, logger, store, clock);
+  const registry = new SessionRegistry(listeners, logger, store, clock, new InProcessChangeFeed());
   return { clock, logger, store, registry };
 }
 
