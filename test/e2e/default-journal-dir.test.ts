@@ -48,8 +48,9 @@ async function writeListUndo(client: Client, root: string, served: string): Prom
 }
 
 /** The records the journal in `journalDir` holds: one per change, never anywhere in the root. */
+/** The ids of the records kept there: a record is its begin file (<id>.img) and, once rewritten, <id>.json. */
 async function recordsIn(journalDir: string): Promise<string[]> {
-  return (await readdir(join(journalDir, 'records'))).filter((name) => name.endsWith('.json'));
+  return [...new Set((await readdir(join(journalDir, 'records'))).filter((name) => /\.(img|json)$/.test(name)).map((name) => name.replace(/\.(img|json)$/, '')))];
 }
 
 describe('the default journal directory (child process)', () => {
