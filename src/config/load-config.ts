@@ -47,7 +47,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
   // The DIR form writes its own allowlists; the container drops tools of disabled toolsets from them.
   if (configFile !== undefined) checkAllowlistsAgainstToolsets(raw.roots, toolsets);
   const allowedHosts = resolveAllowedHosts(raw.host, raw.allowed_hosts);
-  const state = chooseStateDir(env, roots);
+  const state = chooseStateDir(env, roots, commandLine.clientRoots);
   return {
     host: raw.host,
     port: raw.port,

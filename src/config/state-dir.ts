@@ -38,8 +38,12 @@ export interface StateDirChoice {
  * could be made: its nearest existing ancestor is a directory we may write) wins. A candidate that
  * exists but is not private is still chosen: the adapters then refuse to start, which says why.
  */
-export function chooseStateDir(env: NodeJS.ProcessEnv, roots: readonly RootConfig[]): StateDirChoice {
-  const tried = stateDirCandidates(env);
+export function chooseStateDir(env: NodeJS.ProcessEnv, roots: readonly RootConfig[], clientRoots = false): StateDirChoice {
+  const candidates = stateDirCandidates(env);
+  // Security: with the client's folders as roots (stdio, no DIR), the roots come after start-up and a
+  // folder that overlaps the state directory is refused (ClientRoots). A client sharing $HOME (an
+  // editor opened on it) is likelier than one sharing the temp dir, so the temp dir goes first there.
+  const tried = clientRoots ? [candidates[candidates.length - 1], ...candidates.slice(0, -1)] : candidates;
   const usable = tried.find((candidate) => makeable(candidate) && overlappingRoot(realpathOfNearest(candidate), roots) === undefined);
   return usable === undefined ? { dir: tried[tried.length - 1], outsideRoots: false, tried } : { dir: usable, outsideRoots: true, tried };
 }

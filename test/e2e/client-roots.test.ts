@@ -1,5 +1,5 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -40,8 +40,8 @@ interface Started {
 }
 
 /** The built server on stdio, as an editor starts it; `roots` undefined: a client without the roots capability. */
-async function start(args: string[], roots: string[] | undefined): Promise<Started> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, ...args], env: { PATH: process.env.PATH ?? '', MCP_FS_LOG_LEVEL: 'info' }, stderr: 'pipe' });
+async function start(args: string[], roots: string[] | undefined, env: Record<string, string> = {}): Promise<Started> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, ...args], env: { PATH: process.env.PATH ?? '', MCP_FS_LOG_LEVEL: 'info', ...env }, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'client-roots-test', version: '1' }, roots ? { capabilities: { roots: { listChanged: true } } } : {});
@@ -95,6 +95,22 @@ describe('roots from the client (stdio, no DIR, no config)', () => {
     // Completion and the editor namespace follow the shared folders.
     expect((await client.complete({ ref: { type: 'ref/resource', uri: 'mcpfs://{root}/{+path}' }, argument: { name: 'root', value: 'app' } })).completion.values).toEqual(['app', 'app-2']);
     expect((await callTool(client, 'view', { path: '/docs/d.md' })).isError).toBe(false);
+  });
+
+  it("never serves a folder that holds the server's private state (the journal): a shared $HOME works, the temp dir holding it is skipped", async () => {
+    const home = join(dir, 'home');
+    const temp = join(dir, 'tmp');
+    await Promise.all([mkdir(home, { recursive: true }), mkdir(temp, { recursive: true })]);
+    await writeFile(join(home, 'h.txt'), 'home\n');
+    const { client, stderr } = await start([], [pathToFileURL(home).href, pathToFileURL(temp).href, pathToFileURL(dir).href], { HOME: home, TMPDIR: temp });
+    await rootsAre(client, ['home']);
+    expect(stderr().match(/client root skipped.*private state directory/g)).toHaveLength(2);
+    // The journal works, in the temp dir: a change in the shared $HOME is listed and undone.
+    expect((await callTool(client, 'write_file', { root: 'home', path: 'h.txt', content: 'changed\n' })).isError).toBe(false);
+    const { changes } = (await callTool(client, 'list_changes', { root: 'home' })).structured as { changes: { id: string }[] };
+    expect((await callTool(client, 'undo_changes', { ids: [changes[0].id] })).structured.results[0].outcome).toBe('restored');
+    expect(await readFile(join(home, 'h.txt'), 'utf8')).toBe('home\n');
+    expect(await readdir(join(temp, `mcp-fs-inflight-${userInfo().uid}`, 'journal', 'records'))).not.toEqual([]);
   });
 
   it('lists again on roots/list_changed and replaces the set; resources/list_changed follows; a vanished root is UNKNOWN_ROOT', async () => {

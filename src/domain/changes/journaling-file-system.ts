@@ -5,6 +5,7 @@ import type { EntryStat, FileSystemPort, WriteOptions, WriteResult } from '../po
 import { displayPath, parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { JournalBounds, type JournalLimits } from './journal-bounds.js';
+import { ReadThroughFileSystem } from './read-through-file-system.js';
 import { Snapshots, stateOf, tooLarge } from './snapshots.js';
 
 const OUTSIDE_A_CALL = { principal: 'local', session: '-', tool: '-' };
@@ -22,12 +23,12 @@ type Change = Pick<ChangeDraft, 'op' | 'before' | 'after'> & { readonly toPath?:
  * replace is made conditional on the version read (WriteOptions.expected), so what is kept is
  * exactly what the rename replaced; a concurrent writer makes it read again.
  */
-export class JournalingFileSystem implements FileSystemPort {
+export class JournalingFileSystem extends ReadThroughFileSystem implements FileSystemPort {
   readonly snapshots: Snapshots;
   private readonly bounds: JournalBounds;
 
   constructor(
-    private readonly inner: FileSystemPort,
+    inner: FileSystemPort,
     private readonly journal: ChangeJournal,
     snapshots: Snapshots,
     private readonly authors: ChangeAuthorContext,
@@ -35,16 +36,10 @@ export class JournalingFileSystem implements FileSystemPort {
     limits: JournalLimits,
     observer?: JournalObserver,
   ) {
+    super(inner);
     this.snapshots = snapshots;
     this.bounds = new JournalBounds(journal, clock, limits, observer);
   }
-
-  stat: FileSystemPort['stat'] = (path, options) => this.inner.stat(path, options);
-  readDirectory: FileSystemPort['readDirectory'] = (path, options) => this.inner.readDirectory(path, options);
-  scanTree: FileSystemPort['scanTree'] = (path, options) => this.inner.scanTree(path, options);
-  openFile: FileSystemPort['openFile'] = (path) => this.inner.openFile(path);
-  lockFile: FileSystemPort['lockFile'] = (path) => this.inner.lockFile(path);
-  ownerNames: FileSystemPort['ownerNames'] = (uid, gid) => this.inner.ownerNames(uid, gid);
 
   async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
     // Parents the write would make are made (and recorded) first, so undoing both leaves no folder behind.

@@ -10,5 +10,4 @@ export abstract class ReadThroughFileSystem implements Pick<FileSystemPort, 'sta
   openFile: FileSystemPort['openFile'] = (path) => this.inner.openFile(path);
   lockFile: FileSystemPort['lockFile'] = (path) => this.inner.lockFile(path);
   ownerNames: FileSystemPort['ownerNames'] = (uid, gid) => this.inner.ownerNames(uid, gid);
-
 }

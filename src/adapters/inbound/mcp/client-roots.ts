@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import { domainRootsOf, servedToolsets } from '../../../config/domain-roots.js';
+import { isWithin, realpathOfNearest } from '../../../config/state-dir.js';
 import { clientRootConfigs, type SharedFolder } from '../../../config/zero-config-roots.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import type { RootsSource } from '../../../domain/ports/roots-source.port.js';
@@ -67,6 +68,11 @@ export class ClientRoots implements RootsSource {
     if (namesOf(this.roots) !== before) server.sendResourceListChanged().catch(() => undefined);
   }
 
+  /** The state and journal directories as real paths (or their nearest existing ancestor's, when not made yet). */
+  private privateDirs(): string[] {
+    return [this.config.stateDir, this.config.journal?.dir].filter((dir): dir is string => dir !== undefined).map(realpathOfNearest);
+  }
+
   /**
    * The folder a root URI names, or undefined (one WARN line) for another scheme, a missing path or a
    * file. Security: the real path is resolved once, here; from then on the root is confined to it
@@ -88,6 +94,9 @@ export class ClientRoots implements RootsSource {
     try {
       const realPath = await realpath(named);
       if (!(await stat(realPath)).isDirectory()) return skip('not a directory');
+      // Security: a folder holding the server's private state (the journal's before-images, in-flight
+      // records) or inside it would let a tool read or forge them, as a configured root would.
+      if (this.privateDirs().some((dir) => isWithin(dir, realPath) || isWithin(realPath, dir))) return skip("it holds the server's private state directory");
       return { named, realPath };
     } catch {
       return skip('no such directory');
