@@ -66,7 +66,8 @@ export class DiskChangeJournal implements ChangeJournal {
     const id = this.ids.next(now);
     const record: ChangeRecord = { ...draft, id, time: now.toISOString() };
     const owner: Owner = { pid: process.pid, instance: this.instance, host: HOST };
-    this.put(id, { record, committed: false, imageBytes: 0, owner });
+    const began: Held = { record, committed: false, imageBytes: 0, owner };
+    this.put(id, began);
     try {
       // The pending record and the image in one file (one fsync), renamed into place, then one fsync
       // of the directory for its name. A kill -9 inside begin leaves no file or a temp, which load
@@ -74,8 +75,7 @@ export class DiskChangeJournal implements ChangeJournal {
       const temp = join(this.records, `.${id}.img.tmp`);
       const imageBytes = await writeImageFile(temp, image, { state: 'pending', record, owner } satisfies Stored);
       await rename(temp, this.imageFile(id));
-      const held = this.held.get(id);
-      if (held) this.put(id, { ...held, imageBytes });
+      this.put(id, { ...(this.held.get(id) ?? began), imageBytes });
       await syncDirectory(this.records);
     } catch (error) {
       await this.abort(id);
@@ -278,7 +278,9 @@ export class DiskChangeJournal implements ChangeJournal {
       const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : names.has(`${id}.img`) ? imageFileSize(this.imageFile(id)) : 0;
       this.put(id, { record: stored.record, committed: stored.state === 'committed' || names.has(`${id}.done`), imageBytes, owner: stored.owner });
     }
-    for (const id of [...this.held.keys()]) if (!known.has(id)) this.put(id, undefined);
+    // Gone from disk: another writer's abort or prune. Not a change this server is beginning, whose
+    // file is not in place yet (a re-read in that window must not lose it, or its commit would be).
+    for (const [id, held] of [...this.held]) if (!known.has(id) && !(held.owner?.instance === this.instance && !held.committed)) this.put(id, undefined);
   }
 }
 

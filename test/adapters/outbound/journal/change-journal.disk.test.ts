@@ -87,6 +87,37 @@ describe('DiskChangeJournal on disk', () => {
   });
 });
 
+describe('DiskChangeJournal: changes begun while another call reads the index', () => {
+  let base: string;
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'journal-race-'));
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  it('a change being begun is kept through every re-read of the directory, then committed and listed', async () => {
+    const journal = new DiskChangeJournal(join(base, 'journal'), new ManualClock());
+    const image = { entries: [{ relativePath: '', kind: 'file' as const, mode: 0o644, content: Uint8Array.of(1) }] };
+    for (let i = 0; i < 20; i += 1) {
+      // A new clock tick, so the directory's mtime moves when the begin makes its file (it is read again then).
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await journal.list({});
+      let settled = false;
+      const begun = journal.begin(draft({ path: `f${i}.txt` }), image).finally(() => {
+        settled = true;
+      });
+      // list_changes from another session, again and again while the begin writes its file.
+      while (!settled) {
+        await journal.list({});
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const id = await begun;
+      await journal.commit(id);
+      expect((await journal.list({})).map((record) => record.id)).toContain(id);
+    }
+    expect(await journal.usage()).toEqual({ bytes: 20, records: 20 });
+  });
+});
+
 describe('DiskChangeJournal: claims left by a server that died', () => {
   let base: string;
   beforeEach(() => {
