@@ -138,15 +138,17 @@ export class RedisChangeJournal implements ChangeJournal {
     const found: ChangeRecord[] = [];
     // A change committed meanwhile shifts the pages by one (a record would come twice): seen drops it.
     const seen = new Set<string>();
-    for (let offset = 0; query.limit === undefined || found.length < query.limit; offset += PAGE) {
-      const ids = await this.call(() => this.redis.zrevrangebyscore(index, '+inf', oldest, 'LIMIT', offset, PAGE));
+    // The first page is the limit (no filter but the index: one page answers); later ones are larger.
+    let page = Math.min(PAGE, Math.max(query.limit ?? PAGE, 16));
+    for (let offset = 0; query.limit === undefined || found.length < query.limit; offset += page, page = PAGE) {
+      const ids = await this.call(() => this.redis.zrevrangebyscore(index, '+inf', oldest, 'LIMIT', offset, page));
       for (const fields of await this.read(ids)) {
         if (fields.state !== 'committed') continue;
         const record = recordOf(fields);
         if (!seen.has(record.id) && matchesQuery(record, query)) found.push(record);
         seen.add(record.id);
       }
-      if (ids.length < PAGE) break;
+      if (ids.length < page) break;
     }
     return query.limit === undefined ? found : found.slice(0, query.limit);
   }
