@@ -335,6 +335,13 @@ describe('loadConfig: the change journal (issue 20)', () => {
     expect(loadConfig(['--config', file], { MCP_FS_JOURNAL_ENABLED: 'false' }).journal).toBeUndefined();
   });
 
+  it('reads journal.redis_key_prefix from YAML or MCP_FS_JOURNAL_REDIS_KEY_PREFIX, and refuses one that is not a plain key prefix', async () => {
+    const file = await writeConfig(`${VALID}journal:\n  redis_key_prefix: 'team-a:journal:'\n`);
+    expect(loadConfig(['--config', file], {}).journal?.redisKeyPrefix).toBe('team-a:journal:');
+    expect(loadConfig(['--config', file], { MCP_FS_JOURNAL_REDIS_KEY_PREFIX: 'team-b:' }).journal?.redisKeyPrefix).toBe('team-b:');
+    await expectConfigError(`${VALID}journal:\n  redis_key_prefix: 'a b'\n`, 'config error: journal.redis_key_prefix: must be 1 to 64 letters, digits or : _ . - (such as mcp-fs:journal:)');
+  });
+
   it('refuses a journal directory inside a root, however it is spelt', async () => {
     await symlink(join(dir, 'ws'), join(dir, 'ws-link'));
     await expectConfigError(`${VALID}journal:\n  dir: ws/.journal\n`, `config error: journal.dir: ${join(dir, 'ws/.journal')} is inside root "workspace"; put the journal outside every root`);

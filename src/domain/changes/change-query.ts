@@ -5,6 +5,10 @@ export function matchesQuery(record: ChangeRecord, query: ChangeQuery): boolean 
   if (query.principal !== undefined && record.principal !== query.principal) return false;
   if (query.session !== undefined && record.session !== query.session) return false;
   if (query.afterId !== undefined && record.id <= query.afterId) return false;
+  if (query.roots !== undefined) {
+    if (query.roots.get(record.root) !== record.rootKey) return false;
+    if (record.toRoot !== undefined && query.roots.get(record.toRoot) !== record.toRootKey) return false;
+  }
   if (query.root !== undefined && record.root !== query.root && record.toRoot !== query.root) return false;
   if (query.path !== undefined) {
     const here = record.path === query.path && (query.root === undefined || record.root === query.root);

@@ -57,8 +57,11 @@ export class ListChanges {
       root: input.root,
       path,
       session: input.session === 'this' ? sessionId : undefined,
+      // Filtered by the store, so the limit counts only changes shown: a store stops reading there.
+      roots: this.snapshots.rootKeys(usable),
+      limit,
     };
-    const records = (await this.journal.list(query)).filter((record) => this.snapshots.isHere(record, usable)).slice(0, limit);
+    const records = await this.journal.list(query);
     if (!input.diff) return { changes: records.map(viewOf) };
     return this.withDiffs(records);
   }

@@ -39,6 +39,11 @@ export class Snapshots {
     return this.sha256(new TextEncoder().encode(root.hostPath)).slice(0, 16);
   }
 
+  /** The query filter that keeps only changes of these roots (name -> key). */
+  rootKeys(roots: readonly Root[]): ReadonlyMap<string, string> {
+    return new Map(roots.map((root) => [root.name, this.rootKey(root)]));
+  }
+
   /** Whether a record's roots are roots of this server, by name and by directory. */
   isHere(record: ChangeRecord, roots: readonly Root[]): boolean {
     const here = (name: string, key: string | undefined) => roots.some((root) => root.name === name && this.rootKey(root) === key);

@@ -84,8 +84,7 @@ export class UndoChanges {
       if (input.root === undefined) throw errors.invalidArgument('undo_changes: give root with path (the path is inside that root)');
       path = this.contents.shownPath(input.root, input.path);
     }
-    const records = await this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED });
-    return records.filter((record) => this.snapshots.isHere(record, this.paths.roots));
+    return this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED, roots: this.snapshots.rootKeys(this.paths.roots) });
   }
 
   private async undoOne(record: ChangeRecord, input: UndoChangesInput, sessionId: string): Promise<UndoResult> {

@@ -71,6 +71,11 @@ export interface ChangeQuery {
   readonly afterId?: string;
   /** At most this many, newest first. */
   readonly limit?: number;
+  /**
+   * Only changes whose root (and to_root) is one of these: root name -> root key. A journal shared
+   * with another deployment holds its changes too; filtered here, a limit counts only ours.
+   */
+  readonly roots?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -92,7 +92,8 @@ export class RedisChangeJournal implements ChangeJournal {
     const record: ChangeRecord = { ...draft, id, time: now.toISOString() };
     const bytes = image === null ? 0 : imageBytes(image.entries);
     await this.call(() =>
-      this.redis.eval(BEGIN_SCRIPT, 0, this.prefix, id, JSON.stringify(record), this.instance, bytes, this.ttlMs, now.getTime(), draft.principal),
+      // Scored by the id's own millisecond (never before the clock's): the afterId bound of list() is exact.
+      this.redis.eval(BEGIN_SCRIPT, 0, this.prefix, id, JSON.stringify(record), this.instance, bytes, this.ttlMs, idMillis(id), draft.principal),
     );
     try {
       if (image !== null) {
@@ -133,20 +134,22 @@ export class RedisChangeJournal implements ChangeJournal {
 
   async list(query: ChangeQuery): Promise<ChangeRecord[]> {
     const index = query.principal === undefined ? this.key('all') : this.key(`principal:${query.principal}`);
-    // Ids are time-ordered: nothing after afterId is older than its millisecond.
-    const oldest = query.afterId !== undefined && CHANGE_ID.test(query.afterId) ? parseInt(query.afterId.slice(0, 9), 36) : '-inf';
+    // Scores are the ids' milliseconds: nothing after afterId scores below its millisecond.
+    const oldest = query.afterId !== undefined && CHANGE_ID.test(query.afterId) ? idMillis(query.afterId) : '-inf';
     const found: ChangeRecord[] = [];
     // A change committed meanwhile shifts the pages by one (a record would come twice): seen drops it.
     const seen = new Set<string>();
-    for (let offset = 0; query.limit === undefined || found.length < query.limit; offset += PAGE) {
-      const ids = await this.call(() => this.redis.zrevrangebyscore(index, '+inf', oldest, 'LIMIT', offset, PAGE));
+    // The first page is the limit (no filter but the index: one page answers); later ones are larger.
+    let page = Math.min(PAGE, Math.max(query.limit ?? PAGE, 16));
+    for (let offset = 0; query.limit === undefined || found.length < query.limit; offset += page, page = PAGE) {
+      const ids = await this.call(() => this.redis.zrevrangebyscore(index, '+inf', oldest, 'LIMIT', offset, page));
       for (const fields of await this.read(ids)) {
         if (fields.state !== 'committed') continue;
         const record = recordOf(fields);
         if (!seen.has(record.id) && matchesQuery(record, query)) found.push(record);
         seen.add(record.id);
       }
-      if (ids.length < PAGE) break;
+      if (ids.length < page) break;
     }
     return query.limit === undefined ? found : found.slice(0, query.limit);
   }
@@ -292,6 +295,11 @@ export class RedisChangeJournal implements ChangeJournal {
     if (this.reachable) this.logger?.warn('journal store unreachable', { error: reason });
     this.reachable = false;
   }
+}
+
+/** The millisecond an id was minted in (its first nine base-36 digits). */
+function idMillis(id: string): number {
+  return parseInt(id.slice(0, 9), 36);
 }
 
 /** A stored record as the domain sees it: the draft, then what commit, eviction and undo added. */

@@ -105,6 +105,21 @@ export function changeJournalContract(make: (clock: Clock) => { journal: ChangeJ
     expect(await ids({ limit: 1 })).toEqual([third]);
   });
 
+  it("filters by this deployment's roots (name and key) before the limit counts", async () => {
+    const ours = await journal.begin(draft(), null);
+    const moved = await journal.begin(draft({ op: 'move', toRoot: 'other', toRootKey: 'k2', toPath: 'b.txt' }), null);
+    const theirs = await journal.begin(draft({ rootKey: 'elsewhere' }), null);
+    const movedToTheirs = await journal.begin(draft({ op: 'move', toRoot: 'other', toRootKey: 'elsewhere', toPath: 'b.txt' }), null);
+    for (const id of [ours, moved, theirs, movedToTheirs]) await journal.commit(id);
+    const roots = new Map([
+      ['workspace', 'k1'],
+      ['other', 'k2'],
+    ]);
+    expect((await journal.list({ roots })).map((record) => record.id)).toEqual([moved, ours]);
+    expect((await journal.list({ roots, limit: 1 })).map((record) => record.id)).toEqual([moved]);
+    expect((await journal.list({ roots: new Map([['workspace', 'k1']]) })).map((record) => record.id)).toEqual([ours]);
+  });
+
   it('lets one undo claim a change, never two, until the claim is released', async () => {
     const id = await journal.begin(draft(), null);
     await journal.commit(id);

@@ -125,6 +125,18 @@ describeWithRedis('RedisChangeJournal against a real redis-server', () => {
     expect(await journal.list({ principal: 'bob' })).toEqual([]);
   });
 
+  it('lists after an id minted by a server whose clock is ahead (ids, not clocks, order the changes)', async () => {
+    redisCli('flushdb');
+    const dir = freshDir();
+    const ahead = new ManualClock(Date.parse('2026-01-01T00:00:05Z'));
+    const first = await journalAt(dir, ahead).begin(draft(), null);
+    const behind = journalAt(dir, new ManualClock(Date.parse('2026-01-01T00:00:00Z')));
+    const later = await behind.begin(draft(), null);
+    for (const id of [first, later]) await behind.commit(id);
+    expect(later > first).toBe(true);
+    expect((await behind.list({ afterId: first })).map((record) => record.id)).toEqual([later]);
+  });
+
   it('keeps two deployments on one Redis apart by their key prefix', async () => {
     redisCli('flushdb');
     const one = journalAt(freshDir(), new ManualClock());
