@@ -9,7 +9,7 @@ import { sha256Hex } from '../support/raw-mcp.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /** Every tool that can remove or overwrite content a file or folder already has (MCP: destructiveHint true). */
-const DESTRUCTIVE_TOOLS = ['write_file', 'patch_file', 'str_replace', 'create_file', 'file_write', 'move', 'copy', 'remove_file', 'remove_folder'];
+const DESTRUCTIVE_TOOLS = ['write_file', 'patch_file', 'str_replace', 'create_file', 'file_write', 'move', 'copy', 'remove_file', 'remove_folder', 'undo_changes'];
 /** Tools that change nothing on disk: the read-only allowlistable ones and the two always offered. */
 const NEVER_WRITING = [...READ_ONLY_TOOLS, 'read_files', 'list_roots', 'change_directory', 'list_changes'];
 const WRITER_TOKEN = 'writer-token-5c1e0f';
@@ -30,7 +30,8 @@ describe('annotations over Streamable HTTP', () => {
 
   it('say destructive for every tool that can remove or overwrite, read-only for the ones that never write', async () => {
     const tools = (await (await server.connect()).listTools()).tools;
-    expect(tools).toHaveLength(23);
+    // 23, and list_changes and undo_changes with the journal on (the default).
+    expect(tools).toHaveLength(25);
     for (const tool of tools) {
       const hints = tool.annotations ?? {};
       // An absent hint means the spec default: readOnlyHint false, destructiveHint true, idempotentHint false.
@@ -63,14 +64,15 @@ describe('tools/list offers only what the session can use somewhere (HTTP)', () 
     await server.stop();
   });
 
-  it('lists the union of the roots\' allowlists plus list_roots and change_directory', async () => {
+  it('lists the union of the roots\' allowlists plus list_roots, change_directory and (journal on) list_changes', async () => {
     const writer = await server.connect({ bearer: WRITER_TOKEN });
-    expect(await names(writer)).toEqual(['change_directory', 'grep', 'list_roots', 'read_file', 'read_files', 'view', 'write_file']);
+    // undo_changes only where a root allows it (neither does here); list_changes wherever any tool is allowed.
+    expect(await names(writer)).toEqual(['change_directory', 'grep', 'list_changes', 'list_roots', 'read_file', 'read_files', 'view', 'write_file']);
   });
 
   it('leaves out the writing tools for a read_only principal; calling one answers TOOL_NOT_ALLOWED, not "unknown tool"', async () => {
     const reader = await server.connect({ bearer: READER_TOKEN });
-    expect(await names(reader)).toEqual(['change_directory', 'grep', 'list_roots', 'read_file', 'read_files', 'view']);
+    expect(await names(reader)).toEqual(['change_directory', 'grep', 'list_changes', 'list_roots', 'read_file', 'read_files', 'view']);
     const write = await callTool(reader, 'write_file', { root: 'code', path: 'a.txt', content: 'x' });
     expect(write.isError).toBe(true);
     expect(write.text).toMatch(/^TOOL_NOT_ALLOWED: tool write_file is not allowed on any root this session may use/);
