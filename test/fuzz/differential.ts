@@ -31,8 +31,8 @@ function count(key: string): void {
 /** Counts what each tool came to (ok, or its error code; each undo's outcomes too), so a run shows what it exercised. */
 export function tally(tool: string, settled: PromiseSettledResult<unknown>): void {
   count(`${tool} ${settled.status === 'fulfilled' ? 'ok' : ((settled.reason as { code?: string }).code ?? 'crash')}`);
-  const results = settled.status === 'fulfilled' ? (settled.value as { results?: { outcome: string; reason?: string }[] }).results : undefined;
-  for (const result of results ?? []) count(`  undo: ${result.outcome}${result.outcome === 'not_undoable' ? ` (${whyNot(result.reason)})` : ''}`);
+  const results = settled.status === 'fulfilled' ? (settled.value as { results?: { outcome: string; op?: string; reason?: string }[] }).results : undefined;
+  for (const result of results ?? []) count(`  undo: ${result.outcome} ${result.outcome === 'not_undoable' ? `(${whyNot(result.reason)})` : (result.op ?? '')}`);
 }
 
 /** The kind of reason a change is not undoable, without its paths and sizes. */
