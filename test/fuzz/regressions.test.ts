@@ -1,5 +1,6 @@
 import { runDifferential } from './differential.js';
 import type { JournalLimits } from '../../src/domain/changes/journal-bounds.js';
+import { SINCE_THE_START } from './journal.js';
 import type { Operation } from './operations.js';
 import type { TreeSpec } from './trees.js';
 
@@ -10,7 +11,7 @@ import type { TreeSpec } from './trees.js';
 const DEFAULT_JOURNAL: JournalLimits = { maxFileBytes: 64 * 1024, maxBytes: 1024 * 1024, retentionMs: 168 * 3_600_000 };
 
 function replay(tree: TreeSpec, operations: Operation[], journal: JournalLimits = DEFAULT_JOURNAL): Promise<void> {
-  return runDifferential(tree, operations, { coldReads: false, journal });
+  return runDifferential(tree, operations, { coldReads: false, journal, strict: true });
 }
 
 describe('fuzzer regressions', () => {
@@ -48,6 +49,53 @@ describe('fuzzer regressions', () => {
         { tool: 'copy', args: { source_root: 'workspace', source_path: 'notes.txt', dest_root: 'workspace', dest_path: 'pipe' } },
         { tool: 'copy', args: { source_root: 'workspace', source_path: 'notes.txt', dest_root: 'workspace', dest_path: 'sub' } },
         { tool: 'list_folder', args: { root: 'workspace', path: 'sub' } },
+      ]),
+    ).resolves.toBeUndefined();
+  });
+});
+
+describe('fuzzer regressions: the change journal', () => {
+  // FAILING until fixed in src/adapters/outbound/journal/in-memory-change-journal.ts (left to the lead, who
+  // owns the journal stores): `it.failing` passes while the stores disagree; once they agree, jest fails it
+  // here, and it becomes a plain `it`. Found by reading the stores' eviction order after the fuzzer's journal
+  // comparison was in (it needs an empty file modified, then an image over max_bytes; a 40-run seed rarely
+  // draws both). InMemoryChangeJournal.oldestWithImage lists every record with an image, an empty one
+  // included, so eviction drops the empty file's image first (freeing 0 bytes) and marks that change
+  // "evicted", not undoable; DiskChangeJournal lists only images of more than 0 bytes and keeps it
+  // undoable. The disk store is the right one: an eviction that frees nothing only loses an undo.
+  it.failing('eviction at max_bytes: an empty before-image frees nothing, so both stores keep it (the in-memory store evicts it)', async () => {
+    const tree: TreeSpec = {
+      entries: [
+        { kind: 'file', path: 'a', bytes: new Uint8Array(0), mode: 0o644 },
+        { kind: 'file', path: 'b', bytes: new TextEncoder().encode('needle\n'.repeat(15)), mode: 0o644 },
+      ],
+    };
+    const limits: JournalLimits = { ...DEFAULT_JOURNAL, maxFileBytes: 1024, maxBytes: 64 };
+    await expect(
+      replay(tree, [
+        // A modify of the empty file: its before-image holds 0 bytes.
+        { tool: 'write_file', args: { root: 'workspace', path: 'a', content: 'x' } },
+        // A modify of a 105-byte file: over max_bytes 64, so the bounds evict, oldest first.
+        { tool: 'write_file', args: { root: 'workspace', path: 'b', content: 'y' } },
+      ], limits),
+    ).resolves.toBeUndefined();
+  });
+
+  // FAILING until fixed in src/domain/changes (the journaling file system and the Restorer; left to the
+  // lead). Found by the random-seed run of `npm test` (seed 839816984, path 36:1:1:2:6:6:9:6:7:9:10:11:11:8:8:8:8:8).
+  // create_file on `a`, a link to `missing/nowhere`, writes the file at the link's target and makes
+  // `missing/` on the way; the journal records one change, `create a`, and no mkdir (the write's own
+  // path has one segment, so no parents are recorded). Undoing everything since the start says
+  // `restored`, but the undo of `create a` removes the link `a` (a removed link cannot be recreated by
+  // an undo) and leaves `missing/nowhere` and `missing/`: the tree is not the seeded one. Both worlds
+  // agree, so only the undo-everything property sees it; the fuzz property skips that check for this
+  // case only until the fix (journal-invariants.ts, createdThroughLink).
+  it.failing('undo of a file created through a dangling link removes what was created, not the link', async () => {
+    const tree: TreeSpec = { entries: [{ kind: 'link', path: 'a', text: 'missing/nowhere' }] };
+    await expect(
+      replay(tree, [
+        { tool: 'create_file', args: { sessionId: 'fuzz-session', path: '/workspace/a', content: '' } },
+        { tool: 'undo_changes', args: { selector: { since_id: SINCE_THE_START, force: true } } },
       ]),
     ).resolves.toBeUndefined();
   });
