@@ -87,13 +87,13 @@ describeWithRedis('change journal shared by two replicas through Redis', () => {
       const [change] = await changesOf(viaTwo, name);
       const results = await Promise.all([viaOne, viaTwo].map((client) => undo(client, change.id)));
       expect(results.filter((result) => result.outcome === 'restored')).toHaveLength(1);
-      // The other lost the claim, or found the file restored already (both conflict), or, had the
-      // first claimed it before it even read the change, found it undone (the domain's not_undoable).
+      // The other lost the claim, found the file restored already, or, had the first claimed it
+      // before it even read the change, found it undone: a conflict every time (issue 20 §3).
       const [loser] = results.filter((result) => result.outcome !== 'restored');
       expect([
         { outcome: 'conflict', reason: 'another undo of this change ran first' },
         { outcome: 'conflict', reason: `${name}: its content changed since` },
-        { outcome: 'not_undoable', reason: expect.stringMatching(/^already undone \(by session /) },
+        { outcome: 'conflict', reason: expect.stringMatching(/^already undone \(by session /) },
       ]).toContainEqual({ outcome: loser.outcome, reason: loser.reason });
       expect(await readFile(join(root, name), 'utf8')).toBe('v1\n');
       expect((await changesOf(viaOne, name)).filter((listed: { tool: string }) => listed.tool === 'undo_changes')).toHaveLength(1);

@@ -134,8 +134,8 @@ function journeys(open: () => Promise<Session>, close: () => Promise<void>): voi
     expect(undo).toMatchObject({ tool: 'undo_changes', path: 'c.txt', undoable: true });
     expect((await ok(client, 'undo_changes', { ids: [undo.id] })).results[0].outcome).toBe('restored');
     expect(await readFile(join(root, 'c.txt'), 'utf8')).toBe('someone else\n');
-    const again = await ok(client, 'undo_changes', { ids: [change] });
-    expect(again.results[0]).toMatchObject({ outcome: 'not_undoable' });
+    const again = await ok(client, 'undo_changes', { ids: [change], force: true });
+    expect(again.results[0]).toMatchObject({ outcome: 'conflict', reason: expect.stringMatching(/^already undone \(by session /) });
   });
 
   it('lists with a diff, and says so in the descriptions', async () => {

@@ -10,7 +10,7 @@ import { TOKENS } from '../../src/composition/tokens.js';
 import { success } from '../support/fixtures.js';
 import { callTool } from '../support/mcp.js';
 import { nextUpdate, sleep, updatesOf } from '../support/notifications.js';
-import { freePort, RedisProcess, redisServerAvailable, ReplicaProcess, replicaConfig } from '../support/redis-cluster.js';
+import { freePort, RedisProcess, redisSuite, ReplicaProcess, replicaConfig } from '../support/redis-cluster.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -18,14 +18,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * every replica, through Redis pub/sub (the change feed), not through each replica's inotify.
  */
 
-const available = redisServerAvailable();
-if (!available) {
-  console.warn(
-    'SKIPPED test/e2e/replica-notifications.test.ts (change notifications across replicas): redis-server is not installed. ' +
-      'Install it with `sudo apt-get install -y redis-server` (Debian/Ubuntu); .ci/run installs it.',
-  );
-}
-const describeWithRedis = available ? describe : describe.skip;
+const describeWithRedis = redisSuite('test/e2e/replica-notifications.test.ts', 'change notifications across replicas through Redis');
 
 const MAIN = join(process.cwd(), 'dist', 'main.js');
 

@@ -89,6 +89,9 @@ export class UndoChanges {
 
   private async undoOne(record: ChangeRecord, input: UndoChangesInput, sessionId: string): Promise<UndoResult> {
     const shown = { id: record.id, op: record.op, root: record.root, path: record.path };
+    // Undone already (by an undo that ran first, here or on another replica): what is there is no
+    // longer the change's after-state, a conflict like any other, whichever of two racing undos read it last.
+    if (record.undoneBy !== undefined) return { ...shown, outcome: 'conflict', reason: `already undone (by session ${record.undoneBy})` };
     const refused = this.refusal(record);
     if (refused) return { ...shown, outcome: 'not_undoable', reason: refused };
     const image = await this.journal.image(record.id);
@@ -121,7 +124,6 @@ export class UndoChanges {
 
   /** Why this caller may not undo the change at all, or undefined. */
   private refusal(record: ChangeRecord): string | undefined {
-    if (record.undoneBy !== undefined) return `already undone (by session ${record.undoneBy})`;
     if (!record.undoable) return record.reason ?? 'not undoable';
     for (const root of new Set([record.root, record.toRoot ?? record.root])) {
       try {

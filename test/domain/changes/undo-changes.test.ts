@@ -101,7 +101,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     expect(undo).toMatchObject({ tool: 'undo_changes', op: 'modify', undoable: true });
     expect((await world.undoChanges.execute({ ids: [undo.id] }, 's1')).results[0].outcome).toBe('restored');
     expect(world.tree.readText('/ws/a.txt')).toBe('v2');
-    expect((await world.undoChanges.execute({ ids: [change.id] }, 's1')).results[0]).toMatchObject({ outcome: 'not_undoable', reason: 'already undone (by session s1)' });
+    expect((await world.undoChanges.execute({ ids: [change.id] }, 's1')).results[0]).toMatchObject({ outcome: 'conflict', reason: 'already undone (by session s1)' });
   });
 
   it('says not_undoable (why) for an evicted image, and for a root that does not allow undo_changes', async () => {

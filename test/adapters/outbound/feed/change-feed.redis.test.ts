@@ -2,17 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { RedisChangeFeed } from '../../../../src/adapters/outbound/feed/redis-change-feed.js';
 import type { EntryChange } from '../../../../src/domain/ports/change-feed.port.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
-import { RedisProcess, redisServerAvailable } from '../../../support/redis-cluster.js';
+import { RedisProcess, redisSuite } from '../../../support/redis-cluster.js';
 import { changeFeedContract } from './change-feed.contract.js';
 
-const available = redisServerAvailable();
-if (!available) {
-  console.warn(
-    'SKIPPED test/adapters/outbound/feed/change-feed.redis.test.ts (the Redis change feed): redis-server is not installed. ' +
-      'Install it with `sudo apt-get install -y redis-server` (Debian/Ubuntu); .ci/run installs it.',
-  );
-}
-const describeWithRedis = available ? describe : describe.skip;
+const describeWithRedis = redisSuite('test/adapters/outbound/feed/change-feed.redis.test.ts', 'the Redis change feed');
 
 const KEY = '0123456789abcdef';
 const change = (name: string): EntryChange => ({ rootKey: KEY, paths: [['src', name]] });
