@@ -55,23 +55,3 @@ export function undidEverything(tool: string, args: Record<string, unknown>, set
   return results.every((result) => result.outcome === 'restored');
 }
 
-/**
- * KNOWN BUG, not fixed here (src/domain/changes is the lead's): a file created through a symbolic link
- * (create_file or write_file on a link whose target does not exist yet) is journaled as `create` of
- * the link's path, and the folders the write made on the way to the target are not journaled at all;
- * its undo removes the link (which no undo can bring back) and leaves the created file and folders, yet
- * says `restored`. Shrunk case: regressions.test.ts, 'undo of a file created through a dangling link'
- * (it.failing). Until it is fixed the undo-everything property is not asserted when a `create` to be
- * undone has a link at its path; remove this, and its use in differential.ts, with the fix.
- */
-export async function createdThroughLink(store: ChangeJournal, root: string): Promise<boolean> {
-  for (const record of await store.list({})) {
-    if (record.op !== 'create' || record.undoneBy !== undefined) continue;
-    try {
-      if (lstatSync(join(root, record.path)).isSymbolicLink()) return true;
-    } catch {
-      // Nothing there now: not this bug.
-    }
-  }
-  return false;
-}

@@ -11,7 +11,7 @@ import type { TreeSpec } from './trees.js';
 const DEFAULT_JOURNAL: JournalLimits = { maxFileBytes: 64 * 1024, maxBytes: 1024 * 1024, retentionMs: 168 * 3_600_000 };
 
 function replay(tree: TreeSpec, operations: Operation[], journal: JournalLimits = DEFAULT_JOURNAL): Promise<void> {
-  return runDifferential(tree, operations, { coldReads: false, journal, strict: true });
+  return runDifferential(tree, operations, { coldReads: false, journal });
 }
 
 describe('fuzzer regressions', () => {
@@ -55,15 +55,12 @@ describe('fuzzer regressions', () => {
 });
 
 describe('fuzzer regressions: the change journal', () => {
-  // FAILING until fixed in src/adapters/outbound/journal/in-memory-change-journal.ts (left to the lead, who
-  // owns the journal stores): `it.failing` passes while the stores disagree; once they agree, jest fails it
-  // here, and it becomes a plain `it`. Found by reading the stores' eviction order after the fuzzer's journal
-  // comparison was in (it needs an empty file modified, then an image over max_bytes; a 40-run seed rarely
-  // draws both). InMemoryChangeJournal.oldestWithImage lists every record with an image, an empty one
-  // included, so eviction drops the empty file's image first (freeing 0 bytes) and marks that change
-  // "evicted", not undoable; DiskChangeJournal lists only images of more than 0 bytes and keeps it
-  // undoable. The disk store is the right one: an eviction that frees nothing only loses an undo.
-  it.failing('eviction at max_bytes: an empty before-image frees nothing, so both stores keep it (the in-memory store evicts it)', async () => {
+  // Found by reading the stores' eviction order once the fuzzer compared the journals (it needs an
+  // empty file modified, then an image over max_bytes; a 40-run seed rarely draws both).
+  // InMemoryChangeJournal.oldestWithImage listed every record with an image, an empty one included, so
+  // eviction dropped the empty file's image first (freeing 0 bytes) and marked that change not
+  // undoable; DiskChangeJournal lists only images of more than 0 bytes. The disk store was right.
+  it('eviction at max_bytes: an empty before-image frees nothing, so both stores keep it', async () => {
     const tree: TreeSpec = {
       entries: [
         { kind: 'file', path: 'a', bytes: new Uint8Array(0), mode: 0o644 },
@@ -81,16 +78,12 @@ describe('fuzzer regressions: the change journal', () => {
     ).resolves.toBeUndefined();
   });
 
-  // FAILING until fixed in src/domain/changes (the journaling file system and the Restorer; left to the
-  // lead). Found by the random-seed run of `npm test` (seed 839816984, path 36:1:1:2:6:6:9:6:7:9:10:11:11:8:8:8:8:8).
+  // Found by the random-seed run of `npm test` (seed 839816984, path 36:1:1:2:6:6:9:6:7:9:10:11:11:8:8:8:8:8).
   // create_file on `a`, a link to `missing/nowhere`, writes the file at the link's target and makes
-  // `missing/` on the way; the journal records one change, `create a`, and no mkdir (the write's own
-  // path has one segment, so no parents are recorded). Undoing everything since the start says
-  // `restored`, but the undo of `create a` removes the link `a` (a removed link cannot be recreated by
-  // an undo) and leaves `missing/nowhere` and `missing/`: the tree is not the seeded one. Both worlds
-  // agree, so only the undo-everything property sees it; the fuzz property skips that check for this
-  // case only until the fix (journal-invariants.ts, createdThroughLink).
-  it.failing('undo of a file created through a dangling link removes what was created, not the link', async () => {
+  // `missing/` on the way; the journal recorded `create a`, and its undo removed the link `a` and left
+  // what was created, yet said `restored`. Now such a change is recorded not undoable, with the reason
+  // (the record cannot name where the link led), so undoing everything does not claim the seeded tree.
+  it('a file created through a dangling link is recorded not undoable: no undo removes the link instead', async () => {
     const tree: TreeSpec = { entries: [{ kind: 'link', path: 'a', text: 'missing/nowhere' }] };
     await expect(
       replay(tree, [

@@ -62,7 +62,13 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
         op: before === null ? 'create' : 'modify',
         before: captured?.state ?? null,
         after,
-        reason: captured !== null && captured.content === null ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes) : undefined,
+        reason:
+          captured !== null && captured.content === null
+            ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes)
+            : before === null && (await this.inner.stat(path))?.kind === 'symlink'
+              ? // The file (and any folder on the way) is made where a dangling link points, which the record cannot name: an undo would remove the link instead.
+                'it was created through a symbolic link whose target did not exist, so an undo could not tell what to remove'
+              : undefined,
       };
       const image = captured?.content ? fileImage(captured.content, captured.state.mode) : null;
       // Made conditional on the version the image was read at (unless the caller holds its own).

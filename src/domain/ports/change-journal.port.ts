@@ -116,6 +116,8 @@ export interface ChangeJournal {
   usage(): Promise<{ readonly bytes: number; readonly records: number }>;
   /** Ids of committed records that still hold an image, oldest first (eviction order). */
   oldestWithImage(limit: number): Promise<string[]>;
+  /** Shutdown: lets go of what the store holds open (a connection, a heartbeat); stores that hold nothing need none. */
+  close?(): Promise<void>;
 }
 
 /** Who makes a change: the tool call being served (set by the inbound adapter per call). */

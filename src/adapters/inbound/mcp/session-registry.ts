@@ -4,6 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOKENS, type SessionEndListener } from '../../../composition/tokens.js';
 import type { ChangeFeed } from '../../../domain/ports/change-feed.port.js';
+import type { ChangeJournal } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import type { Principal } from '../../../domain/principal.js';
@@ -44,6 +45,7 @@ export class SessionRegistry {
     @inject(TOKENS.SessionStore) private readonly store: SessionStateStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.ChangeFeed) private readonly feed: ChangeFeed,
+    @inject(TOKENS.ChangeJournal) @optional() private readonly journal?: ChangeJournal,
   ) {
     this.listeners = listeners ?? [];
   }
@@ -123,13 +125,15 @@ export class SessionRegistry {
     await Promise.all(idle.map((session) => this.release(session)));
   }
 
-  /** Closes every local Server and the shared connections (shutdown). The store keeps the sessions: another replica, or this one restarted, serves them on. */
+  /** Closes every local Server and the shared connections, the journal's included (shutdown). The store keeps the sessions: another replica, or this one restarted, serves them on. */
   async closeAll(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
     await Promise.all([...this.local.values()].map((session) => this.release(session)));
     await this.store.disconnect();
     await this.feed.close();
+    // The journal's Redis connection and heartbeat too: left open, they keep the process (or a test's worker) alive.
+    await this.journal?.close?.();
   }
 
   private async release(session: LocalSession): Promise<void> {

@@ -91,7 +91,8 @@ export class InMemoryChangeJournal implements ChangeJournal {
 
   async oldestWithImage(limit: number): Promise<string[]> {
     return [...this.committed()]
-      .filter((record) => this.held.get(record.id)?.image)
+      // As the disk store: an empty image frees nothing, so evicting it would only lose an undo.
+      .filter((record) => imageBytes(this.held.get(record.id)?.image?.entries ?? []) > 0)
       .map((record) => record.id)
       .sort()
       .slice(0, limit);
