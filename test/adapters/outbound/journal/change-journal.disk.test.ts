@@ -98,15 +98,17 @@ describe('DiskChangeJournal: changes begun while another call reads the index', 
     const journal = new DiskChangeJournal(join(base, 'journal'), new ManualClock());
     const image = { entries: [{ relativePath: '', kind: 'file' as const, mode: 0o644, content: Uint8Array.of(1) }] };
     for (let i = 0; i < 20; i += 1) {
-      // A new clock tick, so the directory's mtime moves when the begin makes its file (it is read again then).
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      await journal.list({});
       let settled = false;
       const begun = journal.begin(draft({ path: `f${i}.txt` }), image).finally(() => {
         settled = true;
       });
-      // list_changes from another session, again and again while the begin writes its file.
-      while (!settled) {
+      // list_changes from another session, again and again while the begin writes its file. Each
+      // re-reads the directory, as a changed mtime makes it do: mtimes tick coarsely (a few ms), so
+      // without forcing it the re-read would land inside the begin only now and then.
+      // Only until the begin file is in place: a re-read after that would find it and hide the loss.
+      const images = () => readdirSync(join(base, 'journal', 'records')).filter((name) => name.endsWith('.img')).length;
+      while (!settled && images() === i) {
+        (journal as unknown as { seen: number }).seen = -1;
         await journal.list({});
         await new Promise((resolve) => setImmediate(resolve));
       }
