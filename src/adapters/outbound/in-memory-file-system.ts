@@ -110,7 +110,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
 
   async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
     // The model's write is one synchronous step after the hook: nothing is visible before it.
-    await options.beforeCommit?.();
+    const condition = await options.beforeCommit?.();
+    const expected = options.expected ?? condition?.expected;
     if (path.segments.length === 0) throw errors.isADirectory(path.root.name, '.');
     if (options.createParents) this.makeDirectories(parentPath(path), path);
     const entry = this.tree.walk(path, false);
@@ -130,7 +131,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
       if (target.node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
       this.checkInjectedFailure(target.path, path);
       const file = target.node;
-      if (options.mode === 'replace' && options.expected !== undefined && this.versionOf(file) !== options.expected) {
+      if (options.mode === 'replace' && expected !== undefined && this.versionOf(file) !== expected) {
         throw errors.conflict(path.root.name, displayPath(path));
       }
       this.revisions.set(file, this.nextRevision++);
@@ -139,7 +140,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
       return { created: false, size: file.data.length };
     }
     if (target.status !== 'absent') throw walkFailure(target, path, 'path');
-    if (options.mode === 'replace' && options.expected !== undefined) throw errors.conflict(path.root.name, displayPath(path));
+    if (options.mode === 'replace' && expected !== undefined) throw errors.conflict(path.root.name, displayPath(path));
     this.checkInjectedFailure(target.path, path);
     const file = newFile(this.now(), data.slice(), options.newFilePermissions ?? 0o644);
     this.attach(target.parent, baseName(target.path), file);

@@ -1,7 +1,7 @@
 import { DomainError, inRoot } from '../errors.js';
 import type { BeforeImage, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver } from '../ports/change-journal.port.js';
 import type { Clock } from '../ports/clock.port.js';
-import type { EntryStat, FileSystemPort, WriteOptions, WriteResult } from '../ports/file-system.port.js';
+import type { EntryStat, FileSystemPort, FileVersion, WriteOptions, WriteResult } from '../ports/file-system.port.js';
 import { displayPath, parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { JournalBounds, type JournalLimits } from './journal-bounds.js';
@@ -47,41 +47,66 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       await this.createDirectory(parentPath(path));
     }
     for (let attempt = 1; ; attempt += 1) {
-      const before = await this.inner.stat(path, { followSymlinks: true });
-      // Nothing will be written (the inner write refuses it): nothing to record.
-      if ((before !== null && before.kind !== 'file') || (before !== null && options.mode === 'create_exclusive')) return this.inner.writeFile(path, data, options);
-      const captured = before === null ? null : await this.snapshots.file(path, before);
-      const content = options.mode === 'append' ? (captured?.content ? concat(captured.content, data) : null) : data;
-      const after: EntryState = {
-        kind: 'file',
-        size: (options.mode === 'append' ? (before?.size ?? 0) : 0) + data.byteLength,
-        mode: captured?.state.mode ?? options.newFilePermissions ?? 0o644,
-        sha256: content === null ? null : this.snapshots.sha256(content),
-      };
-      const change: Change = {
-        op: before === null ? 'create' : 'modify',
-        before: captured?.state ?? null,
-        after,
-        reason:
-          captured !== null && captured.content === null
-            ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes)
-            : before === null && (await this.inner.stat(path))?.kind === 'symlink'
-              ? // The file (and any folder on the way) is made where a dangling link points, which the record cannot name: an undo would remove the link instead.
-                'it was created through a symbolic link whose target did not exist, so an undo could not tell what to remove'
-              : undefined,
-      };
-      const image = captured?.content ? fileImage(captured.content, captured.state.mode) : null;
-      // Made conditional on the version the image was read at (unless the caller holds its own).
-      const guarded = options.mode === 'replace' && options.expected === undefined && captured?.version !== undefined;
+      // The record is begun while the adapter writes and syncs the temp file, and the hook (awaited
+      // before the rename) hands back the version the before-image was read at, so what is kept is
+      // still exactly what the rename replaces.
+      const planned = this.planWrite(path, data, options);
+      const began = planned.then((plan) => (plan === null ? null : this.begin(path, plan.change, plan.image)));
+      // Handled below, whichever settles first; a rejection is never left unobserved.
+      began.catch(() => undefined);
+      // The plan first (a stat and a read): its begin then syncs while the adapter writes and syncs the temp file.
+      await planned.catch(() => undefined);
+      let result: WriteResult;
       try {
-        // The record is made durable while the adapter writes and syncs the temp file; it waits for it before the rename.
-        return await this.recordedWrite(path, change, image, (beforeCommit) =>
-          this.inner.writeFile(path, data, { ...options, ...(guarded ? { expected: captured?.version } : {}), beforeCommit }),
-        );
+        result = await this.inner.writeFile(path, data, {
+          ...options,
+          beforeCommit: async () => {
+            const plan = await planned;
+            await began;
+            return plan?.guard === undefined ? undefined : { expected: plan.guard };
+          },
+        });
       } catch (error) {
+        const id = await began.catch(() => null);
+        if (id !== null) await this.journal.abort(id);
+        const guarded = (await planned.catch(() => null))?.guard !== undefined;
         if (!guarded || attempt >= REPLACE_ATTEMPTS || !(error instanceof DomainError) || error.code !== 'CONFLICT') throw error;
+        continue;
       }
+      const id = await began;
+      if (id !== null) await this.commit(id);
+      return result;
     }
+  }
+
+  /** What a write would record (null: nothing, since the inner write refuses it), read from what is there now. */
+  private async planWrite(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<{ change: Change; image: BeforeImage | null; guard?: FileVersion } | null> {
+    const before = await this.inner.stat(path, { followSymlinks: true });
+    if ((before !== null && before.kind !== 'file') || (before !== null && options.mode === 'create_exclusive')) return null;
+    const captured = before === null ? null : await this.snapshots.file(path, before);
+    const content = options.mode === 'append' ? (captured?.content ? concat(captured.content, data) : null) : data;
+    const after: EntryState = {
+      kind: 'file',
+      size: (options.mode === 'append' ? (before?.size ?? 0) : 0) + data.byteLength,
+      mode: captured?.state.mode ?? options.newFilePermissions ?? 0o644,
+      sha256: content === null ? null : this.snapshots.sha256(content),
+    };
+    const change: Change = {
+      op: before === null ? 'create' : 'modify',
+      before: captured?.state ?? null,
+      after,
+      reason:
+        captured !== null && captured.content === null
+          ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes)
+          : before === null && (await this.inner.stat(path))?.kind === 'symlink'
+            ? // The file (and any folder on the way) is made where a dangling link points, which the record cannot name: an undo would remove the link instead.
+              'it was created through a symbolic link whose target did not exist, so an undo could not tell what to remove'
+            : undefined,
+    };
+    const image = captured?.content ? fileImage(captured.content, captured.state.mode) : null;
+    // Made conditional on the version the image was read at (unless the caller holds its own).
+    const guarded = options.mode === 'replace' && options.expected === undefined && captured?.version !== undefined;
+    return { change, image, ...(guarded ? { guard: captured?.version } : {}) };
   }
 
   async createDirectory(path: RootPath): Promise<{ created: boolean }> {
@@ -168,29 +193,6 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       throw error;
     }
     await this.commit(id);
-    return result;
-  }
-
-  /**
-   * As `recorded`, but the record is begun alongside the write: `write` must pass `beforeCommit` to
-   * the adapter, which awaits it before the change becomes visible (so the record is still durable
-   * first). A begin that fails cancels the write.
-   */
-  private async recordedWrite<T>(path: RootPath, change: Change, image: BeforeImage | null, write: (beforeCommit: () => Promise<void>) => Promise<T>): Promise<T> {
-    const began = this.begin(path, change, image);
-    // Handled below, whichever settles first; a rejection is never left unobserved.
-    began.catch(() => undefined);
-    let result: T;
-    try {
-      result = await write(async () => {
-        await began;
-      });
-    } catch (error) {
-      const id = await began.catch(() => null);
-      if (id !== null) await this.journal.abort(id);
-      throw error;
-    }
-    await this.commit(await began);
     return result;
   }
 

@@ -157,9 +157,16 @@ export interface WriteOptions {
    * Awaited once, after the new content is written and synced aside and right before it becomes
    * visible (the rename, the link or the append), and never after. A rejection cancels the write:
    * nothing changes and the rejection is thrown. The change journal makes its record durable
-   * meanwhile, so its fsyncs overlap the temp file's instead of adding to them.
+   * meanwhile, so its fsyncs overlap the temp file's instead of adding to them. Mode 'replace'
+   * only: it may name the version the target must still be (as `expected` does, when that is
+   * unset), because the journal reads the before-image while the temp file is written.
    */
-  readonly beforeCommit?: () => Promise<void>;
+  readonly beforeCommit?: () => Promise<CommitCondition | void>;
+}
+
+/** What a beforeCommit hook may ask of the commit it precedes. */
+export interface CommitCondition {
+  readonly expected?: FileVersion;
 }
 
 export interface WriteResult {

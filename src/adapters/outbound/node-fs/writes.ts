@@ -4,7 +4,7 @@ import { link, open, unlink, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { errors } from '../../../domain/errors.js';
 import { fitsHostPath, hostPathOf, hostPathTooLong, resolveLinkTarget } from '../../../domain/path-policy.js';
-import type { FileVersion, WriteOptions, WriteResult } from '../../../domain/ports/file-system.port.js';
+import type { CommitCondition, FileVersion, WriteOptions, WriteResult } from '../../../domain/ports/file-system.port.js';
 import { displayPath, type RootPath } from '../../../domain/roots.js';
 import type { InFlightWrites } from './in-flight.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
@@ -79,7 +79,7 @@ export class Writer {
     }
   }
 
-  private async createExclusive(target: Located, content: Content, permissions: number, walk: Walk, beforeCommit?: () => Promise<void>): Promise<void> {
+  private async createExclusive(target: Located, content: Content, permissions: number, walk: Walk, beforeCommit?: WriteOptions['beforeCommit']): Promise<void> {
     if (!fitsHostPath(target.path)) throw hostPathTooLong(walk.subject);
     if (target.stats?.isSymbolicLink()) {
       const text = await this.walker.readLinkIn(target.parent, target.name, walk);
@@ -147,10 +147,12 @@ export class Writer {
    * With `expected`, the target must still be that version right before the rename (CONFLICT
    * otherwise); callers hold the file's lock (FileSystemPort.lockFile) across read and write.
    */
-  private async replace(target: Located, content: Content, permissions: number, walk: Walk, expected?: FileVersion, beforeCommit?: () => Promise<void>): Promise<number> {
+  private async replace(target: Located, content: Content, permissions: number, walk: Walk, given?: FileVersion, beforeCommit?: WriteOptions['beforeCommit']): Promise<number> {
     const { name: temp, size, done } = await this.writeTemp(target.parent, content, permissions, walk);
     try {
-      await commitHook(beforeCommit);
+      // The hook runs whatever the caller gave: it is where the journal's record becomes durable.
+      const condition = await commitHook(beforeCommit);
+      const expected = given ?? condition?.expected;
       if (expected !== undefined) {
         const now = await this.walker.lstatIn(target.parent, target.name, walk);
         if (now === null || versionOf(now) !== expected) {
@@ -234,9 +236,9 @@ class HookRejection extends Error {
   }
 }
 
-async function commitHook(hook: (() => Promise<void>) | undefined): Promise<void> {
+async function commitHook(hook: WriteOptions['beforeCommit']): Promise<CommitCondition | void> {
   try {
-    await hook?.();
+    return await hook?.();
   } catch (error) {
     throw new HookRejection(error);
   }

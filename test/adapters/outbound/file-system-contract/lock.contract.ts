@@ -108,6 +108,46 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
   });
 
+  describe('beforeCommit naming the version (the journal reads the before-image while the temp file is written)', () => {
+    it('replace: the version the hook names must still be there; a writer in between is CONFLICT, and its content stays', async () => {
+      fixture().seed.file('a.txt', 'old');
+      const version = await versionOf('a.txt');
+      const refused = fixture().fs.writeFile(at('a.txt'), encode('new'), {
+        ...REPLACE,
+        beforeCommit: async () => {
+          fixture().seed.file('a.txt', 'someone else');
+          return { expected: version };
+        },
+      });
+      await expectError(refused, 'CONFLICT');
+      expect(fixture().inspect.text('a.txt')).toBe('someone else');
+      expect((await fixture().fs.readDirectory(at(''))).map((entry) => entry.name).filter((name) => name.startsWith('.mcp-fs-'))).toEqual([]);
+    });
+
+    it('replace: the version still there, the write goes ahead', async () => {
+      fixture().seed.file('a.txt', 'old');
+      const version = await versionOf('a.txt');
+      await fixture().fs.writeFile(at('a.txt'), encode('new'), { ...REPLACE, beforeCommit: async () => ({ expected: version }) });
+      expect(fixture().inspect.text('a.txt')).toBe('new');
+    });
+
+    it("replace: the caller's own expected wins over the hook's, and the hook still runs", async () => {
+      fixture().seed.file('a.txt', 'old');
+      const version = await versionOf('a.txt');
+      let ran = false;
+      await fixture().fs.writeFile(at('a.txt'), encode('new'), {
+        ...REPLACE,
+        expected: version,
+        beforeCommit: async () => {
+          ran = true;
+          return { expected: 'not-a-version' };
+        },
+      });
+      expect(ran).toBe(true);
+      expect(fixture().inspect.text('a.txt')).toBe('new');
+    });
+  });
+
   describe('lockFile', () => {
     it('serialises read-modify-writes of one file: 20 concurrent increments all count', async () => {
       fixture().seed.file('n.txt', '0');
