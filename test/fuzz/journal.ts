@@ -75,10 +75,10 @@ export async function journalIds(store: ChangeJournal): Promise<string[]> {
 }
 
 /**
- * Names the disk journal gives its files (records/<id>.json|.img|.done, their temps, claims/<id>):
- * none may ever be found inside the root.
+ * Names the disk journal gives its files (records/<id>.json|.img|.done, their temps, claims/<id>,
+ * the begin log's log/<instance>-<n>.log): none may ever be found inside the root.
  */
-export const JOURNAL_FILE = /^(\.?[0-9a-z]{17}(\.(json|img|done|img\.tmp|tmp)|\..*\.stale)?|records|claims)$/;
+export const JOURNAL_FILE = /^(\.?[0-9a-z]{17}(\.(json|img|done|img\.tmp|img\.replay\.tmp|tmp)|\..*\.stale)?|\.?[0-9a-f]{12}-[0-9]+\.log(\.tmp)?|records|claims|log)$/;
 
 /** A well-formed id older than every change: `since_id` of it selects every change since the start. */
 export const SINCE_THE_START = '00000000000000000';

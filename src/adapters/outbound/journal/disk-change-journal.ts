@@ -8,7 +8,9 @@ import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { checkPrivate } from '../node-fs/in-flight.js';
 import { deadClaim, gone, HOST, type Claim, type Owner } from './journal-owners.js';
-import { imageFileSize, readImageFile, readImageRecord, syncDirectory, writeImageFile, writeSynced } from './image-files.js';
+import { BeginLog, replayBeginLogs } from './begin-log.js';
+import { UnwrittenImages } from './unwritten-images.js';
+import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncDirectory, writeSynced } from './image-files.js';
 
 interface Stored {
   readonly state: 'pending' | 'committed';
@@ -27,16 +29,18 @@ interface Held {
 
 /**
  * The journal on disk (issue 20), in a private directory outside every root:
- *   records/<id>.json   one record each; later versions replace it atomically (temp + fsync + rename)
- *   records/<id>.img    its before-image: a JSON manifest line, then the bytes of every file in it
+ *   records/<id>.img    the pending record and its before-image: a JSON header line, then the bytes
+ *   records/<id>.json   a later version of the record (replaces the one in the image file atomically)
  *   records/<id>.done   empty: the change was made (the record committed without rewriting it)
- * Order makes it crash-safe: the pending record and the image, each fsync'd (side by side), then one
- * fsync of the directory, all before the change is made (the adapter waits for begin before its
- * rename); abort removes the image before the record, so an image never outlives its record. A commit
- * is not synced: lost in a crash, it leaves the pending record, which recovery commits by what the
- * root holds. Pending records of a process that is gone are left for the domain's recovery, which
- * commits or aborts each by what the roots hold. The records are indexed in memory and read again
- * when the records directory changed (another server on the same journal wrote one).
+ *   log/                the begin log (BeginLog): what makes a begin durable in one fdatasync
+ * Order makes it crash-safe: a begin is durable in the log before the change is made (the adapter
+ * waits for begin before its rename); its image file is made durable when the log segment is
+ * checkpointed, or rewritten from the log at start-up. Abort removes the image before the record,
+ * so an image never outlives its record. A commit is not synced: lost in a crash, it leaves the
+ * pending record, which recovery commits by what the root holds. Pending records of a process that
+ * is gone are left for the domain's recovery, which commits or aborts each by what the roots hold.
+ * The records are indexed in memory and read again when the records directory changed (another
+ * server on the same journal wrote one).
  */
 export class DiskChangeJournal implements ChangeJournal {
   private readonly held = new Map<string, Held>();
@@ -46,6 +50,10 @@ export class DiskChangeJournal implements ChangeJournal {
   private readonly records: string;
   private readonly claims: string;
   private readonly instance = randomBytes(6).toString('hex');
+  private readonly log: BeginLog;
+  private readonly unwritten: UnwrittenImages;
+  /** Writes made after the call that caused them (image files, commit markers), awaited by close. */
+  private readonly background = new Set<Promise<void>>();
   /** The records directory's mtime when the index was last read; another writer changes it. */
   private seen = -1;
 
@@ -57,7 +65,13 @@ export class DiskChangeJournal implements ChangeJournal {
     checkPrivate(dir, 'journal directory');
     this.records = join(dir, 'records');
     this.claims = join(dir, 'claims');
-    for (const sub of [dir, this.records, this.claims]) mkdirSync(sub, { recursive: true, mode: 0o700 });
+    const logDir = join(dir, 'log');
+    for (const sub of [dir, this.records, this.claims, logDir]) mkdirSync(sub, { recursive: true, mode: 0o700 });
+    const files = { records: this.records, imageFile: (id: string) => this.imageFile(id), recordFile: (id: string) => this.recordFile(id) };
+    replayBeginLogs(logDir, this.instance, files);
+    this.unwritten = new UnwrittenImages(this.records, (id) => this.storedNow(id));
+    const settle = async (ids: Iterable<string>) => (await Promise.allSettled([...ids].map((id) => this.unwritten.write(id)))).every((write) => write.status === 'fulfilled');
+    this.log = new BeginLog(logDir, { pid: process.pid, instance: this.instance, host: HOST }, files, settle);
     this.load();
   }
 
@@ -69,14 +83,14 @@ export class DiskChangeJournal implements ChangeJournal {
     const began: Held = { record, committed: false, imageBytes: 0, owner };
     this.put(id, began);
     try {
-      // The pending record and the image in one file (one fsync), renamed into place, then one fsync
-      // of the directory for its name. A kill -9 inside begin leaves no file or a temp, which load
-      // removes: the change was not made yet.
-      const temp = join(this.records, `.${id}.img.tmp`);
-      const imageBytes = await writeImageFile(temp, image, { state: 'pending', record, owner } satisfies Stored);
-      await rename(temp, this.imageFile(id));
-      this.put(id, { ...(this.held.get(id) ?? began), imageBytes });
-      await syncDirectory(this.records);
+      // Durable in the begin log (one fdatasync, while the caller writes its temp file); the image
+      // file is written after the change, with the state it then has (UnwrittenImages). A kill -9
+      // before that leaves the begin in the log, which the next start-up writes out as a pending
+      // record, and recovery commits or drops it by what the root holds.
+      const { bytes, imageBytes } = encodeImageFile(image, { state: 'pending', record, owner } satisfies Stored);
+      this.unwritten.add(id, image);
+      this.put(id, { ...began, imageBytes });
+      await this.log.append(id, bytes);
     } catch (error) {
       await this.abort(id);
       throw error;
@@ -91,15 +105,26 @@ export class DiskChangeJournal implements ChangeJournal {
     if (after !== undefined) {
       held.record = { ...held.record, after };
       await this.writeRecord({ state: 'committed', record: held.record }, false);
+      this.later(this.unwritten.write(id));
       return;
     }
-    // Fast path: an empty marker, not synced. It cannot be torn (it exists or not); lost in a power
-    // cut, it leaves the pending record, which recovery commits by what the root holds.
+    // Fast path: a commit frame in the begin log (not synced, as the marker below is not), and the
+    // image file, not written yet, written after the call saying committed. Lost in a power cut,
+    // the pending record is committed at start-up by what the root holds.
+    if (this.unwritten.has(id) && !this.unwritten.started(id)) {
+      if (await this.log.commit(id)) this.later(this.unwritten.write(id));
+      // Begun in a segment now closed: the image file is written now, saying committed.
+      else await this.unwritten.write(id);
+      return;
+    }
+    // Its image file is written (or being written) saying pending: an empty marker commits it.
     await writeFile(this.markerFile(id), '', { flag: 'a', mode: 0o600 });
   }
 
   async abort(id: string): Promise<void> {
     this.put(id, undefined);
+    this.log.forget(id);
+    await this.unwritten.cancel(id);
     await rm(this.imageFile(id), { force: true });
     await rm(this.recordFile(id), { force: true });
     await rm(this.markerFile(id), { force: true });
@@ -126,6 +151,8 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async image(id: string): Promise<BeforeImage | null> {
+    const unwritten = this.unwritten.image(id);
+    if (unwritten !== undefined) return unwritten;
     return CHANGE_ID.test(id) ? readImageFile(this.imageFile(id)) : null;
   }
 
@@ -161,6 +188,8 @@ export class DiskChangeJournal implements ChangeJournal {
     if (!held) return;
     held.record = { ...held.record, undoable: false, reason };
     this.put(id, { ...held, imageBytes: 0 });
+    // Its record is written below (the only file it needs now).
+    await this.unwritten.cancel(id);
     // The record first (durably, in its own file): the image file may be the only place it was.
     await this.writeRecord({ state: held.committed ? 'committed' : 'pending', record: held.record, ...(held.owner ? { owner: held.owner } : {}) });
     await rm(this.imageFile(id), { force: true });
@@ -175,6 +204,35 @@ export class DiskChangeJournal implements ChangeJournal {
       }
     }
     return removed;
+  }
+
+  /** Resolves once every image file and marker of the changes so far is written (not synced). */
+  async settled(): Promise<void> {
+    await this.unwritten.flush();
+    await Promise.allSettled([...this.background]);
+  }
+
+  /** Makes every begin's image file durable and removes the begin log (a clean shutdown leaves none). */
+  async close(): Promise<void> {
+    await this.settled();
+    await this.log.close();
+  }
+
+  /** A write made after the call (see close); its failure is left for start-up to settle from the log. */
+  private later(write: Promise<unknown>): void {
+    const tracked: Promise<void> = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.background.add(tracked);
+    void tracked.finally(() => this.background.delete(tracked));
+  }
+
+  /** What `id`'s image file says now: its record, committed or not (null once it is gone). */
+  private storedNow(id: string): Stored | null {
+    const held = this.held.get(id);
+    if (held === undefined) return null;
+    return { state: held.committed ? 'committed' : 'pending', record: held.record, ...(held.owner ? { owner: held.owner } : {}) };
   }
 
   async usage(): Promise<{ bytes: number; records: number }> {
@@ -276,11 +334,14 @@ export class DiskChangeJournal implements ChangeJournal {
       // A claim this server made is on disk (claims/) before its record is rewritten: keep it.
       if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
       const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : names.has(`${id}.img`) ? imageFileSize(this.imageFile(id)) : 0;
-      this.put(id, { record: stored.record, committed: stored.state === 'committed' || names.has(`${id}.done`), imageBytes, owner: stored.owner });
+      // A commit of this server's whose marker is still being written stays committed.
+      const committed = stored.state === 'committed' || names.has(`${id}.done`) || (mine?.committed === true && mine.owner?.instance === this.instance);
+      this.put(id, { record: stored.record, committed, imageBytes, owner: stored.owner });
     }
     // Gone from disk: another writer's abort or prune. Not a change this server is beginning, whose
     // file is not in place yet (a re-read in that window must not lose it, or its commit would be).
-    for (const [id, held] of [...this.held]) if (!known.has(id) && !(held.owner?.instance === this.instance && !held.committed)) this.put(id, undefined);
+    // Nor one whose image file is not written yet.
+    for (const [id, held] of [...this.held]) if (!known.has(id) && !this.unwritten.has(id) && !(held.owner?.instance === this.instance && !held.committed)) this.put(id, undefined);
   }
 }
 

@@ -26,6 +26,14 @@ interface Header {
  * index, whose replicas share that directory). `image` null: the file holds only the record.
  */
 export async function writeImageFile(file: string, image: BeforeImage | null, record?: unknown): Promise<number> {
+  const { bytes, imageBytes } = encodeImageFile(image, record);
+  // O_EXCL: an image is written once, under a fresh id; fsync'd before the change it guards is made.
+  await writeSynced(file, bytes, 'wx');
+  return imageBytes;
+}
+
+/** The bytes of an image file (see writeImageFile), and how many of them are file content. */
+export function encodeImageFile(image: BeforeImage | null, record?: unknown): { bytes: Buffer; imageBytes: number } {
   const manifest: ManifestEntry[] = [];
   const blobs: Uint8Array[] = [];
   let offset = 0;
@@ -39,9 +47,7 @@ export async function writeImageFile(file: string, image: BeforeImage | null, re
     offset += entry.content.byteLength;
   }
   const header: Header = { manifest: image === null ? null : manifest, ...(record === undefined ? {} : { record }) };
-  // O_EXCL: an image is written once, under a fresh id; fsync'd before the change it guards is made.
-  await writeSynced(file, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...blobs]), 'wx');
-  return offset;
+  return { bytes: Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...blobs]), imageBytes: offset };
 }
 
 /** The image in `file`, or null when there is none (never written, dropped or evicted). */

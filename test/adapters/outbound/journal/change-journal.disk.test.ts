@@ -29,15 +29,21 @@ describe('DiskChangeJournal on disk', () => {
     const id = await journal.begin(draft(), { entries: [{ relativePath: '', kind: 'file', mode: 0o644, content: Uint8Array.of(1) }] });
     const { statSync } = await import('node:fs');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, 'records')).mode & 0o777).toBe(0o700);
-    // begin: the pending record and the image in one file.
-    expect(readdirSync(join(dir, 'records'))).toEqual([`${id}.img`]);
-    expect(statSync(join(dir, 'records', `${id}.img`)).mode & 0o777).toBe(0o600);
-    // commit: an empty marker; a later version of the record (an undo's claim): its own file.
+    for (const sub of ['records', 'claims', 'log']) expect(statSync(join(dir, sub)).mode & 0o777).toBe(0o700);
+    // begin: durable in the begin log; the image file is written after the change.
+    expect(readdirSync(join(dir, 'records'))).toEqual([]);
+    expect(readdirSync(join(dir, 'log'))).toHaveLength(1);
+    for (const name of readdirSync(join(dir, 'log'))) expect(statSync(join(dir, 'log', name)).mode & 0o777).toBe(0o600);
+    // commit: the image file, saying committed; a later version of the record (an undo's claim): its own file.
     await journal.commit(id);
+    await journal.settled();
+    expect(readdirSync(join(dir, 'records'))).toEqual([`${id}.img`]);
     expect(await journal.claimUndo(id, 'undo-session')).toBe(true);
-    expect(readdirSync(join(dir, 'records')).sort()).toEqual([`${id}.done`, `${id}.img`, `${id}.json`]);
+    expect(readdirSync(join(dir, 'records')).sort()).toEqual([`${id}.img`, `${id}.json`]);
     for (const name of readdirSync(join(dir, 'records'))) expect(statSync(join(dir, 'records', name)).mode & 0o777).toBe(0o600);
+    // A clean close syncs the image files and removes the log.
+    await journal.close();
+    expect(readdirSync(join(dir, 'log'))).toEqual([]);
   });
 
   it('a committed change, its marker and its dropped image are read back the same after a restart', async () => {
@@ -182,11 +188,14 @@ describe('DiskChangeJournal shared by two servers', () => {
     const done = await one.begin(draft(), null);
     await one.commit(done);
     const open = await one.begin(draft({ path: 'b.txt' }), null);
+    // The other server reads image files, which are written just after each change.
+    await one.settled();
     expect((await two.list({})).map((record) => record.id)).toEqual([done]);
     expect(await one.pending()).toEqual([]);
     expect(await two.claimUndo(done, 'u1')).toBe(true);
     expect((await one.get(done))?.undoneBy).toBe('u1');
     await one.commit(open);
+    await one.settled();
     expect((await two.list({})).map((record) => record.id)).toEqual([open, done]);
   });
 });
