@@ -49,8 +49,13 @@ async function writeListUndo(client: Client, root: string, served: string): Prom
 
 /** The records the journal in `journalDir` holds: one per change, never anywhere in the root. */
 /** The ids of the records kept there: a record is its begin file (<id>.img) and, once rewritten, <id>.json. */
-async function recordsIn(journalDir: string): Promise<string[]> {
-  return [...new Set((await readdir(join(journalDir, 'records'))).filter((name) => /\.(img|json)$/.test(name)).map((name) => name.replace(/\.(img|json)$/, '')))];
+/** The changes recorded in a journal directory, once their files are written (just after each call; a second at most here). */
+async function recordsIn(journalDir: string, expected: number): Promise<string[]> {
+  for (let waited = 0; ; waited += 20) {
+    const ids = [...new Set((await readdir(join(journalDir, 'records'))).filter((name) => /\.(img|json)$/.test(name)).map((name) => name.replace(/\.(img|json)$/, '')))];
+    if (ids.length >= expected || waited >= 1000) return ids;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe('the default journal directory (child process)', () => {
@@ -61,7 +66,7 @@ describe('the default journal directory (child process)', () => {
     clients.push(client);
     await writeListUndo(client, 'tmp', temp);
     // The write and its undo: two records, in the user's state directory.
-    expect(await recordsIn(join(home, '.local', 'state', 'mcp-filesystem', 'journal'))).toHaveLength(2);
+    expect(await recordsIn(join(home, '.local', 'state', 'mcp-filesystem', 'journal'), 2)).toHaveLength(2);
   });
 
   it('`mcp-filesystem --http $HOME` starts with the journal on, in <temp>/mcp-fs-inflight-<uid>/journal', async () => {
@@ -69,7 +74,7 @@ describe('the default journal directory (child process)', () => {
     servers.push(server);
     const client = await server.connect();
     await writeListUndo(client, 'home', home);
-    expect(await recordsIn(join(temp, `mcp-fs-inflight-${userInfo().uid}`, 'journal'))).toHaveLength(2);
+    expect(await recordsIn(join(temp, `mcp-fs-inflight-${userInfo().uid}`, 'journal'), 2)).toHaveLength(2);
   });
 
   it('`mcp-filesystem /` refuses to start in one line saying how to fix it; with the journal off it starts', async () => {

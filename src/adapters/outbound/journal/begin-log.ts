@@ -1,21 +1,14 @@
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fdatasync, fsync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, write, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, fdatasync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gone, type Owner } from './journal-owners.js';
+import { beginPayload, frame, syncPath, writeAll, writeAllOnPool } from './begin-log-format.js';
+import type { Owner } from './journal-owners.js';
 
 const fdatasyncOnPool = promisify(fdatasync);
-const fsyncOnPool = promisify(fsync);
-const writeOnPool = promisify(write);
 
-const MAGIC = Buffer.from('MFJL');
-/** magic (4), kind (1), unused (3), payload length (4), the payload's sha256, first 8 bytes. */
-const HEADER = 20;
 /** A segment is checkpointed and removed once it holds this much. */
 const SEGMENT_BYTES = 32 * 1024 * 1024;
-
-type Kind = 'owner' | 'begin' | 'commit' | 'gone';
-const KIND_BYTE: Record<Kind, number> = { owner: 0x4f, begin: 0x42, commit: 0x43, gone: 0x47 };
+const IDLE_CLOSE_MS = 200;
 
 /** Where a begin's image file lives, and where its later record would be (a record there supersedes the log). */
 export interface ImageFiles {
@@ -32,12 +25,11 @@ interface Appending {
 }
 
 interface Segment {
-  readonly fd: number;
+  /** Open while the log is in use; closed after IDLE_CLOSE_MS without use (a quiet server holds no descriptor). */
+  fd: number | null;
   readonly name: string;
   /** Changes begun in it whose image files are not yet known durable. */
   readonly ids: Set<string>;
-  /** Commit frames being written (awaited before its descriptor is closed). */
-  readonly writing: Set<Promise<void>>;
   offset: number;
 }
 
@@ -61,6 +53,7 @@ export class BeginLog {
   private queue: Appending[] = [];
   private flushing: Promise<void> | null = null;
   private checkpoints: Promise<void> = Promise.resolve();
+  private idle: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly dir: string,
@@ -74,28 +67,28 @@ export class BeginLog {
   /** Appends the bytes `id`'s image file is to hold; resolves once they are on disk. */
   append(id: string, imageFileBytes: Buffer): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ id, frame: frame('begin', Buffer.concat([Buffer.from(`${id}\n`), imageFileBytes])), resolve, reject });
+      this.queue.push({ id, frame: frame('begin', beginPayload(id, imageFileBytes)), resolve, reject });
       this.flushing ??= this.flush();
     });
   }
 
   /**
    * The change was made: a commit frame, written but not synced (it survives a kill -9 in the page
-   * cache; lost in a power cut, recovery commits the change by what the root holds). False when
-   * `id` was not begun in the open segment: the caller records the commit itself.
+   * cache; lost in a power cut, recovery commits the change by what the root holds). Written on the
+   * event loop: a few dozen bytes cost less than a pool hop. False when `id` was not begun in the
+   * open segment, or the frame could not be written: the caller records the commit itself.
    */
-  commit(id: string): Promise<boolean> {
+  commit(id: string): boolean {
     const segment = this.segment;
-    if (segment === null || !segment.ids.has(id)) return Promise.resolve(false);
+    if (segment === null || !segment.ids.has(id)) return false;
     const commit = frame('commit', Buffer.from(id));
-    const at = segment.offset;
+    try {
+      writeAll(this.descriptor(segment), commit, segment.offset);
+    } catch {
+      return false;
+    }
     segment.offset += commit.byteLength;
-    // On the pool: an append may wait for a file-system journal commit, which must not hold the event loop.
-    const written = writeAllOnPool(segment.fd, commit, at);
-    const tracked = written.catch(() => undefined);
-    segment.writing.add(tracked);
-    void tracked.finally(() => segment.writing.delete(tracked));
-    return written.then(() => true);
+    return true;
   }
 
   /** The change was not made (or its record is gone): a replay must not bring it back. */
@@ -104,7 +97,7 @@ export class BeginLog {
     if (segment === null || !segment.ids.delete(id)) return;
     try {
       const gone = frame('gone', Buffer.from(id));
-      writeAll(segment.fd, gone, segment.offset);
+      writeAll(this.descriptor(segment), gone, segment.offset);
       segment.offset += gone.byteLength;
     } catch {
       // Unwritten, a replay finds the begin with no change made: recovery drops it by what the root holds.
@@ -114,6 +107,8 @@ export class BeginLog {
   /** Writes what is queued, checkpoints the open segment, and waits for every checkpoint. */
   async close(): Promise<void> {
     await this.flushing;
+    if (this.idle !== null) clearTimeout(this.idle);
+    this.idle = null;
     this.retire();
     await this.checkpoints;
   }
@@ -129,8 +124,9 @@ export class BeginLog {
           segment.offset += bytes.byteLength;
           for (const appending of batch) segment.ids.add(appending.id);
           // On the pool: an append may wait for a file-system journal commit, which must not hold the event loop.
-          await writeAllOnPool(segment.fd, bytes, at);
-          await fdatasyncOnPool(segment.fd);
+          const fd = this.descriptor(segment);
+          await writeAllOnPool(fd, bytes, at);
+          await fdatasyncOnPool(fd);
           for (const appending of batch) appending.resolve();
         } catch (error) {
           // A torn tail ends this segment: later begins go to a new one.
@@ -155,7 +151,7 @@ export class BeginLog {
       writeAll(fd, owner, 0);
       renameSync(temp, join(this.dir, name));
       await syncPath(this.dir);
-      this.segment = { fd, name, ids: new Set(), writing: new Set(), offset: owner.byteLength };
+      this.segment = { fd, name, ids: new Set(), offset: owner.byteLength };
       return this.segment;
     } catch (error) {
       closeSync(fd);
@@ -174,162 +170,29 @@ export class BeginLog {
   private async checkpoint(segment: Segment): Promise<void> {
     try {
       const written = await this.settle(segment.ids);
-      await Promise.all(segment.writing);
       for (const id of segment.ids) await syncPath(this.files.imageFile(id)).catch(() => undefined);
       await syncPath(this.files.records);
       // An image file that could not be written (a full disk): the next start-up replays it from here.
       if (written) unlinkSync(join(this.dir, segment.name));
     } finally {
+      if (segment.fd !== null) closeSync(segment.fd);
+      segment.fd = null;
+    }
+  }
+
+  /** The open segment's descriptor, opened again if it was closed for idleness; the idle clock restarts. */
+  private descriptor(segment: Segment): number {
+    segment.fd ??= openSync(join(this.dir, segment.name), 'r+');
+    if (this.idle !== null) clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      // Not while a batch is being written (it holds the descriptor across its awaits).
+      if (this.flushing !== null || this.segment !== segment || segment.fd === null) return;
       closeSync(segment.fd);
-    }
+      segment.fd = null;
+    }, IDLE_CLOSE_MS);
+    this.idle.unref();
+    return segment.fd;
   }
 }
 
-/**
- * Start-up, before the records are read: replays the segments of servers that are gone (an earlier
- * run of this one included) into image files, then removes them. Another live server's are its own.
- */
-export function replayBeginLogs(dir: string, instance: string, files: ImageFiles): number {
-  let restored = 0;
-  for (const name of readdirSync(dir)) {
-    const file = join(dir, name);
-    const bytes = readFileSync(file);
-    const framed = [...frames(bytes)];
-    const owner = framed[0]?.kind === 'owner' ? (parseOwner(framed[0].payload) ?? null) : null;
-    // Not ours to judge: a live server's, or one whose owner frame was never written (unknown).
-    if (owner === null || !gone(owner, instance)) continue;
-    const begun = new Map<string, Buffer>();
-    const committed = new Set<string>();
-    for (const { kind, payload } of framed) {
-      if (kind === 'begin') {
-        const newline = payload.indexOf(0x0a);
-        begun.set(payload.subarray(0, newline).toString('latin1'), payload.subarray(newline + 1));
-      } else if (kind === 'commit') committed.add(payload.toString('latin1'));
-      else if (kind === 'gone') begun.delete(payload.toString('latin1'));
-    }
-    if (name.endsWith('.log')) {
-      for (const [id, image] of begun) if (restore(files, id, image, committed.has(id))) restored += 1;
-      syncPathNow(files.records);
-    }
-    unlinkSync(file);
-  }
-  return restored;
-}
-
-/**
- * Makes `id`'s image file hold what the log says, durably: the begin's bytes, saying committed when
- * a commit frame followed. False when the file already did (written after the change, and only its
- * sync was missing) or a later version of the record supersedes it.
- */
-function restore(files: ImageFiles, id: string, logged: Buffer, committed: boolean): boolean {
-  if (existsSync(files.recordFile(id))) return false;
-  const target = files.imageFile(id);
-  const wanted = committed ? committedVersion(logged) : logged;
-  let current: Buffer | null = null;
-  try {
-    current = readFileSync(target);
-  } catch {
-    // Missing: a power cut lost it, or it was never written (a kill -9 came first).
-  }
-  if (current !== null && sameImage(current, wanted, id, committed)) {
-    syncPathNow(target);
-    return false;
-  }
-  // A dot name ending .tmp: litter the journal's start-up removes, should this be cut short.
-  const temp = join(dirname(target), `.${basename(target)}.replay.tmp`);
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeAll(fd, wanted, 0);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, target);
-  return true;
-}
-
-interface ImageHeader {
-  record?: { state?: string; record?: { id?: string } };
-}
-
-/** The begin's image file bytes with its record saying committed. */
-function committedVersion(logged: Buffer): Buffer {
-  const newline = logged.indexOf(0x0a);
-  const header = JSON.parse(logged.subarray(0, newline).toString('utf8')) as ImageHeader;
-  if (header.record !== undefined) header.record.state = 'committed';
-  return Buffer.concat([Buffer.from(JSON.stringify(header)), logged.subarray(newline)]);
-}
-
-/** Whether an image file on disk is whole and says what the log does (its header may be a later rendering of the same record). */
-function sameImage(current: Buffer, wanted: Buffer, id: string, committed: boolean): boolean {
-  const newline = current.indexOf(0x0a);
-  if (newline < 0 || !current.subarray(newline).equals(wanted.subarray(wanted.indexOf(0x0a)))) return false;
-  try {
-    const header = JSON.parse(current.subarray(0, newline).toString('utf8')) as ImageHeader;
-    return header.record?.record?.id === id && (!committed || header.record.state === 'committed');
-  } catch {
-    return false;
-  }
-}
-
-function frame(kind: Kind, payload: Buffer): Buffer {
-  const header = Buffer.alloc(HEADER);
-  MAGIC.copy(header, 0);
-  header[4] = KIND_BYTE[kind];
-  header.writeUInt32BE(payload.byteLength, 8);
-  checksum(payload).copy(header, 12);
-  return Buffer.concat([header, payload]);
-}
-
-/** The whole frames at the start of a segment; a torn or foreign one ends it. */
-function* frames(bytes: Buffer): Iterable<{ kind: Kind; payload: Buffer }> {
-  const kinds = new Map(Object.entries(KIND_BYTE).map(([kind, byte]) => [byte, kind as Kind]));
-  for (let at = 0; at + HEADER <= bytes.byteLength; ) {
-    const kind = kinds.get(bytes[at + 4]!);
-    const end = at + HEADER + bytes.readUInt32BE(at + 8);
-    if (!bytes.subarray(at, at + 4).equals(MAGIC) || kind === undefined || end > bytes.byteLength) return;
-    const payload = bytes.subarray(at + HEADER, end);
-    if (!checksum(payload).equals(bytes.subarray(at + 12, at + HEADER))) return;
-    yield { kind, payload };
-    at = end;
-  }
-}
-
-function checksum(payload: Buffer): Buffer {
-  return createHash('sha256').update(payload).digest().subarray(0, 8);
-}
-
-function parseOwner(payload: Buffer): Owner | undefined {
-  try {
-    const owner = JSON.parse(payload.toString('utf8')) as Partial<Owner>;
-    return typeof owner.pid === 'number' && typeof owner.instance === 'string' ? (owner as Owner) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeAll(fd: number, bytes: Buffer, position: number): void {
-  for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done);
-}
-
-async function writeAllOnPool(fd: number, bytes: Buffer, position: number): Promise<void> {
-  for (let done = 0; done < bytes.byteLength; ) done += (await writeOnPool(fd, bytes, done, bytes.byteLength - done, position + done)).bytesWritten;
-}
-
-async function syncPath(path: string): Promise<void> {
-  const fd = openSync(path, 'r');
-  try {
-    await fsyncOnPool(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function syncPathNow(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}

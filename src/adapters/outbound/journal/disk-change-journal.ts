@@ -8,7 +8,9 @@ import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { checkPrivate } from '../node-fs/in-flight.js';
 import { deadClaim, gone, HOST, type Claim, type Owner } from './journal-owners.js';
-import { BeginLog, replayBeginLogs } from './begin-log.js';
+import { BeginLog } from './begin-log.js';
+import { ForeignBeginLogs, type LoggedChange } from './begin-log-reader.js';
+import { replayBeginLogs } from './begin-log-replay.js';
 import { UnwrittenImages } from './unwritten-images.js';
 import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncDirectory, writeSynced } from './image-files.js';
 
@@ -52,6 +54,9 @@ export class DiskChangeJournal implements ChangeJournal {
   private readonly instance = randomBytes(6).toString('hex');
   private readonly log: BeginLog;
   private readonly unwritten: UnwrittenImages;
+  /** Other servers' begin logs, and the committed changes last read from them. */
+  private readonly foreign: ForeignBeginLogs;
+  private logged = new Map<string, LoggedChange>();
   /** Writes made after the call that caused them (image files, commit markers), awaited by close. */
   private readonly background = new Set<Promise<void>>();
   /** The records directory's mtime when the index was last read; another writer changes it. */
@@ -69,6 +74,7 @@ export class DiskChangeJournal implements ChangeJournal {
     for (const sub of [dir, this.records, this.claims, logDir]) mkdirSync(sub, { recursive: true, mode: 0o700 });
     const files = { records: this.records, imageFile: (id: string) => this.imageFile(id), recordFile: (id: string) => this.recordFile(id) };
     replayBeginLogs(logDir, this.instance, files);
+    this.foreign = new ForeignBeginLogs(logDir, this.instance);
     this.unwritten = new UnwrittenImages(this.records, (id) => this.storedNow(id));
     const settle = async (ids: Iterable<string>) => (await Promise.allSettled([...ids].map((id) => this.unwritten.write(id)))).every((write) => write.status === 'fulfilled');
     this.log = new BeginLog(logDir, { pid: process.pid, instance: this.instance, host: HOST }, files, settle);
@@ -112,7 +118,8 @@ export class DiskChangeJournal implements ChangeJournal {
     // image file, not written yet, written after the call saying committed. Lost in a power cut,
     // the pending record is committed at start-up by what the root holds.
     if (this.unwritten.has(id) && !this.unwritten.started(id)) {
-      if (await this.log.commit(id)) this.later(this.unwritten.write(id));
+      // Written once the call has answered (setImmediate): its encoding and its file are no part of the call.
+      if (this.log.commit(id)) this.later(new Promise((resolve) => setImmediate(resolve)).then(() => this.unwritten.write(id)));
       // Begun in a segment now closed: the image file is written now, saying committed.
       else await this.unwritten.write(id);
       return;
@@ -153,7 +160,11 @@ export class DiskChangeJournal implements ChangeJournal {
   async image(id: string): Promise<BeforeImage | null> {
     const unwritten = this.unwritten.image(id);
     if (unwritten !== undefined) return unwritten;
-    return CHANGE_ID.test(id) ? readImageFile(this.imageFile(id)) : null;
+    if (!CHANGE_ID.test(id)) return null;
+    const image = await readImageFile(this.imageFile(id));
+    const logged = this.logged.get(id);
+    // Another server's change whose image file is not written yet: from its log.
+    return image === null && logged !== undefined ? this.foreign.image(logged) : image;
   }
 
   async claimUndo(id: string, undoId: string): Promise<boolean> {
@@ -318,7 +329,7 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Reads the records again when another writer changed the directory since the last read. */
   private refresh(): void {
     const mtime = statSync(this.records).mtimeMs;
-    if (mtime === this.seen) return;
+    if (mtime === this.seen && !this.foreign.changed()) return;
     this.seen = mtime;
     const known = new Set<string>();
     const names = new Set(readdirSync(this.records));
@@ -337,6 +348,17 @@ export class DiskChangeJournal implements ChangeJournal {
       // A commit of this server's whose marker is still being written stays committed.
       const committed = stored.state === 'committed' || names.has(`${id}.done`) || (mine?.committed === true && mine.owner?.instance === this.instance);
       this.put(id, { record: stored.record, committed, imageBytes, owner: stored.owner });
+    }
+    // Committed by another server on this journal whose image file is not written yet: from its log.
+    this.logged = this.foreign.read();
+    for (const [id, change] of this.logged) {
+      if (known.has(id)) continue;
+      const stored = change.stored as Stored;
+      known.add(id);
+      this.ids.observe(id);
+      const mine = this.held.get(id);
+      if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
+      this.put(id, { record: stored.record, committed: true, imageBytes: change.imageBytes, owner: stored.owner });
     }
     // Gone from disk: another writer's abort or prune. Not a change this server is beginning, whose
     // file is not in place yet (a re-read in that window must not lose it, or its commit would be).

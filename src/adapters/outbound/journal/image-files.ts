@@ -58,6 +58,11 @@ export async function readImageFile(file: string): Promise<BeforeImage | null> {
   } catch {
     return null;
   }
+  return decodeImageFile(bytes);
+}
+
+/** The image in an image file's bytes (see writeImageFile). */
+export function decodeImageFile(bytes: Buffer): BeforeImage | null {
   const newline = bytes.indexOf(0x0a);
   const manifest = manifestOf(JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Header | ManifestEntry[]);
   if (manifest === null) return null;

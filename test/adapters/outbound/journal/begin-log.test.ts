@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BeginLog, replayBeginLogs, type ImageFiles } from '../../../../src/adapters/outbound/journal/begin-log.js';
+import { BeginLog, type ImageFiles } from '../../../../src/adapters/outbound/journal/begin-log.js';
+import { ForeignBeginLogs } from '../../../../src/adapters/outbound/journal/begin-log-reader.js';
+import { replayBeginLogs } from '../../../../src/adapters/outbound/journal/begin-log-replay.js';
 import { DiskChangeJournal } from '../../../../src/adapters/outbound/journal/disk-change-journal.js';
 import { encodeImageFile, readImageFile, readImageRecord } from '../../../../src/adapters/outbound/journal/image-files.js';
 import { draft, ManualClock } from './change-journal.contract.js';
@@ -32,7 +34,7 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
   it('a dead server\'s begins become image files: committed ones say committed, aborted ones are not written, and the log goes', async () => {
     const log = deadServersLog();
     await Promise.all([log.append('0000000000000001a', begun('0000000000000001a', 'one')), log.append('0000000000000002a', begun('0000000000000002a', 'two')), log.append('0000000000000003a', begun('0000000000000003a', 'three'))]);
-    expect(await log.commit('0000000000000001a')).toBe(true);
+    expect(log.commit('0000000000000001a')).toBe(true);
     log.forget('0000000000000003a');
     expect(replayBeginLogs(logDir, 'me', files)).toBe(2);
     expect(readdirSync(files.records).sort()).toEqual(['0000000000000001a.img', '0000000000000002a.img']);
@@ -42,10 +44,10 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
     expect(readdirSync(logDir)).toEqual([]);
   });
 
-  it('a torn image file is written again; a whole one is kept; a record superseded by a later version is left to it', async () => {
+  it('a torn image file is written again; a whole one is kept; an evicted one is not brought back', async () => {
     const log = deadServersLog();
     for (const id of ['0000000000000001a', '0000000000000002a', '0000000000000003a']) await log.append(id, begun(id, `content of ${id}`));
-    for (const id of ['0000000000000001a', '0000000000000002a']) await log.commit(id);
+    for (const id of ['0000000000000001a', '0000000000000002a']) log.commit(id);
     // A power cut: the first file is empty (allocated, never flushed); the second was written whole.
     writeFileSync(files.imageFile('0000000000000001a'), '');
     writeFileSync(files.imageFile('0000000000000002a'), (() => {
@@ -55,12 +57,41 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
       header.record.state = 'committed';
       return Buffer.concat([Buffer.from(JSON.stringify(header)), bytes.subarray(newline)]);
     })());
-    writeFileSync(files.recordFile('0000000000000003a'), '{"state":"committed"}');
+    // The third was evicted (its record rewritten, not undoable): its image is not brought back.
+    writeFileSync(files.recordFile('0000000000000003a'), '{"state":"committed","record":{"undoable":false}}');
     expect(replayBeginLogs(logDir, 'me', files)).toBe(1);
     expect(stateOf('0000000000000001a')).toBe('committed');
     expect(await readImageFile(files.imageFile('0000000000000001a'))).toEqual(image('content of 0000000000000001a'));
     expect(stateOf('0000000000000002a')).toBe('committed');
     expect(readdirSync(files.records).sort()).toEqual(['0000000000000001a.img', '0000000000000002a.img', '0000000000000003a.json']);
+  });
+
+  it('a record rewritten since (an undo claim) still gets its before-image back', async () => {
+    const log = deadServersLog();
+    await log.append('0000000000000001a', begun('0000000000000001a', 'one'));
+    log.commit('0000000000000001a');
+    writeFileSync(files.recordFile('0000000000000001a'), '{"state":"committed","record":{"undoable":true,"undoneBy":"u1"}}');
+    expect(replayBeginLogs(logDir, 'me', files)).toBe(1);
+    expect(await readImageFile(files.imageFile('0000000000000001a'))).toEqual(image('one'));
+  });
+
+  it("another server reads a live server's committed changes from its log, before their image files exist", async () => {
+    const log = new BeginLog(logDir, { pid: process.pid, instance: 'aaaaaaaaaaaa', host: hostname() }, files, async () => true);
+    await log.append('0000000000000001a', begun('0000000000000001a', 'one'));
+    await log.append('0000000000000002a', begun('0000000000000002a', 'two'));
+    const reader = new ForeignBeginLogs(logDir, 'bbbbbbbbbbbb');
+    expect(reader.changed()).toBe(true);
+    expect([...reader.read().keys()]).toEqual([]);
+    log.commit('0000000000000002a');
+    expect(reader.changed()).toBe(true);
+    const changes = reader.read();
+    expect([...changes.keys()]).toEqual(['0000000000000002a']);
+    expect((changes.get('0000000000000002a')?.stored as { state: string }).state).toBe('committed');
+    expect(reader.image(changes.get('0000000000000002a')!)).toEqual(image('two'));
+    expect(reader.changed()).toBe(false);
+    // Its own log is not foreign to it.
+    expect([...new ForeignBeginLogs(logDir, 'aaaaaaaaaaaa').read().keys()]).toEqual([]);
+    await log.close();
   });
 
   it('a torn tail (a batch a kill -9 cut short, never acknowledged) ends the log; what came before is replayed', async () => {

@@ -185,17 +185,21 @@ describe('DiskChangeJournal shared by two servers', () => {
     const dir = join(base, 'journal');
     const one = new DiskChangeJournal(dir, new ManualClock());
     const two = new DiskChangeJournal(dir, new ManualClock());
-    const done = await one.begin(draft(), null);
+    const image = { entries: [{ relativePath: '', kind: 'file' as const, mode: 0o640, content: Uint8Array.of(7, 8) }] };
+    const done = await one.begin(draft(), image);
     await one.commit(done);
-    const open = await one.begin(draft({ path: 'b.txt' }), null);
-    // The other server reads image files, which are written just after each change.
-    await one.settled();
+    const open = await one.begin(draft({ path: 'b.txt' }), image);
+    // At once: the image file is written just after the call, so the other server reads the change from the begin log.
     expect((await two.list({})).map((record) => record.id)).toEqual([done]);
+    expect(await two.image(done)).toEqual(image);
     expect(await one.pending()).toEqual([]);
     expect(await two.claimUndo(done, 'u1')).toBe(true);
     expect((await one.get(done))?.undoneBy).toBe('u1');
     await one.commit(open);
+    expect((await two.list({})).map((record) => record.id)).toEqual([open, done]);
+    // And once the image files are written, from them.
     await one.settled();
     expect((await two.list({})).map((record) => record.id)).toEqual([open, done]);
+    expect(await two.image(open)).toEqual(image);
   });
 });

@@ -1,0 +1,142 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BeforeImage } from '../../../domain/ports/change-journal.port.js';
+import { frames, splitBegin } from './begin-log-format.js';
+import { decodeImageFile } from './image-files.js';
+
+/** A change another server committed, read from its begin log before its image file is written. */
+export interface LoggedChange {
+  /** What its image file will say (the record, its owner), but committed. */
+  readonly stored: unknown;
+  readonly imageBytes: number;
+  /** Where its image file's bytes are in the segment. */
+  readonly segment: string;
+  readonly at: number;
+  readonly length: number;
+}
+
+interface Scanned {
+  size: number;
+  /** Where the next whole frame starts. */
+  offset: number;
+  readonly begun: Map<string, Omit<LoggedChange, 'segment'>>;
+  readonly committed: Set<string>;
+}
+
+/**
+ * The begin logs of the other servers sharing this journal directory, read as they grow: a server
+ * writes a change's image file just after the call, so until then another server learns of the
+ * change from the log (the page cache is shared), and lists and undoes it at once, as before the
+ * log existed. Only what was appended since the last read is read.
+ */
+export class ForeignBeginLogs {
+  private readonly scanned = new Map<string, Scanned>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly instance: string,
+  ) {}
+
+  /** Whether any other server's log changed since the last read (a segment grew, came or went). */
+  changed(): boolean {
+    const names = this.foreign();
+    if (names.length !== this.scanned.size) return true;
+    return names.some((name) => this.scanned.get(name)?.size !== sizeOf(join(this.dir, name)));
+  }
+
+  /** The committed changes in the other servers' logs, by id. */
+  read(): Map<string, LoggedChange> {
+    const names = this.foreign();
+    for (const name of [...this.scanned.keys()]) if (!names.includes(name)) this.scanned.delete(name);
+    const changes = new Map<string, LoggedChange>();
+    for (const name of names) {
+      const scanned = this.scan(name);
+      for (const id of scanned.committed) {
+        const begun = scanned.begun.get(id);
+        if (begun !== undefined) changes.set(id, { ...begun, segment: join(this.dir, name) });
+      }
+    }
+    return changes;
+  }
+
+  /** The before-image of a change read from a log; null when the segment is gone (its image file is written by then). */
+  image(change: LoggedChange): BeforeImage | null {
+    let fd: number | undefined;
+    try {
+      fd = openSync(change.segment, 'r');
+      const bytes = Buffer.alloc(change.length);
+      if (readSync(fd, bytes, 0, change.length, change.at) !== change.length) return null;
+      return decodeImageFile(bytes);
+    } catch {
+      return null;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+
+  private foreign(): string[] {
+    try {
+      return readdirSync(this.dir).filter((name) => name.endsWith('.log') && !name.startsWith(`${this.instance}-`));
+    } catch {
+      return [];
+    }
+  }
+
+  private scan(name: string): Scanned {
+    const file = join(this.dir, name);
+    const scanned = this.scanned.get(name) ?? { size: 0, offset: 0, begun: new Map(), committed: new Set() };
+    this.scanned.set(name, scanned);
+    const size = sizeOf(file);
+    if (size === scanned.size) return scanned;
+    scanned.size = size;
+    let fd: number | undefined;
+    try {
+      fd = openSync(file, 'r');
+      const bytes = Buffer.alloc(Math.max(0, size - scanned.offset));
+      const read = bytes.subarray(0, readSync(fd, bytes, 0, bytes.byteLength, scanned.offset));
+      // Up to the first frame not yet whole (one being written): the next read starts there.
+      const base = scanned.offset;
+      for (const { kind, payload, end } of frames(read)) {
+        const start = base + end - payload.byteLength;
+        if (kind === 'begin') this.begun(scanned, payload, start);
+        else if (kind === 'commit') scanned.committed.add(payload.toString('latin1'));
+        else if (kind === 'gone') {
+          scanned.begun.delete(payload.toString('latin1'));
+          scanned.committed.delete(payload.toString('latin1'));
+        }
+        scanned.offset = base + end;
+      }
+    } catch {
+      // Removed by its checkpoint meanwhile: its image files are written.
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    return scanned;
+  }
+
+  private begun(scanned: Scanned, payload: Buffer, start: number): void {
+    const { id, at } = splitBegin(payload);
+    const image = payload.subarray(at);
+    const newline = image.indexOf(0x0a);
+    try {
+      const header = JSON.parse(image.subarray(0, newline).toString('utf8')) as { record?: { record?: unknown; owner?: unknown } };
+      if (header.record?.record === undefined) return;
+      scanned.begun.set(id, {
+        stored: { ...header.record, state: 'committed' },
+        imageBytes: image.byteLength - newline - 1,
+        at: start + at,
+        length: image.byteLength,
+      });
+    } catch {
+      // Not a begin this version wrote: left to the image file.
+    }
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return -1;
+  }
+}
