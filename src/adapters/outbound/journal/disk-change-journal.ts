@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
@@ -7,27 +7,13 @@ import { newestFirst } from '../../../domain/changes/change-query.js';
 import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { checkPrivate } from '../node-fs/in-flight.js';
-import { deadClaim, gone, HOST, type Claim, type Owner } from './journal-owners.js';
+import { gone, HOST, settleDeadClaims, type Claim, type Owner } from './journal-owners.js';
 import { BeginLog } from './begin-log.js';
 import { ForeignBeginLogs, type LoggedChange } from './begin-log-reader.js';
 import { replayBeginLogs } from './begin-log-replay.js';
+import { RecordIndex, type Held, type Stored } from './record-index.js';
 import { UnwrittenImages } from './unwritten-images.js';
 import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncDirectory, writeSynced } from './image-files.js';
-
-interface Stored {
-  readonly state: 'pending' | 'committed';
-  record: ChangeRecord;
-  /** Who began it: a pending record of a live process (another server on this journal) is its business, not recovery's. */
-  readonly owner?: Owner;
-}
-
-
-interface Held {
-  record: ChangeRecord;
-  committed: boolean;
-  imageBytes: number;
-  owner?: Stored['owner'];
-}
 
 /**
  * The journal on disk (issue 20), in a private directory outside every root:
@@ -45,9 +31,7 @@ interface Held {
  * server on the same journal wrote one).
  */
 export class DiskChangeJournal implements ChangeJournal {
-  private readonly held = new Map<string, Held>();
-  /** Image bytes of every held record (kept by put). */
-  private bytes = 0;
+  private readonly index = new RecordIndex();
   private readonly ids = new ChangeIds();
   private readonly records: string;
   private readonly claims: string;
@@ -57,8 +41,6 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Other servers' begin logs, and the committed changes last read from them. */
   private readonly foreign: ForeignBeginLogs;
   private logged = new Map<string, LoggedChange>();
-  /** Writes made after the call that caused them (image files, commit markers), awaited by close. */
-  private readonly background = new Set<Promise<void>>();
   /** The records directory's mtime when the index was last read; another writer changes it. */
   private seen = -1;
 
@@ -87,7 +69,7 @@ export class DiskChangeJournal implements ChangeJournal {
     const record: ChangeRecord = { ...draft, id, time: now.toISOString() };
     const owner: Owner = { pid: process.pid, instance: this.instance, host: HOST };
     const began: Held = { record, committed: false, imageBytes: 0, owner };
-    this.put(id, began);
+    this.index.put(id, began);
     try {
       // Durable in the begin log (one fdatasync, while the caller writes its temp file); the image
       // file is written after the change, with the state it then has (UnwrittenImages). A kill -9
@@ -95,7 +77,7 @@ export class DiskChangeJournal implements ChangeJournal {
       // record, and recovery commits or drops it by what the root holds.
       const { bytes, imageBytes } = encodeImageFile(image, { state: 'pending', record, owner } satisfies Stored);
       this.unwritten.add(id, image);
-      this.put(id, { ...began, imageBytes });
+      this.index.put(id, { ...began, imageBytes });
       await this.log.append(id, bytes);
     } catch (error) {
       await this.abort(id);
@@ -105,13 +87,13 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async commit(id: string, after?: EntryState | null): Promise<void> {
-    const held = this.held.get(id);
+    const held = this.index.get(id);
     if (!held) return;
     held.committed = true;
     if (after !== undefined) {
       held.record = { ...held.record, after };
       await this.writeRecord({ state: 'committed', record: held.record }, false);
-      this.later(this.unwritten.write(id));
+      this.unwritten.later(this.unwritten.write(id));
       return;
     }
     // Fast path: a commit frame in the begin log (not synced, as the marker below is not), and the
@@ -119,7 +101,7 @@ export class DiskChangeJournal implements ChangeJournal {
     // the pending record is committed at start-up by what the root holds.
     if (this.unwritten.has(id) && !this.unwritten.started(id)) {
       // Written once the call has answered (setImmediate): its encoding and its file are no part of the call.
-      if (this.log.commit(id)) this.later(new Promise((resolve) => setImmediate(resolve)).then(() => this.unwritten.write(id)));
+      if (this.log.commit(id)) this.unwritten.later(new Promise((resolve) => setImmediate(resolve)).then(() => this.unwritten.write(id)));
       // Begun in a segment now closed: the image file is written now, saying committed.
       else await this.unwritten.write(id);
       return;
@@ -129,7 +111,7 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async abort(id: string): Promise<void> {
-    this.put(id, undefined);
+    this.index.put(id, undefined);
     this.log.forget(id);
     await this.unwritten.cancel(id);
     await rm(this.imageFile(id), { force: true });
@@ -141,19 +123,17 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Pending records begun by another instance whose process is gone (or is this one: a reopened journal). */
   async pending(): Promise<ChangeRecord[]> {
     this.refresh();
-    return [...this.held.values()]
-      .filter((held) => !held.committed && (held.owner === undefined || gone(held.owner, this.instance)))
-      .map((held) => held.record);
+    return this.index.pending((held) => held.owner === undefined || gone(held.owner, this.instance));
   }
 
   async list(query: ChangeQuery): Promise<ChangeRecord[]> {
     this.refresh();
-    return newestFirst(this.committed(), query);
+    return newestFirst(this.index.committed(), query);
   }
 
   async get(id: string): Promise<ChangeRecord | null> {
     this.refresh();
-    const held = this.held.get(id);
+    const held = this.index.get(id);
     return held?.committed ? held.record : null;
   }
 
@@ -169,7 +149,7 @@ export class DiskChangeJournal implements ChangeJournal {
 
   async claimUndo(id: string, undoId: string): Promise<boolean> {
     this.refresh();
-    const held = this.held.get(id);
+    const held = this.index.get(id);
     if (!CHANGE_ID.test(id) || !held?.committed || held.record.undoneBy !== undefined) return false;
     // The claim is a file made with O_EXCL: of two undos, in this process or in two servers on one
     // shared journal, exactly one creates it.
@@ -186,7 +166,7 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async releaseUndo(id: string): Promise<void> {
-    const held = this.held.get(id);
+    const held = this.index.get(id);
     if (!held) return;
     const { undoneBy: _released, ...record } = held.record;
     held.record = record;
@@ -195,10 +175,10 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async dropImage(id: string, reason: string): Promise<void> {
-    const held = this.held.get(id);
+    const held = this.index.get(id);
     if (!held) return;
     held.record = { ...held.record, undoable: false, reason };
-    this.put(id, { ...held, imageBytes: 0 });
+    this.index.put(id, { ...held, imageBytes: 0 });
     // Its record is written below (the only file it needs now).
     await this.unwritten.cancel(id);
     // The record first (durably, in its own file): the image file may be the only place it was.
@@ -208,7 +188,7 @@ export class DiskChangeJournal implements ChangeJournal {
 
   async prune(before: Date): Promise<number> {
     let removed = 0;
-    for (const [id, held] of [...this.held]) {
+    for (const [id, held] of this.index.entries()) {
       if (held.committed && Date.parse(held.record.time) < before.getTime()) {
         await this.abort(id);
         removed += 1;
@@ -220,7 +200,6 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Resolves once every image file and marker of the changes so far is written (not synced). */
   async settled(): Promise<void> {
     await this.unwritten.flush();
-    await Promise.allSettled([...this.background]);
   }
 
   /** Makes every begin's image file durable and removes the begin log (a clean shutdown leaves none). */
@@ -229,48 +208,19 @@ export class DiskChangeJournal implements ChangeJournal {
     await this.log.close();
   }
 
-  /** A write made after the call (see close); its failure is left for start-up to settle from the log. */
-  private later(write: Promise<unknown>): void {
-    const tracked: Promise<void> = write.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.background.add(tracked);
-    void tracked.finally(() => this.background.delete(tracked));
-  }
-
   /** What `id`'s image file says now: its record, committed or not (null once it is gone). */
   private storedNow(id: string): Stored | null {
-    const held = this.held.get(id);
+    const held = this.index.get(id);
     if (held === undefined) return null;
     return { state: held.committed ? 'committed' : 'pending', record: held.record, ...(held.owner ? { owner: held.owner } : {}) };
   }
 
   async usage(): Promise<{ bytes: number; records: number }> {
-    return { bytes: this.bytes, records: this.held.size };
+    return this.index.usage();
   }
 
   async oldestWithImage(limit: number): Promise<string[]> {
-    return [...this.held.values()]
-      .filter((held) => held.committed && held.imageBytes > 0)
-      .map((held) => held.record.id)
-      .sort()
-      .slice(0, limit);
-  }
-
-  /** Every change to the index goes through here, so the bytes held are counted as they change, not summed per call. */
-  private put(id: string, held: Held | undefined): void {
-    this.bytes -= this.held.get(id)?.imageBytes ?? 0;
-    if (held === undefined) {
-      this.held.delete(id);
-      return;
-    }
-    this.held.set(id, held);
-    this.bytes += held.imageBytes;
-  }
-
-  private *committed(): Iterable<ChangeRecord> {
-    for (const held of this.held.values()) if (held.committed) yield held.record;
+    return this.index.oldestWithImage(limit);
   }
 
   private recordFile(id: string): string {
@@ -297,32 +247,10 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Start-up: reads every record; a temp of an interrupted record write, a torn begin, and a marker with no record are litter. */
   private load(): void {
     this.refresh();
-    this.settleClaims();
+    settleDeadClaims(this.claims, this.instance, (id) => this.index.get(id)?.record.undoneBy !== undefined);
     for (const name of readdirSync(this.records)) {
       const id = name.replace(/\.(img|done|json)$/, '');
-      if ((name.startsWith('.') && name.endsWith('.tmp')) || (id !== name && !this.held.has(id))) rmSync(join(this.records, name), { force: true });
-    }
-  }
-
-  /**
-   * Start-up: a claim whose server is gone while its record does not say undone was never used: the
-   * restore runs only once the record says so, and a release rewrites the record before it removes
-   * the claim. Left, it would refuse every later undo of that change ("another undo ran first").
-   * It is moved aside first and removed only if it is still the dead server's, so a claim a live
-   * server made meanwhile is never taken.
-   */
-  private settleClaims(): void {
-    for (const id of readdirSync(this.claims)) {
-      const held = this.held.get(id);
-      if (!CHANGE_ID.test(id) || held?.record.undoneBy !== undefined || !deadClaim(join(this.claims, id), this.instance)) continue;
-      const aside = join(this.claims, `.${id}.${this.instance}.stale`);
-      try {
-        renameSync(join(this.claims, id), aside);
-        if (!deadClaim(aside, this.instance)) linkSync(aside, join(this.claims, id));
-      } catch {
-        // Taken or removed by another server meanwhile: theirs to settle.
-      }
-      rmSync(aside, { force: true });
+      if ((name.startsWith('.') && name.endsWith('.tmp')) || (id !== name && !this.index.has(id))) rmSync(join(this.records, name), { force: true });
     }
   }
 
@@ -341,13 +269,13 @@ export class DiskChangeJournal implements ChangeJournal {
       if (stored === null) continue;
       known.add(id);
       this.ids.observe(id);
-      const mine = this.held.get(id);
+      const mine = this.index.get(id);
       // A claim this server made is on disk (claims/) before its record is rewritten: keep it.
       if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
       const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : names.has(`${id}.img`) ? imageFileSize(this.imageFile(id)) : 0;
       // A commit of this server's whose marker is still being written stays committed.
       const committed = stored.state === 'committed' || names.has(`${id}.done`) || (mine?.committed === true && mine.owner?.instance === this.instance);
-      this.put(id, { record: stored.record, committed, imageBytes, owner: stored.owner });
+      this.index.put(id, { record: stored.record, committed, imageBytes, owner: stored.owner });
     }
     // Committed by another server on this journal whose image file is not written yet: from its log.
     this.logged = this.foreign.read();
@@ -356,14 +284,14 @@ export class DiskChangeJournal implements ChangeJournal {
       const stored = change.stored as Stored;
       known.add(id);
       this.ids.observe(id);
-      const mine = this.held.get(id);
+      const mine = this.index.get(id);
       if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
-      this.put(id, { record: stored.record, committed: true, imageBytes: change.imageBytes, owner: stored.owner });
+      this.index.put(id, { record: stored.record, committed: true, imageBytes: change.imageBytes, owner: stored.owner });
     }
     // Gone from disk: another writer's abort or prune. Not a change this server is beginning, whose
     // file is not in place yet (a re-read in that window must not lose it, or its commit would be).
     // Nor one whose image file is not written yet.
-    for (const [id, held] of [...this.held]) if (!known.has(id) && !this.unwritten.has(id) && !(held.owner?.instance === this.instance && !held.committed)) this.put(id, undefined);
+    for (const [id, held] of this.index.entries()) if (!known.has(id) && !this.unwritten.has(id) && !(held.owner?.instance === this.instance && !held.committed)) this.index.put(id, undefined);
   }
 }
 

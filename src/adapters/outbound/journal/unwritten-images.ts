@@ -20,6 +20,8 @@ interface Unwritten {
  */
 export class UnwrittenImages {
   private readonly waiting = new Map<string, Unwritten>();
+  /** Writes made after the call that caused them (image files, commit markers), awaited by flush. */
+  private readonly background = new Set<Promise<void>>();
 
   /** `stored(id)`: what the file holds (the record, its state, its owner); null when it is gone. */
   constructor(
@@ -71,9 +73,20 @@ export class UnwrittenImages {
     await unwritten?.job?.catch(() => undefined);
   }
 
-  /** Writes every file still waiting. */
+  /** Writes every file still waiting, and waits for every write made after a call. */
   async flush(): Promise<void> {
     await Promise.allSettled([...this.waiting.keys()].map((id) => this.write(id)));
+    await Promise.allSettled([...this.background]);
+  }
+
+  /** A write made after the call; its failure is left for a later write, or the start-up, to settle from the log. */
+  later(write: Promise<unknown>): void {
+    const tracked: Promise<void> = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.background.add(tracked);
+    void tracked.finally(() => this.background.delete(tracked));
   }
 
   private async writeFile(id: string, image: BeforeImage | null): Promise<void> {

@@ -1,0 +1,71 @@
+import type { ChangeRecord } from '../../../domain/ports/change-journal.port.js';
+import type { Owner } from './journal-owners.js';
+
+/** A record as the disk journal stores it (in an image file's header, or in <id>.json). */
+export interface Stored {
+  readonly state: 'pending' | 'committed';
+  record: ChangeRecord;
+  /** Who began it: a pending record of a live process (another server on this journal) is its business, not recovery's. */
+  readonly owner?: Owner;
+}
+
+/** A record in the index. */
+export interface Held {
+  record: ChangeRecord;
+  committed: boolean;
+  imageBytes: number;
+  owner?: Owner;
+}
+
+/**
+ * The disk journal's records in memory, with the running total of their before-images' bytes:
+ * every change goes through `put`, so the total is kept as it changes, not summed per call.
+ */
+export class RecordIndex {
+  private readonly held = new Map<string, Held>();
+  private bytes = 0;
+
+  get(id: string): Held | undefined {
+    return this.held.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.held.has(id);
+  }
+
+  entries(): [string, Held][] {
+    return [...this.held];
+  }
+
+  put(id: string, held: Held | undefined): void {
+    this.bytes -= this.held.get(id)?.imageBytes ?? 0;
+    if (held === undefined) {
+      this.held.delete(id);
+      return;
+    }
+    this.held.set(id, held);
+    this.bytes += held.imageBytes;
+  }
+
+  *committed(): Iterable<ChangeRecord> {
+    for (const held of this.held.values()) if (held.committed) yield held.record;
+  }
+
+  /** Pending records (not committed) that `include` accepts. */
+  pending(include: (held: Held) => boolean): ChangeRecord[] {
+    return [...this.held.values()].filter((held) => !held.committed && include(held)).map((held) => held.record);
+  }
+
+  usage(): { bytes: number; records: number } {
+    return { bytes: this.bytes, records: this.held.size };
+  }
+
+  /** The oldest committed records that still hold a before-image. */
+  oldestWithImage(limit: number): string[] {
+    return [...this.held.values()]
+      .filter((held) => held.committed && held.imageBytes > 0)
+      .map((held) => held.record.id)
+      .sort()
+      .slice(0, limit);
+  }
+}
