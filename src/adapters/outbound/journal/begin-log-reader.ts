@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BeforeImage } from '../../../domain/ports/change-journal.port.js';
+import { CHANGE_ID } from '../../../domain/changes/change-id.js';
 import { frames, splitBegin } from './begin-log-format.js';
 import { decodeImageFile } from './image-files.js';
 
@@ -116,6 +117,8 @@ export class ForeignBeginLogs {
 
   private begun(scanned: Scanned, payload: Buffer, start: number): void {
     const { id, at } = splitBegin(payload);
+    // Security: the id becomes a record's id, which names files; only a well-formed one is taken.
+    if (!CHANGE_ID.test(id)) return;
     const image = payload.subarray(at);
     const newline = image.indexOf(0x0a);
     try {

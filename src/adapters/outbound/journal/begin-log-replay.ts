@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { CHANGE_ID } from '../../../domain/changes/change-id.js';
 import type { ImageFiles } from './begin-log.js';
 import { frames, parseOwner, splitBegin, syncPathNow, writeAll } from './begin-log-format.js';
 import { gone } from './journal-owners.js';
@@ -27,7 +28,10 @@ export function replayBeginLogs(dir: string, instance: string, files: ImageFiles
       else if (kind === 'gone') begun.delete(payload.toString('latin1'));
     }
     if (name.endsWith('.log')) {
-      for (const [id, image] of begun) if (restore(files, id, image, committed.has(id))) restored += 1;
+      for (const [id, image] of begun) {
+        // Security: the id names the file written; only a well-formed id (no separator, no dot-dot) is used.
+        if (CHANGE_ID.test(id) && restore(files, id, image, committed.has(id))) restored += 1;
+      }
       syncPathNow(files.records);
     }
     unlinkSync(file);

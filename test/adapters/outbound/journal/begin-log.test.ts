@@ -103,6 +103,16 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
     expect(stateOf('0000000000000001a')).toBe('pending');
   });
 
+  it('a begin whose id is not well formed (a forged log) writes nothing, and is not read by another server', async () => {
+    const log = deadServersLog();
+    await log.append('../../escape', begun('../../escape', 'forged'));
+    log.commit('../../escape');
+    expect(new ForeignBeginLogs(logDir, 'me').read().size).toBe(0);
+    expect(replayBeginLogs(logDir, 'me', files)).toBe(0);
+    expect(readdirSync(base).sort()).toEqual(['log', 'records']);
+    expect(readdirSync(files.records)).toEqual([]);
+  });
+
   it("leaves a live server's log alone", async () => {
     const log = new BeginLog(logDir, { pid: process.ppid, instance: 'live', host: hostname() }, files, async () => true);
     await log.append('0000000000000001a', begun('0000000000000001a', 'one'));
