@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsync, fsyncSync, openSync, write, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, write, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Owner } from './journal-owners.js';
 
 // The begin log's format (see BeginLog): frames, each a header and a payload.
 const writeOnPool = promisify(write);
-const fsyncOnPool = promisify(fsync);
 
 export const MAGIC = Buffer.from('MFJL');
 /** magic (4), kind (1), unused (3), payload length (4), the payload's sha256, first 8 bytes. */
 export const HEADER = 20;
+/** An owner frame (pid, instance, host as JSON) fits in this many bytes. */
+const OWNER_PROBE = 4096;
 export type Kind = 'owner' | 'begin' | 'commit' | 'gone';
 const KIND_BYTE: Record<Kind, number> = { owner: 0x4f, begin: 0x42, commit: 0x43, gone: 0x47 };
 
@@ -60,21 +61,24 @@ export function parseOwner(payload: Buffer): Owner | undefined {
   }
 }
 
+/** The owner named by a segment's first frame, reading no more than that frame; null when it is not whole or not an owner. */
+export function readOwner(file: string): Owner | null {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(OWNER_PROBE);
+    const [first] = frames(head.subarray(0, readSync(fd, head, 0, OWNER_PROBE, 0)));
+    return first?.kind === 'owner' ? (parseOwner(first.payload) ?? null) : null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function writeAll(fd: number, bytes: Buffer, position: number): void {
   for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done);
 }
 
 export async function writeAllOnPool(fd: number, bytes: Buffer, position: number): Promise<void> {
   for (let done = 0; done < bytes.byteLength; ) done += (await writeOnPool(fd, bytes, done, bytes.byteLength - done, position + done)).bytesWritten;
-}
-
-export async function syncPath(path: string): Promise<void> {
-  const fd = openSync(path, 'r');
-  try {
-    await fsyncOnPool(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function syncPathNow(path: string): void {

@@ -2,7 +2,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, 
 import { basename, dirname, join } from 'node:path';
 import { CHANGE_ID } from '../../../domain/changes/change-id.js';
 import type { ImageFiles } from './begin-log.js';
-import { frames, parseOwner, splitBegin, syncPathNow, writeAll } from './begin-log-format.js';
+import { frames, readOwner, splitBegin, syncPathNow, writeAll } from './begin-log-format.js';
 import { gone } from './journal-owners.js';
 
 /**
@@ -13,11 +13,11 @@ export function replayBeginLogs(dir: string, instance: string, files: ImageFiles
   let restored = 0;
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
-    const bytes = readFileSync(file);
-    const framed = [...frames(bytes)];
-    const owner = framed[0]?.kind === 'owner' ? (parseOwner(framed[0].payload) ?? null) : null;
+    // The owner first: a live server's segment (up to 32 MiB) is not read at all.
+    const owner = readOwner(file);
     // Not ours to judge: a live server's, or one whose owner frame was never written (unknown).
     if (owner === null || !gone(owner, instance)) continue;
+    const framed = frames(readFileSync(file));
     const begun = new Map<string, Buffer>();
     const committed = new Set<string>();
     for (const { kind, payload } of framed) {

@@ -1,7 +1,8 @@
 import { closeSync, fdatasync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beginPayload, frame, syncPath, writeAll, writeAllOnPool } from './begin-log-format.js';
+import { beginPayload, frame, writeAll, writeAllOnPool } from './begin-log-format.js';
+import { syncPath } from './image-files.js';
 import type { Owner } from './journal-owners.js';
 
 const fdatasyncOnPool = promisify(fdatasync);

@@ -136,7 +136,12 @@ export async function writeSynced(file: string, bytes: Uint8Array, flags = 'w'):
 
 /** Makes the entries of `dir` (names made, renamed or removed) durable. */
 export async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+  await syncPath(dir);
+}
+
+/** fsyncs a file or a directory by its path. */
+export async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
   try {
     await handle.sync();
   } finally {

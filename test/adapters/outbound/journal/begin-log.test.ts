@@ -121,7 +121,7 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
     expect(readdirSync(files.records)).toEqual([]);
   });
 
-  it('appends made at once share one write and one sync (group commit), and all are replayed', async () => {
+  it('50 appends made at once (queued while one is syncing, so written together) are all durable and replayed', async () => {
     const log = deadServersLog();
     const ids = Array.from({ length: 50 }, (_, i) => `00000000000000${String(i).padStart(2, '0')}b`);
     await Promise.all(ids.map((id) => log.append(id, begun(id, id))));
