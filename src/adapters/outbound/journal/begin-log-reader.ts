@@ -38,20 +38,23 @@ export class ForeignBeginLogs {
     private readonly instance: string,
   ) {}
 
-  /** Whether any other server's log changed since the last read (a segment grew, came or went). */
-  changed(): boolean {
-    const names = this.foreign();
-    if (names.length !== this.scanned.size) return true;
-    return names.some((name) => this.scanned.get(name)?.size !== sizeOf(join(this.dir, name)));
+  /** The other servers' segments now, with their sizes: one listing and one stat each. */
+  look(): ReadonlyMap<string, number> {
+    return new Map(this.foreign().map((name) => [name, sizeOf(join(this.dir, name))]));
   }
 
-  /** The committed changes in the other servers' logs, by id. */
-  read(): Map<string, LoggedChange> {
-    const names = this.foreign();
-    for (const name of [...this.scanned.keys()]) if (!names.includes(name)) this.scanned.delete(name);
+  /** Whether a look differs from what the last read saw (a segment grew, came or went). */
+  changed(look: ReadonlyMap<string, number>): boolean {
+    if (look.size !== this.scanned.size) return true;
+    return [...look].some(([name, size]) => this.scanned.get(name)?.size !== size);
+  }
+
+  /** The committed changes in the other servers' logs, by id, as of `look` (taken now if not given). */
+  read(look: ReadonlyMap<string, number> = this.look()): Map<string, LoggedChange> {
+    for (const name of [...this.scanned.keys()]) if (!look.has(name)) this.scanned.delete(name);
     const changes = new Map<string, LoggedChange>();
-    for (const name of names) {
-      const scanned = this.scan(name);
+    for (const [name, size] of look) {
+      const scanned = this.scan(name, size);
       for (const id of scanned.committed) {
         const begun = scanned.begun.get(id);
         if (begun !== undefined) changes.set(id, { ...begun, segment: join(this.dir, name) });
@@ -83,11 +86,11 @@ export class ForeignBeginLogs {
     }
   }
 
-  private scan(name: string): Scanned {
+  /** Reads what `name` gained since the last scan, up to `size` (what a look saw; more is read next time). */
+  private scan(name: string, size: number): Scanned {
     const file = join(this.dir, name);
     const scanned = this.scanned.get(name) ?? { size: 0, offset: 0, begun: new Map(), committed: new Set() };
     this.scanned.set(name, scanned);
-    const size = sizeOf(file);
     if (size === scanned.size) return scanned;
     scanned.size = size;
     let fd: number | undefined;

@@ -20,6 +20,13 @@ export interface ImageFiles {
   recordFile(id: string): string;
 }
 
+/** Test seams: the segment size, how an append is made durable, and how long an unused descriptor stays open. */
+export interface BeginLogOptions {
+  readonly segmentBytes?: number;
+  readonly sync?: (fd: number) => Promise<void>;
+  readonly idleCloseMs?: number;
+}
+
 interface Appending {
   readonly id: string;
   readonly frame: Buffer;
@@ -28,7 +35,7 @@ interface Appending {
 }
 
 interface Segment {
-  /** Open while the log is in use; closed after IDLE_CLOSE_MS without use (a quiet server holds no descriptor). */
+  /** Open while the log is in use; closed after `idleCloseMs` without use (a quiet server holds no descriptor). */
   fd: number | null;
   readonly name: string;
   /** Changes begun in it whose image files are not yet known durable. */
@@ -57,6 +64,9 @@ export class BeginLog {
   private flushing: Promise<void> | null = null;
   private checkpoints: Promise<void> = Promise.resolve();
   private idle: NodeJS.Timeout | null = null;
+  private readonly segmentBytes: number;
+  private readonly sync: (fd: number) => Promise<void>;
+  private readonly idleCloseMs: number;
 
   constructor(
     private readonly dir: string,
@@ -64,8 +74,12 @@ export class BeginLog {
     private readonly files: ImageFiles,
     /** Writes out the image files of these changes that are not written yet (false: one could not be); a checkpoint syncs them next. */
     private readonly settle: (ids: Iterable<string>) => Promise<boolean>,
-    private readonly segmentBytes = SEGMENT_BYTES,
-  ) {}
+    options: BeginLogOptions = {},
+  ) {
+    this.segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
+    this.sync = options.sync ?? fdatasyncOnPool;
+    this.idleCloseMs = options.idleCloseMs ?? IDLE_CLOSE_MS;
+  }
 
   /** Appends the bytes `id`'s image file is to hold; resolves once they are on disk. */
   append(id: string, imageFileBytes: Buffer): Promise<void> {
@@ -129,7 +143,7 @@ export class BeginLog {
           // On the pool: an append may wait for a file-system journal commit, which must not hold the event loop.
           const fd = this.descriptor(segment);
           await writeAllOnPool(fd, bytes, at);
-          await fdatasyncOnPool(fd);
+          await this.sync(fd);
           for (const appending of batch) appending.resolve();
         } catch (error) {
           // A torn tail ends this segment: later begins go to a new one.
@@ -197,7 +211,7 @@ export class BeginLog {
       if (this.flushing !== null || this.segment !== segment || segment.fd === null) return;
       closeSync(segment.fd);
       segment.fd = null;
-    }, IDLE_CLOSE_MS);
+    }, this.idleCloseMs);
     this.idle.unref();
     return segment.fd;
   }

@@ -257,7 +257,8 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Reads the records again when another writer changed the directory since the last read. */
   private refresh(): void {
     const mtime = statSync(this.records).mtimeMs;
-    if (mtime === this.seen && !this.foreign.changed()) return;
+    const look = this.foreign.look();
+    if (mtime === this.seen && !this.foreign.changed(look)) return;
     this.seen = mtime;
     const known = new Set<string>();
     const names = new Set(readdirSync(this.records));
@@ -278,7 +279,7 @@ export class DiskChangeJournal implements ChangeJournal {
       this.index.put(id, { record: stored.record, committed, imageBytes, owner: stored.owner });
     }
     // Committed by another server on this journal whose image file is not written yet: from its log.
-    this.logged = this.foreign.read();
+    this.logged = this.foreign.read(look);
     for (const [id, change] of this.logged) {
       if (known.has(id)) continue;
       const stored = change.stored as Stored;

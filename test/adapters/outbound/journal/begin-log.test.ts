@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BeginLog, type ImageFiles } from '../../../../src/adapters/outbound/journal/begin-log.js';
+import { BeginLog, type BeginLogOptions, type ImageFiles } from '../../../../src/adapters/outbound/journal/begin-log.js';
 import { ForeignBeginLogs } from '../../../../src/adapters/outbound/journal/begin-log-reader.js';
 import { replayBeginLogs } from '../../../../src/adapters/outbound/journal/begin-log-replay.js';
 import { DiskChangeJournal } from '../../../../src/adapters/outbound/journal/disk-change-journal.js';
@@ -27,7 +27,7 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   /** A log of a server that is gone; its image files are never written (it died first). */
-  const deadServersLog = (segmentBytes?: number) => new BeginLog(logDir, { pid: deadPid(), instance: 'dead', host: hostname() }, files, async () => true, segmentBytes);
+  const deadServersLog = (options: BeginLogOptions = {}) => new BeginLog(logDir, { pid: deadPid(), instance: 'dead', host: hostname() }, files, async () => true, options);
   const begun = (id: string, text: string) => encodeImageFile(image(text), { state: 'pending', record: { ...draft(), id, time: '2026-01-01T00:00:00.000Z' } }).bytes;
   const stateOf = (id: string) => (readImageRecord(files.imageFile(id)) as { state: string } | null)?.state;
 
@@ -80,15 +80,16 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
     await log.append('0000000000000001a', begun('0000000000000001a', 'one'));
     await log.append('0000000000000002a', begun('0000000000000002a', 'two'));
     const reader = new ForeignBeginLogs(logDir, 'bbbbbbbbbbbb');
-    expect(reader.changed()).toBe(true);
+    expect(reader.changed(reader.look())).toBe(true);
     expect([...reader.read().keys()]).toEqual([]);
     log.commit('0000000000000002a');
-    expect(reader.changed()).toBe(true);
-    const changes = reader.read();
+    const look = reader.look();
+    expect(reader.changed(look)).toBe(true);
+    const changes = reader.read(look);
     expect([...changes.keys()]).toEqual(['0000000000000002a']);
     expect((changes.get('0000000000000002a')?.stored as { state: string }).state).toBe('committed');
     expect(reader.image(changes.get('0000000000000002a')!)).toEqual(image('two'));
-    expect(reader.changed()).toBe(false);
+    expect(reader.changed(reader.look())).toBe(false);
     // Its own log is not foreign to it.
     expect([...new ForeignBeginLogs(logDir, 'aaaaaaaaaaaa').read().keys()]).toEqual([]);
     await log.close();
@@ -121,12 +122,35 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
     expect(readdirSync(files.records)).toEqual([]);
   });
 
-  it('50 appends made at once (queued while one is syncing, so written together) are all durable and replayed', async () => {
-    const log = deadServersLog();
+  it('50 appends made at once share their syncs (group commit: the first alone, the 49 queued behind it in one), and all are durable and replayed', async () => {
+    const synced: number[] = [];
+    const log = deadServersLog({ sync: async (fd) => void synced.push(fd) });
     const ids = Array.from({ length: 50 }, (_, i) => `00000000000000${String(i).padStart(2, '0')}b`);
     await Promise.all(ids.map((id) => log.append(id, begun(id, id))));
+    expect(synced).toHaveLength(2);
     expect(replayBeginLogs(logDir, 'me', files)).toBe(50);
     expect(readdirSync(files.records)).toHaveLength(50);
+  });
+
+  it('gives its descriptor back once unused for a while, and appends after it again where it left off', async () => {
+    const log = deadServersLog({ idleCloseMs: 20 });
+    const logFds = () => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(logDir);
+      } catch {
+        return false; // the listing's own descriptor, closed by now
+      }
+    });
+    await log.append('0000000000000001c', begun('0000000000000001c', 'one'));
+    expect(log.commit('0000000000000001c')).toBe(true);
+    expect(logFds()).toHaveLength(1);
+    for (const until = Date.now() + 2000; logFds().length > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logFds()).toEqual([]);
+    await log.append('0000000000000002c', begun('0000000000000002c', 'two'));
+    expect(log.commit('0000000000000002c')).toBe(true);
+    expect(replayBeginLogs(logDir, 'me', files)).toBe(2);
+    expect([stateOf('0000000000000001c'), stateOf('0000000000000002c')]).toEqual(['committed', 'committed']);
+    expect(await readImageFile(files.imageFile('0000000000000002c'))).toEqual(image('two'));
   });
 
   it('a full segment is checkpointed: its image files written out and synced, then it is removed', async () => {
@@ -135,7 +159,7 @@ describe('BeginLog: what makes a begin durable, replayed at start-up', () => {
       settled.push([...ids]);
       for (const id of ids) writeFileSync(files.imageFile(id), begun(id, id));
       return true;
-    }, 4096);
+    }, { segmentBytes: 4096 });
     await log.append('0000000000000001a', begun('0000000000000001a', 'x'.repeat(5000)));
     // The checkpoint runs after the append that filled the segment; the next append opens another.
     await log.append('0000000000000002a', begun('0000000000000002a', 'small'));
