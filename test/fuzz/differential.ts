@@ -49,7 +49,7 @@ export interface RunOptions {
 
 /** One call as the MCP adapter makes it: the journal's author context names this tool's call while it runs. */
 export function callTool(tools: Tools, tool: string, args: Record<string, unknown>, work: WorkContext): Promise<unknown> {
-  return tools.journal.authors.run({ principal: 'local', session: SESSION, tool }, () => operationSpec(tool).run(tools, args, work));
+  return tools.journal.authors.run({ principal: 'local', session: SESSION, tool }, true, () => operationSpec(tool).run(tools, args, work));
 }
 
 const WORK: WorkContext = { signal: { aborted: false }, progress: () => undefined };

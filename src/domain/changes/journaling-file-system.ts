@@ -1,5 +1,5 @@
 import { DomainError, inRoot } from '../errors.js';
-import type { BeforeImage, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver } from '../ports/change-journal.port.js';
+import type { BeforeImage, ChangeAuthor, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver } from '../ports/change-journal.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EntryStat, FileSystemPort, FileVersion, WriteOptions, WriteResult } from '../ports/file-system.port.js';
 import { displayPath, parentPath, type RootPath } from '../roots.js';
@@ -42,16 +42,17 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
   }
 
   async writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult> {
+    const author = this.author();
     // Parents the write would make are made (and recorded) first, so undoing both leaves no folder behind.
     if (options.createParents && path.segments.length > 1 && (await this.firstMissing(parentPath(path))) !== null) {
-      await this.createDirectory(parentPath(path));
+      await this.makeDirectory(author, parentPath(path));
     }
     for (let attempt = 1; ; attempt += 1) {
       // The record is begun while the adapter writes and syncs the temp file, and the hook (awaited
       // before the rename) hands back the version the before-image was read at, so what is kept is
       // still exactly what the rename replaces.
       const planned = this.planWrite(path, data, options);
-      const began = planned.then((plan) => (plan === null ? null : this.begin(path, plan.change, plan.image)));
+      const began = planned.then((plan) => (plan === null ? null : this.begin(author, path, plan.change, plan.image)));
       // Handled below, whichever settles first; a rejection is never left unobserved.
       began.catch(() => undefined);
       // The plan first (a stat and a read): its begin then syncs while the adapter writes and syncs the temp file.
@@ -109,20 +110,25 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     return { change, image, ...(guarded ? { guard: captured?.version } : {}) };
   }
 
-  async createDirectory(path: RootPath): Promise<{ created: boolean }> {
+  createDirectory(path: RootPath): Promise<{ created: boolean }> {
+    return this.makeDirectory(this.author(), path);
+  }
+
+  private async makeDirectory(author: ChangeAuthor, path: RootPath): Promise<{ created: boolean }> {
     const top = await this.firstMissing(path);
     if (top === null) return this.inner.createDirectory(path);
     const after: EntryState = { kind: 'directory', size: 0, mode: 0o755, sha256: null };
-    return this.recorded(top, { op: 'mkdir', before: null, after }, null, () => this.inner.createDirectory(path));
+    return this.recorded(author, top, { op: 'mkdir', before: null, after }, null, () => this.inner.createDirectory(path));
   }
 
   async removeFile(path: RootPath): Promise<void> {
+    const author = this.author();
     for (let attempt = 1; ; attempt += 1) {
       const before = await this.inner.stat(path);
       if (before === null || before.kind === 'directory') return this.inner.removeFile(path);
       if (before.kind !== 'file') {
         const reason = `a ${before.kind === 'symlink' ? 'symbolic link' : 'special file'} cannot be recreated by an undo`;
-        return this.recorded(path, { op: 'remove', before: stateOf(before, null), after: null, reason }, null, () => this.inner.removeFile(path));
+        return this.recorded(author, path, { op: 'remove', before: stateOf(before, null), after: null, reason }, null, () => this.inner.removeFile(path));
       }
       const captured = await this.snapshots.file(path, before);
       const reason = captured.content === null ? tooLarge('file', captured.state.size, this.snapshots.maxFileBytes) : undefined;
@@ -130,7 +136,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       try {
         // Removed only if it is still the version its image was read at: a writer in between makes it read again.
         const expected = captured.version;
-        return await this.recorded(path, { op: 'remove', before: captured.state, after: null, reason }, image, () => this.inner.removeFile(path, expected === undefined ? {} : { expected }));
+        return await this.recorded(author, path, { op: 'remove', before: captured.state, after: null, reason }, image, () => this.inner.removeFile(path, expected === undefined ? {} : { expected }));
       } catch (error) {
         if (attempt >= REPLACE_ATTEMPTS || !(error instanceof DomainError) || error.code !== 'CONFLICT') throw error;
       }
@@ -138,10 +144,11 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
   }
 
   async removeDirectory(path: RootPath, work?: WorkContext): Promise<void> {
+    const author = this.author();
     const before = await this.inner.stat(path);
     if (before === null || before.kind !== 'directory') return this.inner.removeDirectory(path, work);
     const { image, reason } = await this.snapshots.tree(path, before);
-    const id = await this.begin(path, { op: 'rmdir', before: stateOf(before, null), after: null, reason }, image);
+    const id = await this.begin(author, path, { op: 'rmdir', before: stateOf(before, null), after: null, reason }, image);
     try {
       await this.inner.removeDirectory(path, work);
     } catch (error) {
@@ -155,13 +162,14 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
   }
 
   async rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'> {
+    const author = this.author();
     const moved = await this.inner.stat(from);
     if (moved === null) return this.inner.rename(from, to);
     const replaced = await this.inner.stat(to);
     const state = moved.kind === 'file' ? (await this.snapshots.file(from, moved)).state : stateOf(moved, null);
     const { image, reason } = await this.replacedImage(to, replaced);
     let outcome: 'renamed' | 'cross-device' = 'renamed';
-    const id = await this.begin(from, { op: 'move', before: state, after: state, toPath: to, reason }, image);
+    const id = await this.begin(author, from, { op: 'move', before: state, after: state, toPath: to, reason }, image);
     try {
       outcome = await this.inner.rename(from, to);
     } catch (error) {
@@ -174,17 +182,18 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
   }
 
   async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
+    const author = this.author();
     const source = await this.inner.stat(from, { followSymlinks: true });
     if (source === null || source.kind !== 'file') return this.inner.copyFile(from, to);
     const replaced = await this.inner.stat(to);
     const after = (await this.snapshots.file(from, source)).state;
     const { image, reason, state: before } = await this.replacedImage(to, replaced);
-    return this.recorded(from, { op: 'copy', before, after, toPath: to, reason }, image, () => this.inner.copyFile(from, to));
+    return this.recorded(author, from, { op: 'copy', before, after, toPath: to, reason }, image, () => this.inner.copyFile(from, to));
   }
 
   /** Begins the record, runs the change, commits it, or aborts it when the change threw. */
-  private async recorded<T>(path: RootPath, change: Change, image: BeforeImage | null, action: () => Promise<T>): Promise<T> {
-    const id = await this.begin(path, change, image);
+  private async recorded<T>(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null, action: () => Promise<T>): Promise<T> {
+    const id = await this.begin(author, path, change, image);
     let result: T;
     try {
       result = await action();
@@ -196,8 +205,16 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     return result;
   }
 
-  private async begin(path: RootPath, change: Change, image: BeforeImage | null): Promise<string> {
-    const author = this.authors.current() ?? OUTSIDE_A_CALL;
+  /**
+   * The author of the call in progress, read as each write method is entered (before its first
+   * await): the context may name a call only while that call is running (see the inbound adapter's
+   * AsyncLocalChangeAuthor), and a write is always entered while its call runs.
+   */
+  private author(): ChangeAuthor {
+    return this.authors.current() ?? OUTSIDE_A_CALL;
+  }
+
+  private async begin(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null): Promise<string> {
     const needsImage = change.op === 'modify' || change.op === 'remove' || change.op === 'rmdir';
     const reason = change.reason ?? (needsImage && image === null ? 'no before-image was kept' : undefined);
     const draft: ChangeDraft = {

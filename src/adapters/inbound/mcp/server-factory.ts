@@ -108,7 +108,7 @@ export class McpServerFactory {
         const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer, onFailure);
         // With the journal on, every change the call makes is recorded under its principal, session and tool.
         const authors = this.authors;
-        const journaled = authors ? () => authors.run({ principal: principal.name, session: sessionId, tool: name }, invoke) : invoke;
+        const journaled = authors ? () => authors.run({ principal: principal.name, session: sessionId, tool: name }, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
         return await this.principals.run(principal, journaled);
       } finally {
         call.stop();
