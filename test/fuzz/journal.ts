@@ -49,16 +49,19 @@ export function modelJournal(clock: Clock): InMemoryChangeJournal {
 }
 
 /**
- * Where the Node world's journal directories go: tmpfs when there is one. The disk store fsyncs every
- * record, image, claim and directory; on this machine's shared disk that doubled the fuzzer's time
- * (100 runs of seed 5: 20.6 s with the journal in /tmp, 10.5 s in /dev/shm, 8.1 s without a journal).
- * The fuzzer checks what the journal does, not that it survives a power cut (the crash tests do that).
+ * Where the fuzz worlds go (each run's root and canary tree, the FIFO pool, the Node world's journal
+ * directories): tmpfs when there is one. The Node adapter fsyncs every temp file and its directory, the
+ * disk store every record, image, claim and directory; on this machine's shared disk that doubled the
+ * fuzzer's time (100 runs of seed 5: 20.6 s with the journal in /tmp, 10.5 s in /dev/shm, 8.1 s without
+ * a journal), and one recursive copy of the 520-file `big` directory (seed 777, run 631: ~1,600 fsyncs)
+ * stalled a run for a minute while the disk was busy. The fuzzer checks what the adapters do, not that
+ * it survives a power cut (the crash tests do that).
  */
-const JOURNAL_PARENT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+export const SCRATCH_PARENT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
 /** A journal directory of the Node world: mkdtemp makes it 0700 and ours, as the store's checks require. */
 export function makeJournalDir(): string {
-  return realpathSync(mkdtempSync(join(JOURNAL_PARENT, 'mcp-fuzz-journal-')));
+  return realpathSync(mkdtempSync(join(SCRATCH_PARENT, 'mcp-fuzz-journal-')));
 }
 
 export function diskJournal(dir: string, clock: Clock): DiskChangeJournal {

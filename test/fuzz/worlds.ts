@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { InMemoryFileSystem } from '../../src/adapters/outbound/in-memory-file-system.js';
 import { InMemorySessionState } from '../../src/adapters/outbound/in-memory-session-state.js';
@@ -48,7 +47,7 @@ import { View } from '../../src/domain/tools/view.js';
 import { WriteFile } from '../../src/domain/tools/write-file.js';
 import { TEST_SETTINGS } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
-import { journalOn, makeJournalDir, removeJournalDir } from './journal.js';
+import { journalOn, makeJournalDir, removeJournalDir, SCRATCH_PARENT } from './journal.js';
 import { allEntries, type TreeSpec } from './trees.js';
 
 /** Canary content: it lives only outside the root, so seeing it in any result is an escape. */
@@ -83,7 +82,7 @@ export function expand(text: string, hosts: Hosts): string {
 }
 
 export function makeHosts(): Hosts {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-fuzz-')));
+  const base = realpathSync(mkdtempSync(join(SCRATCH_PARENT, 'mcp-fuzz-')));
   return { base, root: join(base, 'root'), outside: join(base, 'outside'), journal: makeJournalDir() };
 }
 
@@ -119,7 +118,8 @@ const fifoPool = {
   take(): string {
     if (this.ready.length === 0) {
       if (this.dir === '') {
-        const dir = mkdtempSync(join(tmpdir(), 'mcp-fuzz-fifos-'));
+        // On the roots' file system: a FIFO is renamed into place, and rename(2) does not cross file systems.
+        const dir = mkdtempSync(join(SCRATCH_PARENT, 'mcp-fuzz-fifos-'));
         process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
         this.dir = dir;
       }
