@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
@@ -11,7 +11,7 @@ import { gone, HOST, settleDeadClaims, type Claim, type Owner } from './journal-
 import { BeginLog } from './begin-log.js';
 import { ForeignBeginLogs, type LoggedChange } from './begin-log-reader.js';
 import { replayBeginLogs } from './begin-log-replay.js';
-import { RecordIndex, type Held, type Stored } from './record-index.js';
+import { readStored, RecordIndex, type Held, type Stored } from './record-index.js';
 import { UnwrittenImages } from './unwritten-images.js';
 import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncDirectory, writeSynced } from './image-files.js';
 
@@ -293,14 +293,5 @@ export class DiskChangeJournal implements ChangeJournal {
     // file is not in place yet (a re-read in that window must not lose it, or its commit would be).
     // Nor one whose image file is not written yet.
     for (const [id, held] of this.index.entries()) if (!known.has(id) && !this.unwritten.has(id) && !(held.owner?.instance === this.instance && !held.committed)) this.index.put(id, undefined);
-  }
-}
-
-/** A record file, or null when it is gone (another writer's abort or prune) or torn. */
-function readStored(file: string): Stored | null {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Stored;
-  } catch {
-    return null;
   }
 }

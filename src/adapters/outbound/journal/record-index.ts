@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { ChangeRecord } from '../../../domain/ports/change-journal.port.js';
 import type { Owner } from './journal-owners.js';
 
@@ -7,6 +8,15 @@ export interface Stored {
   record: ChangeRecord;
   /** Who began it: a pending record of a live process (another server on this journal) is its business, not recovery's. */
   readonly owner?: Owner;
+}
+
+/** A record file, or null when it is gone (another writer's abort or prune) or torn. */
+export function readStored(file: string): Stored | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Stored;
+  } catch {
+    return null;
+  }
 }
 
 /** A record in the index. */
