@@ -152,6 +152,37 @@ function journeys(open: () => Promise<Session>, close: () => Promise<void>): voi
     expect(described.get('write_file')).toContain('Undoable (undo_changes)');
     expect(described.get('read_file')).not.toContain('undo_changes');
   });
+
+  it('names each change after its own call when calls run at once, and after it when one runs alone', async () => {
+    const { client, root } = session;
+    const at = (round: number, name: string) => `together/${round}/${name}`;
+    /** Five writing calls at once: the first runs alone (no store), the others start while it runs (a store each). */
+    const calls = (round: number): [string, Record<string, unknown>, string][] => [
+      ['write_file', { root: 'workspace', path: at(round, 'w.txt'), content: 'x'.repeat(200_000) }, at(round, 'w.txt')],
+      ['create_folder', { root: 'workspace', path: at(round, 'd') }, at(round, 'd')],
+      ['str_replace', { path: `/workspace/${at(round, 's.txt')}`, old_str: 'one', new_str: 'ONE' }, at(round, 's.txt')],
+      ['remove_file', { root: 'workspace', path: at(round, 'r.txt') }, at(round, 'r.txt')],
+      ['copy', { source_root: 'workspace', source_path: at(round, 'c.txt'), dest_root: 'workspace', dest_path: at(round, 'c2.txt') }, at(round, 'c.txt')],
+    ];
+    for (let round = 0; round < 3; round += 1) {
+      await mkdir(join(root, `together/${round}`), { recursive: true });
+      for (const name of ['s.txt', 'r.txt', 'c.txt']) await writeFile(join(root, at(round, name)), 'one two\n');
+      await ok(client, 'view', { path: `/workspace/${at(round, 's.txt')}` });
+      const made = await Promise.all(calls(round).map(([tool, args]) => callTool(client, tool, args)));
+      expect(made.filter((outcome) => outcome.isError).map((outcome) => outcome.text)).toEqual([]);
+      const { changes } = await ok(client, 'list_changes', { root: 'workspace', limit: 50 });
+      const named = changes
+        .filter((change: { path: string }) => change.path.startsWith(`together/${round}/`))
+        .map((change: { tool: string; path: string }) => `${change.tool} ${change.path}`)
+        .sort();
+      expect(named).toEqual(calls(round).map(([tool, , path]) => `${tool} ${path}`).sort());
+    }
+    // One after another, each alone: each named after itself.
+    await ok(client, 'write_file', { root: 'workspace', path: 'together/alone.txt', content: 'alone\n' });
+    await ok(client, 'create_folder', { root: 'workspace', path: 'together/alone' });
+    const latest = (await ok(client, 'list_changes', { root: 'workspace', limit: 2 })).changes;
+    expect(latest.map((change: { tool: string; path: string }) => `${change.tool} ${change.path}`)).toEqual(['create_folder together/alone', 'write_file together/alone.txt']);
+  });
 }
 
 describe('change journal over Streamable HTTP', () => {
