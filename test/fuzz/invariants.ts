@@ -28,8 +28,9 @@ const NO_CHANGES: ChangeOrdinals = new Map();
  * - the size of a directory: the model says 4096, a disk says whatever its file system keeps (tmpfs
  *   counts entries).
  * - an error carried inside a result (read_files' per-path `{ code, message }`): only its code is
- *   compared, as for an error the call throws (the adapters word some messages differently, e.g. a
- *   missing parent is "path not found" on disk and "file not found" in the model; the code is the contract).
+ *   compared, as for an error the call throws (the adapters may word some messages differently; the code
+ *   is the contract). An undo's conflict reason is compared whole, so the adapters word a missing file,
+ *   folder or folder on the way alike (the file-system contract checks it).
  * - change ids (issue 20), wherever they appear (an id field, or inside a text): each is replaced by its
  *   ordinal position in its own world's journal, `<change N>` (N = 0 for the oldest change). An id is a
  *   time, a per-process sequence and a per-store random tail (change-id.ts), so the same change has a

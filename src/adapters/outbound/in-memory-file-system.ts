@@ -153,7 +153,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
 
   async removeFile(path: RootPath, options: { readonly expected?: FileVersion } = {}): Promise<void> {
     const result = this.tree.walk(path, false);
-    if (result.status !== 'found') throw walkFailure(result, path, 'file');
+    // Like the Node adapter: a missing folder on the way is "path not found" (its walker's), the file itself "file not found".
+    if (result.status !== 'found') throw walkFailure(result, path, result.status === 'missing' ? 'path' : 'file');
     if (result.node.kind === 'directory' || !result.parent) throw errors.isADirectory(path.root.name, displayPath(path));
     if (options.expected !== undefined && (result.node.kind !== 'file' || this.versionOf(result.node) !== options.expected)) {
       throw errors.conflict(path.root.name, displayPath(path), 'file changed before its removal');
@@ -165,7 +166,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     throwIfCancelled(work);
     if (path.segments.length === 0) throw rootItself('cannot remove root directory', path);
     const result = this.tree.walk(path, false);
-    if (result.status !== 'found') throw walkFailure(result, path, 'directory');
+    if (result.status !== 'found') throw walkFailure(result, path, result.status === 'missing' ? 'path' : 'directory');
     if (result.node.kind !== 'directory' || !result.parent) throw errors.notADirectory(path.root.name, displayPath(path));
     // Dropping the subtree never looks at what its links point to.
     this.detach(result.parent, baseName(result.path));
@@ -177,7 +178,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     const source = this.tree.walk(from, false);
     if (source.status !== 'found') throw walkFailure(source, from, 'source');
     const destination = this.tree.walk(to, false);
-    if (destination.status === 'missing') throw errors.notFound('directory', to.root.name, displayPath(parentPath(to)));
+    // Like the Node adapter, whose walker names the whole destination when a folder on the way is missing.
+    if (destination.status === 'missing') throw errors.notFound('path', to.root.name, displayPath(to));
     if (destination.status !== 'found' && destination.status !== 'absent') throw walkFailure(destination, to, 'path');
     const sourceHost = hostPathOf(source.path);
     const destinationHost = hostPathOf(destination.path);

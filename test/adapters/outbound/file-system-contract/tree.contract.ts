@@ -44,6 +44,12 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       expect(inspect().exists('d')).toBe(true);
     });
 
+    it('words NOT_FOUND alike on both adapters: the file itself, or a folder on the way (an undo shows the message)', async () => {
+      seed().dir('d');
+      expect((await expectError(remove('d/missing.txt'), 'NOT_FOUND')).message).toMatch(/^file not found: d\/missing\.txt/);
+      expect((await expectError(remove('no-dir/missing.txt'), 'NOT_FOUND')).message).toMatch(/^path not found: no-dir\/missing\.txt/);
+    });
+
     it.each(DIRECTORY_ESCAPES)('refuses to remove a file reached through %s', async (_label, rel) => {
       seedEscapes(fixture());
       const before = inspect().outsideEntries();
@@ -98,6 +104,12 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       await expectError(removeDir('missing'), 'NOT_FOUND');
       await expectError(removeDir('a.txt'), 'NOT_A_DIRECTORY');
       expect(inspect().exists('a.txt')).toBe(true);
+    });
+
+    it('words NOT_FOUND alike on both adapters: the folder itself, or a folder on the way', async () => {
+      seed().dir('d');
+      expect((await expectError(removeDir('d/missing'), 'NOT_FOUND')).message).toMatch(/^directory not found: d\/missing/);
+      expect((await expectError(removeDir('no-dir/missing'), 'NOT_FOUND')).message).toMatch(/^path not found: no-dir\/missing/);
     });
 
     it.each(DIRECTORY_ESCAPES)('refuses %s itself and anything reached through it', async (_label, rel) => {
@@ -178,6 +190,11 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       await expectError(move('missing.txt', 'b.txt'), 'NOT_FOUND');
       await expectError(move('a.txt', 'no-dir/b.txt'), 'NOT_FOUND');
       expect(inspect().text('a.txt')).toBe('x');
+    });
+
+    it('words a missing destination folder alike on both adapters (an undo of a move shows the message)', async () => {
+      seed().file('a.txt', 'x');
+      expect((await expectError(move('a.txt', 'no-dir/b.txt'), 'NOT_FOUND')).message).toMatch(/^path not found: no-dir\/b\.txt/);
     });
 
     it('does not replace a directory at the destination', async () => {
