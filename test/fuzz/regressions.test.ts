@@ -92,4 +92,32 @@ describe('fuzzer regressions: the change journal', () => {
       ]),
     ).resolves.toBeUndefined();
   });
+
+  // Found by `npm run fuzz -- --runs 2000 --seed 1` (run 405) and `--seed 2` (run 564), stop 27. An
+  // undo's conflict reason carries the adapter's NOT_FOUND message whole; with a folder on the way
+  // missing, the model said "file not found: a/a" (removeFile) or "directory not found: <parent>" (a
+  // move's destination) where the Node adapter said "path not found: <path>". The model now words it
+  // as the disk does.
+  const SMALL_JOURNAL: JournalLimits = { maxFileBytes: 16, maxBytes: 64, retentionMs: 604800000 };
+  it('an undo whose file lost its folder: both adapters word the conflict alike', async () => {
+    await expect(
+      replay({ entries: [] }, [
+        { tool: 'write_file', args: { root: 'workspace', path: 'a/a', content: '' } },
+        { tool: 'undo_changes', args: { selector: { ids: ['$CHANGE3'] }, force: true } },
+        { tool: 'undo_changes', args: { selector: { ids: ['$CHANGE4', 'zzzzzzzzzzzzzzzzz'] }, force: true } },
+        { tool: 'glob', args: { root: 'workspace', matcher: { regex: '.*\\.txt$' }, type_filter: 'file' } },
+      ], SMALL_JOURNAL),
+    ).resolves.toBeUndefined();
+  });
+
+  it("an undo of a move whose destination's folder is gone: both adapters word the conflict alike", async () => {
+    await expect(
+      replay({ entries: [{ kind: 'dir', path: 'a' }] }, [
+        { tool: 'move', args: { source_root: 'workspace', source_path: 'a', dest_root: 'workspace', dest_path: '.mcp-fs-x.tmp/a' } },
+        { tool: 'undo_changes', args: { selector: { ids: ['$CHANGE0', '$CHANGE3'] } } },
+        { tool: 'undo_changes', args: { selector: { ids: ['$CHANGE1'] } } },
+        { tool: 'list_changes', args: { path: 'a', diff: false } },
+      ], SMALL_JOURNAL),
+    ).resolves.toBeUndefined();
+  });
 });
