@@ -76,7 +76,7 @@ export class Snapshots {
   async tree(path: RootPath, stat: EntryStat): Promise<TreeCapture> {
     const entries: ImageEntry[] = [{ relativePath: '', kind: 'directory', mode: stat.permissions }];
     let bytes = 0;
-    for await (const batch of this.fs.scanTree(path, { select: () => true, readContents: { maxBytes: this.maxFileBytes } })) {
+    for await (const batch of this.fs.scanTree(path, { select: () => true, readContents: { maxBytes: this.maxFileBytes }, includeWorkNames: true })) {
       for (const { relativePath, stat: entry, contents } of batch.selected) {
         if (entry.kind === 'directory') {
           entries.push({ relativePath, kind: 'directory', mode: entry.permissions });

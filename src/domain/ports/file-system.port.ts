@@ -58,6 +58,12 @@ export interface TreeScanOptions {
   readonly prune?: (relativePath: string, kind: EntryKind) => boolean;
   /** Rule files read in every directory the scan enters, before any of its entries is judged (see DirectoryFiles). */
   readonly directoryFiles?: DirectoryFiles;
+  /**
+   * Also report entries named like the adapters' own work files (`.mcp-fs-<16 hex>.tmp|lock`), which a
+   * scan passes over otherwise: a removed folder's before-image must hold everything an undo is to
+   * bring back, a user's folder or file that happens to bear such a name included.
+   */
+  readonly includeWorkNames?: boolean;
 }
 
 /**

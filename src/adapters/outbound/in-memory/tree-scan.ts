@@ -15,7 +15,7 @@ interface Frame {
 
 /** FileSystemPort.scanTree over the in-memory tree: one batch per directory, links never entered. */
 export async function* scanMemoryTree(tree: Tree, start: RootPath, node: DirectoryNode, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
-  const stack: Frame[] = [frameOf(start, '', 0, node)];
+  const stack: Frame[] = [frameOf(start, '', 0, node, options.includeWorkNames === true)];
   readDirectoryFiles(stack[0], options);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
@@ -35,7 +35,7 @@ export async function* scanMemoryTree(tree: Tree, start: RootPath, node: Directo
         selected.push(read ? { relativePath, stat, contents: child.data.slice() } : { relativePath, stat });
       }
       if (child.kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
-        const entered = frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child);
+        const entered = frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child, options.includeWorkNames === true);
         readDirectoryFiles(entered, options);
         stack.push(entered);
         break;
@@ -58,6 +58,7 @@ function readDirectoryFiles(frame: Frame, options: TreeScanOptions): void {
   wanted.found(frame.relativePath, files);
 }
 
-function frameOf(directory: RootPath, relativePath: string, depth: number, node: DirectoryNode): Frame {
-  return { directory, relativePath, depth, node, names: [...node.children.keys()].filter((name) => !isOwnWorkFile(name)).sort(compareCodePoints), next: 0 };
+function frameOf(directory: RootPath, relativePath: string, depth: number, node: DirectoryNode, includeWorkNames: boolean): Frame {
+  const names = [...node.children.keys()].filter((name) => includeWorkNames || !isOwnWorkFile(name));
+  return { directory, relativePath, depth, node, names: names.sort(compareCodePoints), next: 0 };
 }

@@ -442,8 +442,9 @@ class Scan {
         throw translate(error, this.pathOf(frame.relativePath), 'directory');
       }
     }
-    // A temp file of a write in progress (or a lock) is an implementation detail, not an entry.
-    return entries.filter((entry) => !isOwnWorkFile(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
+    // A temp file of a write in progress (or a lock) is an implementation detail, not an entry (unless asked for).
+    const shown = this.options.includeWorkNames ? entries : entries.filter((entry) => !isOwnWorkFile(entry.name));
+    return shown.sort((a, b) => compareCodePoints(a.name, b.name));
   }
 
   /** A child directory opened ahead and never entered: its listing, if asked for, is no longer wanted. */

@@ -127,6 +127,20 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
       expect(result.scanned).toBe(4);
     });
 
+    it('passes over names of our own work files, unless includeWorkNames asks for them (a before-image holds everything)', async () => {
+      seed().file('a/.mcp-fs-0123456789abcdef.tmp/inside.txt', 'kept');
+      seed().file('.mcp-fs-0123456789abcdef.lock', 'lock');
+      seed().file('a/b.txt', 'b');
+      expect((await scan('')).paths).toEqual(['a', 'a/b.txt']);
+      expect((await scan('', { includeWorkNames: true })).paths).toEqual([
+        '.mcp-fs-0123456789abcdef.lock',
+        'a',
+        'a/.mcp-fs-0123456789abcdef.tmp',
+        'a/.mcp-fs-0123456789abcdef.tmp/inside.txt',
+        'a/b.txt',
+      ]);
+    });
+
     it('with directoryFiles, reads the named regular files of each directory entered before judging its entries', async () => {
       seedEscapes(fixture());
       seed().file('.gitignore', 'root rules');
