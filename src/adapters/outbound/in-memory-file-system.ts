@@ -16,7 +16,7 @@ import { baseName, displayPath, parentPath, type RootPath } from '../../domain/r
 import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
 import { InMemorySeeding } from './in-memory/seeding.js';
 // The Node adapter's naming rule for its own temp and lock files, shared so that the model hides the same names.
-import { isOwnWorkFile } from './node-fs/own-work-files.js';
+import { isOwnWorkFile } from '../../domain/work-files.js';
 import { scanMemoryTree } from './in-memory/tree-scan.js';
 import { type DirectoryNode, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
 import { throwIfCancelled, type WorkContext } from '../../domain/work-context.js';

@@ -23,7 +23,7 @@ import { InFlightWrites } from './node-fs/in-flight.js';
 import { errnoOf, translate } from './node-fs/node-errors.js';
 import { LineIndexCache } from './node-fs/line-index.js';
 import { OwnerDirectory } from './node-fs/owners.js';
-import { isOwnWorkFile } from './node-fs/own-work-files.js';
+import { isOwnWorkFile } from '../../domain/work-files.js';
 import { NodeReadableFile } from './node-fs/readable-file.js';
 import { sharedParallelLstat, type LstatFields, type ParallelLstat } from './node-fs/parallel-lstat.js';
 import { sharedListingPrefetch, type ListingPrefetch } from './node-fs/listing-prefetch.js';

@@ -2,6 +2,7 @@ import type { BeforeImage, ChangeRecord, EntryState, ImageEntry } from '../ports
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, FileVersion } from '../ports/file-system.port.js';
 import type { Root, RootPath } from '../roots.js';
+import { isOwnWorkFile } from '../work-files.js';
 
 /** A regular file read whole, with the version it was read at. */
 export interface FileCapture {
@@ -83,6 +84,9 @@ export class Snapshots {
           continue;
         }
         if (entry.kind !== 'file') return { image: null, reason: `the folder holds ${relativePath}, a ${entry.kind === 'symlink' ? 'symbolic link' : 'special file'}, which an undo cannot recreate` };
+        // A temp or lock file of a write in progress, or a file named like one: brought back, a real one
+        // would be litter, or a lock that holds writers off; left out, a user's would be lost.
+        if (isOwnWorkFile(relativePath.slice(relativePath.lastIndexOf('/') + 1))) return { image: null, reason: `the folder holds ${relativePath}, named like a write in progress, which an undo cannot tell from one` };
         bytes += entry.size;
         if (bytes > this.maxFileBytes) return { image: null, reason: tooLarge('folder', bytes, this.maxFileBytes) };
         const content = contents ? Uint8Array.from(contents) : (await this.file(childOf(path, relativePath), entry)).content;

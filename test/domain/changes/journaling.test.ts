@@ -100,6 +100,18 @@ describe('JournalingFileSystem: every write is recorded before it is acknowledge
     expect((await world.journal.image(changes[4].id))!.entries[0]).toMatchObject({ mode: 0o600 });
   });
 
+  it('keeps a folder named like our work files in a removed tree; a file named like one makes the removal not undoable', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a/.mcp-fs-0123456789abcdef.tmp/x.txt', 'x');
+    world.tree.seedFile('/ws/b/.mcp-fs-0123456789abcdef.lock', 'a lock, or a file named like one');
+    await world.removeFolder.execute({ root: W, path: 'a' });
+    await world.removeFolder.execute({ root: W, path: 'b' });
+    const [b, a] = await world.journal.list({});
+    expect((await world.journal.image(a.id))!.entries.map((entry) => entry.relativePath)).toEqual(['', '.mcp-fs-0123456789abcdef.tmp', '.mcp-fs-0123456789abcdef.tmp/x.txt']);
+    expect(b).toMatchObject({ op: 'rmdir', path: 'b', undoable: false, reason: 'the folder holds .mcp-fs-0123456789abcdef.lock, named like a write in progress, which an undo cannot tell from one' });
+    expect(await world.journal.image(b.id)).toBeNull();
+  });
+
   it('keeps no image larger than max_file_bytes: the change is listed, not undoable, with the reason', async () => {
     const world = journalWorld({ maxFileBytes: 8, maxBytes: 100 });
     world.tree.seedFile('/ws/big.txt', '0123456789');

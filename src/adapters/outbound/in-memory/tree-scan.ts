@@ -1,7 +1,7 @@
 import { compareCodePoints } from '../../../domain/code-point-order.js';
 import type { DirectoryFile, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
 import { childPath, type RootPath } from '../../../domain/roots.js';
-import { isOwnWorkFile } from '../node-fs/own-work-files.js';
+import { isOwnWorkFile } from '../../../domain/work-files.js';
 import type { DirectoryNode, Tree } from './tree.js';
 
 interface Frame {

@@ -9,7 +9,7 @@ import { readWhole } from './small-files.js';
 import { kindOf, toEntryStat } from './entry-stat.js';
 import type { ListedEntry, ListingPrefetch } from './listing-prefetch.js';
 import { errnoOf, outsideRoot, translate } from './node-errors.js';
-import { isOwnWorkFile } from './own-work-files.js';
+import { isOwnWorkFile } from '../../../domain/work-files.js';
 import { COLD_READ_MS, ColdReads, type PoolRead } from './cold-reads.js';
 import { Dir, DIRECTORY_FLAGS, FILE_READ_FLAGS, Walk, type Walker } from './walker.js';
 import { childRelativePath, direntKind, kernelWorkingDirectory, LATER, newFrame, NONE, ReadWhenReported, type Frame } from './scan-frame.js';
