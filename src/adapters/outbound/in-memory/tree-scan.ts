@@ -15,7 +15,8 @@ interface Frame {
 
 /** FileSystemPort.scanTree over the in-memory tree: one batch per directory, links never entered. */
 export async function* scanMemoryTree(tree: Tree, start: RootPath, node: DirectoryNode, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
-  const stack: Frame[] = [frameOf(start, '', 0, node, options.includeWorkNames === true)];
+  const workNames = options.includeWorkNames === true;
+  const stack: Frame[] = [frameOf(start, '', 0, node, workNames)];
   readDirectoryFiles(stack[0], options);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
@@ -35,7 +36,7 @@ export async function* scanMemoryTree(tree: Tree, start: RootPath, node: Directo
         selected.push(read ? { relativePath, stat, contents: child.data.slice() } : { relativePath, stat });
       }
       if (child.kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
-        const entered = frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child, options.includeWorkNames === true);
+        const entered = frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child, workNames);
         readDirectoryFiles(entered, options);
         stack.push(entered);
         break;

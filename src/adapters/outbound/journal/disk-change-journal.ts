@@ -13,7 +13,7 @@ import { ForeignBeginLogs, type LoggedChange } from './begin-log-reader.js';
 import { replayBeginLogs } from './begin-log-replay.js';
 import { readStored, RecordIndex, type Held, type Stored } from './record-index.js';
 import { UnwrittenImages } from './unwritten-images.js';
-import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncDirectory, writeSynced } from './image-files.js';
+import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncPath, writeSynced } from './image-files.js';
 
 /**
  * The journal on disk (issue 20), in a private directory outside every root:
@@ -241,7 +241,7 @@ export class DiskChangeJournal implements ChangeJournal {
     const temp = join(this.records, `.${stored.record.id}.tmp`);
     await writeSynced(temp, Buffer.from(JSON.stringify(stored)));
     await rename(temp, this.recordFile(stored.record.id));
-    if (durable) await syncDirectory(this.records);
+    if (durable) await syncPath(this.records);
   }
 
   /** Start-up: reads every record; a temp of an interrupted record write, a torn begin, and a marker with no record are litter. */

@@ -134,12 +134,7 @@ export async function writeSynced(file: string, bytes: Uint8Array, flags = 'w'):
   }
 }
 
-/** Makes the entries of `dir` (names made, renamed or removed) durable. */
-export async function syncDirectory(dir: string): Promise<void> {
-  await syncPath(dir);
-}
-
-/** fsyncs a file or a directory by its path. */
+/** fsyncs a file, or a directory (making its entries, names made, renamed or removed, durable), by its path. */
 export async function syncPath(path: string): Promise<void> {
   const handle = await open(path, 'r');
   try {

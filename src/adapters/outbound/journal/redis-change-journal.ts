@@ -9,7 +9,7 @@ import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { checkPrivate } from '../node-fs/in-flight.js';
-import { readImageFile, syncDirectory, writeImageFile } from './image-files.js';
+import { readImageFile, syncPath, writeImageFile } from './image-files.js';
 import { JournalStoreUnavailable } from './journal-store-unavailable.js';
 import { BEGIN_SCRIPT, CLAIM_SCRIPT, COMMIT_SCRIPT, DROP_IMAGE_SCRIPT, REMOVE_SCRIPT } from './redis-journal-scripts.js';
 
@@ -98,7 +98,7 @@ export class RedisChangeJournal implements ChangeJournal {
     try {
       if (image !== null) {
         await writeImageFile(this.imageFile(id), image);
-        await syncDirectory(this.images);
+        await syncPath(this.images);
       }
     } catch (error) {
       await this.abort(id);
