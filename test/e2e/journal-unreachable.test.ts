@@ -46,9 +46,37 @@ async function makeChangesWithMarkerImages(): Promise<void> {
   }
   // The marker is in the journal's before-images (the begin log, and the image files written just
   // after each call), and nowhere in the roots.
-  const files = (await fs.readdir(journalDir(), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
-  const held = await Promise.all(files.map((entry) => fs.readFile(join(entry.parentPath, entry.name), 'latin1')));
-  expect(held.join('\n').split(MARKER).length - 1).toBeGreaterThanOrEqual(4);
+  expect(await markersInTheJournal(4)).toBeGreaterThanOrEqual(4);
+}
+
+/**
+ * How often MARKER occurs in the journal's files. The image files are written after each call
+ * answers (a temp file, then a rename), so a file listed may be gone when read, and the count is
+ * taken again until it reaches `wanted` or two seconds pass.
+ */
+async function markersInTheJournal(wanted: number): Promise<number> {
+  const deadline = Date.now() + 2_000;
+  for (;;) {
+    const files = (await fs.readdir(journalDir(), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+    const held = await Promise.all(files.map((entry) => fs.readFile(join(entry.parentPath, entry.name), 'latin1').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    })));
+    const count = held.join('\n').split(MARKER).length - 1;
+    if (count >= wanted || Date.now() > deadline) return count;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The name of one before-image file in the journal's records, waiting for the writes that follow a call's answer. */
+async function anImageFile(): Promise<string> {
+  const deadline = Date.now() + 2_000;
+  for (;;) {
+    const image = (await fs.readdir(join(journalDir(), 'records'))).find((name) => name.endsWith('.img'));
+    if (image !== undefined) return image;
+    if (Date.now() > deadline) throw new Error('no before-image file was written');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe('with the journal on, nothing of it is reachable', () => {
@@ -84,7 +112,7 @@ describe('with the journal on, nothing of it is reachable', () => {
 
   it('a path that climbs to the journal, or an in-root link to it or to a before-image, reaches nothing', async () => {
     await makeChangesWithMarkerImages();
-    const image = (await fs.readdir(join(journalDir(), 'records'))).find((name) => name.endsWith('.img'))!;
+    const image = await anImageFile();
     const imagePath = join(journalDir(), 'records', image);
     await fs.symlink(journalDir(), host('journal-link'));
     await fs.symlink(imagePath, host('image-link'));
