@@ -1,24 +1,18 @@
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { compareCodePoints } from '../../../domain/code-point-order.js';
 import type { EntryKind, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
-import { hostPathInside } from '../../../domain/path-policy.js';
 import type { RootPath } from '../../../domain/roots.js';
-import { readDirectoryFiles } from './directory-files.js';
-import { readWhole } from './small-files.js';
-import { kindOf, toEntryStat } from './entry-stat.js';
-import type { ListedEntry, ListingPrefetch } from './listing-prefetch.js';
-import { errnoOf, outsideRoot, translate } from './node-errors.js';
-import { isOwnWorkFile } from '../../../domain/work-files.js';
 import { COLD_READ_MS, ColdReads, type PoolRead } from './cold-reads.js';
-import { Dir, DIRECTORY_FLAGS, FILE_READ_FLAGS, Walk, type Walker } from './walker.js';
-import { childRelativePath, direntKind, kernelWorkingDirectory, LATER, newFrame, NONE, ReadWhenReported, type Frame } from './scan-frame.js';
-import { WorkingDirectory } from './working-directory.js';
+import { kindOf, toEntryStat } from './entry-stat.js';
+import type { ListingPrefetch } from './listing-prefetch.js';
+import { translate } from './node-errors.js';
+import { ScanDirectories } from './scan-directories.js';
+import { LATER, NONE, ReadWhenReported, type Frame } from './scan-frame.js';
+import { readWhole } from './small-files.js';
+import { type Dir, FILE_READ_FLAGS, Walk, type Walker } from './walker.js';
 
 /** Entries between two looks at the clock inside a slice. */
 const ENTRIES_PER_CLOCK = 128;
-/** Directory fds one scan holds at most; deeper trees close their shallowest ones and reopen them through the walker. */
-const MAX_OPEN_DIRECTORIES = 64;
 
 /** Child directories one scan opens ahead at most, while their parent is the working directory. */
 const EAGER_DIRECTORIES = 256;
@@ -42,10 +36,10 @@ const BATCH_CONTENT_BYTES = 128 * 1024;
  * every directory is opened O_DIRECTORY|O_NOFOLLOW by a bare name in its parent while the parent
  * is the working directory, entered through the parent's checked descriptor (see
  * WorkingDirectory: the same lookup as `/proc/self/fd/N/name`), so a link (or an entry swapped
- * for one) is never entered: the open fails and the entry is skipped. Listings and lstats are
- * lookups in the directory that was opened, and each opened directory's kernel path is checked to
- * lie inside the root (a directory moved out while we held its parent is refused), as the walker
- * checks the directories it opens. The symlink-race test drives this walk.
+ * for one) is never entered: the open fails and the entry is skipped (ScanDirectories). Listings
+ * and lstats are lookups in the directory that was opened, and each opened directory's kernel path
+ * is checked to lie inside the root (a directory moved out while we held its parent is refused), as
+ * the walker checks the directories it opens. The symlink-race test drives this walk.
  */
 export async function* scanTree(
   walker: Walker,
@@ -59,101 +53,35 @@ export async function* scanTree(
   const { dir } = await walker.directory(start, walk);
   const scan = new Scan(walker, dir, walk, options, walker.procFd ? listings : undefined, coldReadMs);
   try {
-    scan.begin();
-    while (!scan.done) {
-      const reopen = scan.reopenNeeded();
-      if (reopen) await scan.reopen(reopen);
+    scan.dirs.begin();
+    while (!scan.dirs.done) {
+      const reopen = scan.dirs.reopenNeeded();
+      if (reopen) await scan.dirs.reopen(reopen);
       yield scan.slice(sliceMs);
       await nextTurn();
       await scan.cold.awaitWaiting();
     }
   } finally {
-    scan.close();
+    scan.dirs.close();
     // No read on the thread pool outlives the scan (each closes its own descriptor when it settles).
     await scan.cold.settled();
   }
 }
 
+/** What a scan reports of the entries of the directories it walks (ScanDirectories): selected, stat'ed, read. */
 class Scan {
-  private readonly stack: Frame[] = [];
-  private readonly base: RootPath;
-  /** The directory being scanned is the working directory during a slice (procFd only). */
-  private readonly place = new WorkingDirectory();
-  /** Child directories opened ahead and not yet entered or closed. */
-  private eager = 0;
+  readonly dirs: ScanDirectories;
   /** Whether the disk is cold, and the files read ahead on the thread pool while it is (readContents). */
   readonly cold: ColdReads;
 
-  constructor(
-    private readonly walker: Walker,
-    start: Dir,
-    private readonly walk: Walk,
-    private readonly options: TreeScanOptions,
-    /** Lists the children opened ahead on another thread (procFd only); see ListingPrefetch. */
-    private readonly listings?: ListingPrefetch,
-    coldReadMs = COLD_READ_MS,
-  ) {
+  constructor(walker: Walker, start: Dir, walk: Walk, private readonly options: TreeScanOptions, listings?: ListingPrefetch, coldReadMs = COLD_READ_MS) {
     this.cold = new ColdReads(coldReadMs);
-    // The physical path of the start: links on the way to it are already substituted.
-    this.base = start.path;
-    this.stack.push(newFrame(start, this.prefixOf(start), '', 0));
-  }
-
-  /** Lists the start directory. */
-  begin(): void {
-    const frame = this.stack[0];
-    try {
-      this.changeInto(frame);
-      frame.entries = this.list(frame);
-      this.readRules(frame);
-    } finally {
-      this.place.leave();
-    }
-  }
-
-  get done(): boolean {
-    return this.stack.length === 0;
-  }
-
-  /** The top frame when its directory must be opened again before the scan can go on. */
-  reopenNeeded(): Frame | null {
-    const top = this.stack[this.stack.length - 1];
-    if (top === undefined || top.dir !== null) return null;
-    return top.prepared < top.entries.length || top.children[top.next] === LATER ? top : null;
-  }
-
-  async reopen(frame: Frame): Promise<void> {
-    const path = this.pathOf(frame.relativePath);
-    let dir: Dir;
-    try {
-      // The walker opens it afresh from the root (or a directory it verified), checking every hop.
-      ({ dir } = await this.walker.directory(path, new Walk(path)));
-    } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (code !== 'NOT_FOUND' && code !== 'NOT_A_DIRECTORY') throw error;
-      // Gone since it was listed: what is left of it is skipped, like any vanished directory.
-      return this.skipRest(frame);
-    }
-    // Security: the walker follows in-root links on its way; a directory swapped meanwhile (for a link to
-    // another directory, or another directory renamed into place) is not this one, and its names are
-    // not looked up as if they were the ones listed: what is left of it is skipped, as if it vanished.
-    const now = fstatSync(dir.fd);
-    if (frame.identity !== undefined && (now.dev !== frame.identity.dev || now.ino !== frame.identity.ino)) {
-      void dir.close();
-      return this.skipRest(frame);
-    }
-    frame.dir = dir;
-    frame.prefix = this.prefixOf(dir);
-  }
-
-  /** What is left of a directory that is gone (or not the one listed) is skipped, like any vanished directory. */
-  private skipRest(frame: Frame): void {
-    frame.entries.length = frame.prepared;
-    for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] === LATER) frame.children[index] = NONE;
+    this.dirs = new ScanDirectories(walker, start, walk, options, listings);
   }
 
   /** Walks on for at most `sliceMs` (or until a directory must be reopened, or a file read on the thread pool is not read yet). */
   slice(sliceMs: number): TreeScanBatch {
+    const dirs = this.dirs;
     const selected: ScannedEntry[] = [];
     const until = performance.now() + sliceMs;
     let scanned = 0;
@@ -163,10 +91,10 @@ class Scan {
     // memory outside the heap that the collector must track); a batch's files are views into it.
     let slab: Buffer | undefined;
     try {
-      while (this.stack.length > 0) {
+      while (!dirs.done) {
         if (++steps % ENTRIES_PER_CLOCK === 0 && performance.now() >= until) break;
         if (contentBytes >= BATCH_CONTENT_BYTES) break;
-        const frame = this.stack[this.stack.length - 1];
+        const frame = dirs.top;
         if (frame.prepared < frame.entries.length) {
           if (frame.dir === null) break;
           this.prepare(frame);
@@ -174,8 +102,7 @@ class Scan {
           continue;
         }
         if (frame.next >= frame.entries.length) {
-          this.stack.pop();
-          void frame.dir?.close();
+          dirs.pop();
           continue;
         }
         const upcoming = frame.reports[frame.next];
@@ -187,10 +114,10 @@ class Scan {
         let child = frame.children[frame.next];
         if (child === LATER) {
           if (frame.dir === null) break;
-          this.changeInto(frame);
-          child = this.openChild(frame, frame.next);
+          dirs.changeInto(frame);
+          child = dirs.openChild(frame, frame.next);
         } else if (child >= 0) {
-          this.eager -= 1;
+          dirs.eager -= 1;
         }
         const index = frame.next++;
         const prepared = frame.reports[index];
@@ -211,28 +138,17 @@ class Scan {
           contentBytes += report.contents?.length ?? 0;
           selected.push(report);
         }
-        if (child >= 0) this.enter(frame, frame.entries[index].name, child);
+        if (child >= 0) dirs.enter(frame, frame.entries[index].name, child, (shallow) => this.judgeUnread(shallow));
       }
     } finally {
-      this.place.leave();
-      // The helper lists the children opened in this slice while the event loop serves others.
-      this.listings?.flush();
+      dirs.endSlice();
     }
     return { scanned, selected };
   }
 
-  close(): void {
-    for (const frame of this.stack) {
-      void frame.dir?.close();
-      for (let index = frame.next; index < frame.prepared; index += 1) if (frame.children[index] >= 0) this.closeUnentered(frame.children[index]);
-    }
-    this.stack.length = 0;
-    this.eager = 0;
-  }
-
   /** Selects, stats and (for a directory to enter) opens the next entry of `frame`, which becomes the working directory. */
   private prepare(frame: Frame): void {
-    this.changeInto(frame);
+    this.dirs.changeInto(frame);
     const index = frame.prepared++;
     const entry = frame.entries[index];
     const name = entry.name;
@@ -249,14 +165,19 @@ class Scan {
     else frame.reports.push(this.stat(frame, name, kind, relativePath));
     const { maxDepth } = this.options;
     if (kind !== 'directory' || (maxDepth !== undefined && frame.depth + 1 >= maxDepth)) frame.children.push(NONE);
-    else if (this.eager >= EAGER_DIRECTORIES) frame.children.push(LATER);
+    else if (this.dirs.eager >= EAGER_DIRECTORIES) frame.children.push(LATER);
     else {
-      const fd = this.openChild(frame, index);
-      if (fd >= 0) {
-        this.eager += 1;
-        this.listings?.request(fd);
-      }
+      const fd = this.dirs.openChild(frame, index);
+      if (fd >= 0) this.dirs.openedAhead(fd);
       frame.children.push(fd);
+    }
+  }
+
+  /** Files of `frame` still to be read when reported need its directory, which is about to be given back: judged now, by lstat, without bytes. */
+  private judgeUnread(frame: Frame): void {
+    for (let index = frame.next; index < frame.prepared; index += 1) {
+      const pending = frame.reports[index];
+      if (pending instanceof ReadWhenReported) frame.reports[index] = this.stat(frame, frame.entries[index].name, 'file', pending.relativePath);
     }
   }
 
@@ -265,7 +186,7 @@ class Scan {
     try {
       stats = lstatSync(frame.prefix + name, { throwIfNoEntry: false });
     } catch (error) {
-      throw translate(error, this.pathOf(relativePath));
+      throw translate(error, this.dirs.pathOf(relativePath));
     }
     // Gone since the listing: nothing to report.
     if (stats === undefined) return undefined;
@@ -294,7 +215,7 @@ class Scan {
     // Security: a bare name means "in the working directory", which is this directory only while its fd is
     // held (closeShallowest judges such files before giving a directory back).
     if (frame.dir === null) throw new Error('scan: a file to read in a directory no longer held');
-    this.changeInto(frame);
+    this.dirs.changeInto(frame);
     let fd: number;
     try {
       fd = openSync(frame.prefix + name, FILE_READ_FLAGS);
@@ -335,7 +256,7 @@ class Scan {
       frame.readAhead += 1;
       const pending = frame.reports[at];
       if (!(pending instanceof ReadWhenReported) || pending.pool !== undefined) continue;
-      this.changeInto(frame);
+      this.dirs.changeInto(frame);
       pending.pool = this.cold.open(frame.prefix + frame.entries[at].name, maxBytes);
     }
   }
@@ -346,114 +267,5 @@ class Scan {
     if (read.contents === undefined) return undefined;
     const report = this.reportOf(name, 'file', file.relativePath, read.stats);
     return report === undefined ? undefined : { relativePath: file.relativePath, stat: report.stat, contents: read.contents };
-  }
-
-  /** Opens entry `index` of `frame` (the working directory) as a directory, never through a link; NONE when it is not one (any more). */
-  private openChild(frame: Frame, index: number): number {
-    const name = frame.entries[index].name;
-    try {
-      return openSync(frame.prefix + name, DIRECTORY_FLAGS);
-    } catch (error) {
-      const code = errnoOf(error);
-      // Security: ELOOP/ENOTDIR is an entry swapped for a link or a file since the listing: never entered.
-      if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return NONE;
-      throw translate(error, this.pathOf(childRelativePath(frame, name)), 'directory');
-    }
-  }
-
-  private enter(parent: Frame, name: string, fd: number): void {
-    const relativePath = childRelativePath(parent, name);
-    const dir = new Dir(fd, this.pathOf(relativePath), this.walker.procFd);
-    const child = newFrame(dir, this.prefixOf(dir), relativePath, parent.depth + 1);
-    try {
-      this.changeInto(child);
-      this.verify(child, dir);
-      child.entries = this.list(child);
-      this.readRules(child);
-    } catch (error) {
-      this.listings?.abandon(fd);
-      void dir.close();
-      throw error;
-    }
-    this.stack.push(child);
-    this.closeShallowest();
-  }
-
-  /**
-   * Security: defense in depth, as Walker.verify: the kernel's own name for the directory must lie
-   * inside the root. It is the working directory now, so getcwd names it without a /proc lookup;
-   * the walker's check (which also handles paths past PATH_MAX) when that cannot answer.
-   */
-  private verify(frame: Frame, dir: Dir): void {
-    const here = this.walker.procFd ? kernelWorkingDirectory() : null;
-    if (here === null) return this.walker.verifySync(dir, this.base.root, this.walk);
-    if (hostPathInside(this.base.root.hostPath, here) === null) throw outsideRoot(this.pathOf(frame.relativePath), here);
-  }
-
-  /** See WorkingDirectory: lookups in the directory being scanned are of bare names (procFd only). */
-  private changeInto(frame: Frame): void {
-    if (!this.walker.procFd || frame.dir === null) return;
-    try {
-      this.place.enter(frame, frame.dir.fd);
-    } catch (error) {
-      throw translate(error, this.pathOf(frame.relativePath), 'directory');
-    }
-  }
-
-  private prefixOf(dir: Dir): string {
-    return this.walker.procFd ? '' : `${dir.self}/`;
-  }
-
-  /**
-   * Keeps at most MAX_OPEN_DIRECTORIES fds on the stack: a deep tree gives back its shallowest ones
-   * (never the start's). They are fully prepared, so only a child left for LATER needs one reopened.
-   */
-  private closeShallowest(): void {
-    const excess = this.stack.length - MAX_OPEN_DIRECTORIES;
-    if (excess <= 0) return;
-    const frame = this.stack[excess];
-    if (frame.dir === null) return;
-    // Files still to be read when reported need their directory: judge them now, by lstat, without bytes.
-    this.changeInto(frame);
-    for (let index = frame.next; index < frame.prepared; index += 1) {
-      const pending = frame.reports[index];
-      if (pending instanceof ReadWhenReported) frame.reports[index] = this.stat(frame, frame.entries[index].name, 'file', pending.relativePath);
-    }
-    const { dev, ino } = fstatSync(frame.dir.fd);
-    frame.identity = { dev, ino };
-    void frame.dir.close();
-    frame.dir = null;
-  }
-
-  /** TreeScanOptions.directoryFiles of the directory just listed, which is the working directory (see readDirectoryFiles). */
-  private readRules(frame: Frame): void {
-    const wanted = this.options.directoryFiles;
-    if (wanted !== undefined) wanted.found(frame.relativePath, readDirectoryFiles(frame.prefix, frame.entries, wanted));
-  }
-
-  private list(frame: Frame): ListedEntry[] {
-    const fetched = frame.dir === null ? undefined : this.listings?.take(frame.dir.fd);
-    let entries: ListedEntry[];
-    if (fetched !== undefined) entries = fetched;
-    else {
-      try {
-        entries = readdirSync(frame.prefix === '' ? '.' : frame.prefix, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: direntKind(entry) }));
-      } catch (error) {
-        throw translate(error, this.pathOf(frame.relativePath), 'directory');
-      }
-    }
-    // A temp file of a write in progress (or a lock) is an implementation detail, not an entry (unless asked for).
-    const shown = this.options.includeWorkNames ? entries : entries.filter((entry) => !isOwnWorkFile(entry.name));
-    return shown.sort((a, b) => compareCodePoints(a.name, b.name));
-  }
-
-  /** A child directory opened ahead and never entered: its listing, if asked for, is no longer wanted. */
-  private closeUnentered(fd: number): void {
-    this.listings?.abandon(fd);
-    closeSync(fd);
-  }
-
-  private pathOf(relativePath: string): RootPath {
-    return relativePath === '' ? this.base : { root: this.base.root, segments: [...this.base.segments, ...relativePath.split('/')] };
   }
 }
