@@ -1,7 +1,7 @@
-import { closeSync, existsSync, fstatSync, openSync, type Stats } from 'node:fs';
-import { open, readdir, type FileHandle } from 'node:fs/promises';
+import { existsSync, fstatSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { injectable } from 'inversify';
-import { DomainError, errors } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import type {
   EntryStat,
   FileLock,
@@ -14,13 +14,13 @@ import type {
   FileVersion,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
-import { baseName, displayPath, type RootPath } from '../../domain/roots.js';
+import { baseName, type RootPath } from '../../domain/roots.js';
 import type { WorkContext } from '../../domain/work-context.js';
 import { describeLink, kindOf, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
 import { EventLoopSlice } from './node-fs/event-loop-slice.js';
 import { FileLocks } from './node-fs/file-locks.js';
 import { InFlightWrites } from './node-fs/in-flight.js';
-import { errnoOf, translate } from './node-fs/node-errors.js';
+import { translate } from './node-fs/node-errors.js';
 import { LineIndexCache } from './node-fs/line-index.js';
 import { OwnerDirectory } from './node-fs/owners.js';
 import { isOwnWorkFile } from '../../domain/work-files.js';
@@ -28,10 +28,11 @@ import { NodeReadableFile } from './node-fs/readable-file.js';
 import { sharedParallelLstat, type LstatFields, type ParallelLstat } from './node-fs/parallel-lstat.js';
 import { sharedListingPrefetch, type ListingPrefetch } from './node-fs/listing-prefetch.js';
 import { scanTree } from './node-fs/tree-scan.js';
-import { FILE_READ_FLAGS, Walk, Walker, type Dir, type HasFd, type Located } from './node-fs/walker.js';
+import { Walk, Walker, type Dir, type Located } from './node-fs/walker.js';
 import { WorkingDirectory } from './node-fs/working-directory.js';
 import { versionOf, Writer } from './node-fs/writes.js';
 import { Removals } from './node-fs/removals.js';
+import { descriptorOpener, fileHandleOpener, openRegularFile } from './node-fs/regular-files.js';
 
 const LISTING_CONCURRENCY = 64;
 /**
@@ -39,27 +40,6 @@ const LISTING_CONCURRENCY = 64;
  * lets the event loop serve other requests: a read next to a big grep waits at most about this long.
  */
 const EVENT_LOOP_SLICE_MS = 3;
-
-interface Opener<H extends HasFd> {
-  open(entry: string): H | Promise<H>;
-  stat(handle: H): Stats | Promise<Stats>;
-  close(handle: H): void | Promise<void>;
-}
-
-// Fast path: open + fstat of a file we will read are short metadata syscalls; done synchronously
-// they cost less than one libuv thread-pool hop. Security: same flags, same checks, same descriptor.
-const descriptorOpener: Opener<{ fd: number }> = {
-  open: (entry) => ({ fd: openSync(entry, FILE_READ_FLAGS) }),
-  stat: (handle) => fstatSync(handle.fd),
-  close: (handle) => closeSync(handle.fd),
-};
-
-// copy hands the source to the writer, which streams it through a FileHandle.
-const fileHandleOpener: Opener<FileHandle> = {
-  open: (entry) => open(entry, FILE_READ_FLAGS),
-  stat: (handle) => handle.stat(),
-  close: (handle) => handle.close(),
-};
 
 export interface NodeFileSystemOptions {
   /** Use /proc/self/fd for race-free walks; defaults to whether it exists (Linux). */
@@ -195,7 +175,7 @@ export class NodeFileSystem implements FileSystemPort {
 
   async openFile(path: RootPath): Promise<ReadableFile> {
     await this.slice.turn();
-    const { handle, stats } = await this.openRegularFile(path, 'file', descriptorOpener);
+    const { handle, stats } = await openRegularFile(this.walker, path, 'file', descriptorOpener);
     return Object.assign(new NodeReadableFile(handle.fd, toEntryStat(baseName(path), stats), path, this.lineIndex), { version: versionOf(stats) });
   }
 
@@ -250,7 +230,7 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
-    const source = await this.openRegularFile(from, 'source file', fileHandleOpener);
+    const source = await openRegularFile(this.walker, from, 'source file', fileHandleOpener);
     try {
       return { size: await this.writer.copy(source.handle, source.stats, to, new Walk(to)) };
     } finally {
@@ -262,43 +242,6 @@ export class NodeFileSystem implements FileSystemPort {
     return this.owners.names(uid, gid);
   }
 
-  /**
-   * Opens a regular file (in-root links followed) and checks that what was opened is what was
-   * judged. Security: every check (regular file, kernel path inside the root) is made on the
-   * descriptor we then hand out, never on the path again.
-   */
-  private async openRegularFile<H extends HasFd>(path: RootPath, missing: 'file' | 'source file', opener: Opener<H>): Promise<{ handle: H; stats: Stats }> {
-    const walk = new Walk(path);
-    for (;;) {
-      const found = await this.walker.locate(path, walk, { followFinal: true });
-      try {
-        assertRegularFile(found.stats, path, missing);
-        let handle: H;
-        try {
-          handle = await opener.open(found.parent.entry(found.name));
-        } catch (error) {
-          // A link was swapped in after the lstat: judge it afresh.
-          if (errnoOf(error) === 'ELOOP') {
-            walk.hop();
-            continue;
-          }
-          throw translate(error, path, missing);
-        }
-        try {
-          const stats = await opener.stat(handle);
-          assertRegularFile(stats, path, missing);
-          this.walker.verifySync(handle, path.root, walk);
-          return { handle, stats };
-        } catch (error) {
-          await opener.close(handle);
-          throw translate(error, path, missing);
-        }
-      } finally {
-        await found.parent.close();
-      }
-    }
-  }
-
   private async entryStat(dir: Dir, name: string, stats: LstatFields, walk: Walk, shownName: string): Promise<EntryStat> {
     let link: LinkInfo | undefined;
     if (kindOf(stats) === 'symlink') {
@@ -307,11 +250,4 @@ export class NodeFileSystem implements FileSystemPort {
     }
     return toEntryStat(shownName, stats, link);
   }
-}
-
-function assertRegularFile(stats: Stats | null, path: RootPath, missing: 'file' | 'source file'): void {
-  const root = path.root.name;
-  if (stats === null) throw errors.notFound(missing, root, displayPath(path));
-  if (stats.isDirectory()) throw errors.isADirectory(root, displayPath(path));
-  if (!stats.isFile()) throw errors.notAFile(root, displayPath(path));
 }
