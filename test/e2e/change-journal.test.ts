@@ -138,6 +138,22 @@ function journeys(open: () => Promise<Session>, close: () => Promise<void>): voi
     expect(again.results[0]).toMatchObject({ outcome: 'conflict', reason: expect.stringMatching(/^already undone \(by session /) });
   });
 
+  it('pages back with before_id; a since_id selecting more than 500 changes is refused, nothing undone', async () => {
+    const { client, root } = session;
+    for (const content of ['p1\n', 'p2\n', 'p3\n']) await ok(client, 'write_file', { root: 'workspace', path: 'paged.txt', content });
+    const [third, second, first] = await latestIds(client, 3);
+    const page = async (before_id: string) => (await ok(client, 'list_changes', { limit: 1, before_id })).changes.map((change: { id: string }) => change.id);
+    expect(await page(third)).toEqual([second]);
+    expect(await page(second)).toEqual([first]);
+    // Over the limit: 501 writes of one file, so a since_id before them selects 501.
+    const before = first;
+    for (let i = 0; i < 501; i += 1) await ok(client, 'write_file', { root: 'workspace', path: 'many.txt', content: `${i}\n` });
+    const refused = await callTool(client, 'undo_changes', { since_id: before, force: true });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('since_id selects more than 500 of your changes, and one call undoes at most 500; nothing was undone');
+    expect(await readFile(join(root, 'many.txt'), 'utf8')).toBe('500\n');
+  });
+
   it('lists with a diff, and says so in the descriptions', async () => {
     const { client, root } = session;
     await writeFile(join(root, 'd.txt'), 'old line\n');

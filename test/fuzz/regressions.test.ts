@@ -140,4 +140,18 @@ describe('fuzzer regressions: the change journal', () => {
       ], SMALL_JOURNAL),
     ).resolves.toBeUndefined();
   });
+
+  // Found by `npm run fuzz -- --runs 2500` (seed 1860253509, run 1432), stop 28: a copy of the big
+  // folder records 521 changes (the folder and each file); undo_changes since the start selected only
+  // the newest 500, undid them, said `restored` for each, and left the folder with its 20 oldest
+  // entries. A selection of more than 500 is now refused whole, nothing undone.
+  it('undo_changes since the start of more than 500 changes is refused, and nothing is undone', async () => {
+    await expect(
+      replay({ entries: [], big: true }, [
+        { tool: 'copy', args: { source_root: 'workspace', source_path: 'big', dest_root: 'workspace', dest_path: 'a/' } },
+        { tool: 'undo_changes', args: { selector: { since_id: SINCE_THE_START, force: true } } },
+        { tool: 'list_changes', args: { path: 'big', limit: 1 } },
+      ], SMALL_JOURNAL),
+    ).resolves.toBeUndefined();
+  });
 });

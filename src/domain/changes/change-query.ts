@@ -5,6 +5,7 @@ export function matchesQuery(record: ChangeRecord, query: ChangeQuery): boolean 
   if (query.principal !== undefined && record.principal !== query.principal) return false;
   if (query.session !== undefined && record.session !== query.session) return false;
   if (query.afterId !== undefined && record.id <= query.afterId) return false;
+  if (query.beforeId !== undefined && record.id >= query.beforeId) return false;
   if (query.roots !== undefined) {
     if (query.roots.get(record.root) !== record.rootKey) return false;
     if (record.toRoot !== undefined && query.roots.get(record.toRoot) !== record.toRootKey) return false;

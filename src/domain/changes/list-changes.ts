@@ -16,6 +16,8 @@ export interface ListChangesInput {
   readonly path?: string;
   readonly session?: 'this' | 'all';
   readonly limit?: number;
+  /** Only changes before this id: the next page, older than the last change a list showed. */
+  readonly before_id?: string;
   readonly diff?: boolean;
 }
 
@@ -57,6 +59,7 @@ export class ListChanges {
       root: input.root,
       path,
       session: input.session === 'this' ? sessionId : undefined,
+      beforeId: input.before_id,
       // Filtered by the store, so the limit counts only changes shown: a store stops reading there.
       roots: this.snapshots.rootKeys(usable),
       limit,

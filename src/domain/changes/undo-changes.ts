@@ -33,7 +33,8 @@ export interface UndoResult {
   readonly diff?: string;
 }
 
-const MAX_SELECTED = 500;
+/** Changes one call undoes at most (ids: the schema's bound; since_id and path: a larger selection is refused). */
+export const MAX_SELECTED = 500;
 const NO_SUCH_CHANGE = 'no such change of yours (wrong id, another principal\'s, or aged out of the journal)';
 
 /**
@@ -84,7 +85,14 @@ export class UndoChanges {
       if (input.root === undefined) throw errors.invalidArgument('undo_changes: give root with path (the path is inside that root)');
       path = this.contents.shownPath(input.root, input.path);
     }
-    return this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED, roots: this.snapshots.rootKeys(this.paths.roots) });
+    // One more than may be undone, to tell a selection past the limit from one at it.
+    const selected = await this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED + 1, roots: this.snapshots.rootKeys(this.paths.roots) });
+    if (selected.length > MAX_SELECTED) {
+      // Refused whole, never cut to the newest MAX_SELECTED: a caller told "undone" must not be left with older changes it asked for still in place.
+      const what = input.path !== undefined ? `path ${input.path} in root ${input.root}` : `since_id${input.root === undefined ? '' : ` in root ${input.root}`}`;
+      throw errors.invalidArgument(`undo_changes: ${what} selects more than ${MAX_SELECTED} of your changes, and one call undoes at most ${MAX_SELECTED}; nothing was undone. Narrow it: a later since_id, a root, or ids from list_changes (before_id pages back to older ones)`);
+    }
+    return selected;
   }
 
   private async undoOne(record: ChangeRecord, input: UndoChangesInput, sessionId: string): Promise<UndoResult> {

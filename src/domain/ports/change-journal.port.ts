@@ -69,6 +69,8 @@ export interface ChangeQuery {
   readonly session?: string;
   /** Only changes after this id (not that change itself). */
   readonly afterId?: string;
+  /** Only changes before this id (not that change itself): the next page of a list, older. */
+  readonly beforeId?: string;
   /** At most this many, newest first. */
   readonly limit?: number;
   /**

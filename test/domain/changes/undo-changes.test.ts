@@ -170,6 +170,36 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     expect((await world.undoChanges.execute({ since_id: '0', dry_run: true }, 's1')).results.map((result) => result.id)).toEqual([mine.id]);
   });
 
+  it('undoes at most 500 changes a call: a since_id or path selecting more is refused whole, and nothing is undone', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'seed\n');
+    for (let i = 1; i <= 501; i += 1) await world.writeFile.execute({ root: W, path: 'a.txt', content: `v${i}\n` });
+    const all = await world.journal.list({});
+    expect(all).toHaveLength(501);
+    await expect(world.undoChanges.execute({ since_id: '0', force: true }, 's1')).rejects.toThrow(
+      'undo_changes: since_id selects more than 500 of your changes, and one call undoes at most 500; nothing was undone',
+    );
+    await expect(world.undoChanges.execute({ root: W, path: 'a.txt' }, 's1')).rejects.toThrow('path a.txt in root workspace selects more than 500');
+    expect(world.tree.readText('/ws/a.txt')).toBe('v501\n');
+    expect((await world.journal.list({})).filter((change) => change.undoneBy !== undefined)).toEqual([]);
+    // Exactly 500 (after the oldest): every one is undone, newest first, back to the first write's content.
+    const { results } = await world.undoChanges.execute({ since_id: all[500].id }, 's1');
+    expect(results).toHaveLength(500);
+    expect(results.every((result) => result.outcome === 'restored')).toBe(true);
+    expect(world.tree.readText('/ws/a.txt')).toBe('v1\n');
+    // The oldest, past list_changes' 500 newest (now the undos' own records), is found by paging back, and undone by id.
+    const everything = (await world.journal.list({})).map((change) => change.id);
+    expect(everything).toHaveLength(1001);
+    const page = async (before_id?: string) => (await world.listChanges.execute({ limit: 500, before_id }, 's1')).changes.map((change) => change.id);
+    const pages = [await page()];
+    pages.push(await page(pages[0][499]));
+    pages.push(await page(pages[1][499]));
+    expect(pages).toEqual([everything.slice(0, 500), everything.slice(500, 1000), [all[500].id]]);
+    const first = { id: pages[2][0] };
+    expect((await world.undoChanges.execute({ ids: [first.id] }, 's1')).results[0].outcome).toBe('restored');
+    expect(world.tree.readText('/ws/a.txt')).toBe('seed\n');
+  });
+
   it('asks for exactly one selector', async () => {
     const world = journalWorld();
     await expect(world.undoChanges.execute({}, 's1')).rejects.toThrow('give exactly one of ids, path (with root) or since_id');

@@ -111,13 +111,15 @@ export class RedisChangeJournal implements ChangeJournal {
     const index = query.principal === undefined ? this.store.key('all') : this.store.key(`principal:${query.principal}`);
     // Scores are the ids' milliseconds: nothing after afterId scores below its millisecond.
     const oldest = query.afterId !== undefined && CHANGE_ID.test(query.afterId) ? idMillis(query.afterId) : '-inf';
+    // Nothing before beforeId scores above its millisecond (those of its own millisecond are filtered by id).
+    const newest = query.beforeId !== undefined && CHANGE_ID.test(query.beforeId) ? idMillis(query.beforeId) : '+inf';
     const found: ChangeRecord[] = [];
     // A change committed meanwhile shifts the pages by one (a record would come twice): seen drops it.
     const seen = new Set<string>();
     // The first page is the limit (no filter but the index: one page answers); later ones are larger.
     let page = Math.min(PAGE, Math.max(query.limit ?? PAGE, 16));
     for (let offset = 0; query.limit === undefined || found.length < query.limit; offset += page, page = PAGE) {
-      const ids = await this.store.call(() => this.store.redis.zrevrangebyscore(index, '+inf', oldest, 'LIMIT', offset, page));
+      const ids = await this.store.call(() => this.store.redis.zrevrangebyscore(index, newest, oldest, 'LIMIT', offset, page));
       for (const fields of await this.read(ids)) {
         if (fields.state !== 'committed') continue;
         const record = recordOf(fields);

@@ -103,6 +103,11 @@ export function changeJournalContract(make: (clock: Clock) => { journal: ChangeJ
     expect(await ids({ root: 'workspace', path: 'a.txt' })).toEqual([third, first]);
     expect(await ids({ afterId: first })).toEqual([third, second]);
     expect(await ids({ limit: 1 })).toEqual([third]);
+    // Paging back: before an id (not itself), with a limit; and between two ids.
+    expect(await ids({ beforeId: third, limit: 1 })).toEqual([second]);
+    expect(await ids({ beforeId: second })).toEqual([first]);
+    expect(await ids({ beforeId: first })).toEqual([]);
+    expect(await ids({ afterId: first, beforeId: third })).toEqual([second]);
   });
 
   it("filters by this deployment's roots (name and key) before the limit counts", async () => {

@@ -121,6 +121,8 @@ describeWithRedis('RedisChangeJournal against a real redis-server', () => {
     expect((await journal.list({ principal: 'alice' })).map((record) => record.id)).toEqual(newestFirst);
     expect((await journal.list({ limit: 250 })).map((record) => record.id)).toEqual(newestFirst.slice(0, 250));
     expect((await journal.list({ afterId: ids[99] })).map((record) => record.id)).toEqual(newestFirst.slice(0, 350));
+    // Paging back from inside a millisecond: the score bound is the id's millisecond, the id itself excluded.
+    expect((await journal.list({ beforeId: ids[300], limit: 250 })).map((record) => record.id)).toEqual(newestFirst.slice(150, 400));
     expect((await journal.list({ path: 'f1.txt', limit: 200 })).map((record) => record.id)).toEqual(newestFirst.filter((_, index) => (449 - index) % 3 === 1).slice(0, 200));
     expect(await journal.list({ principal: 'bob' })).toEqual([]);
   });

@@ -15,6 +15,7 @@ export function listChangesTool(listChanges: ListChanges): ToolDefinition {
       path: z.string().optional().describe('Only changes of this path (needs root).'),
       session: z.enum(['this', 'all']).optional().describe('Default "all" of your sessions.'),
       limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Default 50, at most ${MAX_LIST_LIMIT}.`),
+      before_id: z.string().max(64).optional().describe('Only changes older than this id: pass the last id shown for the next page.'),
       diff: z.boolean().optional().describe('Add a unified diff for each text file change.'),
     },
     outputSchema: {

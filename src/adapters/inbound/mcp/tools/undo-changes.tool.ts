@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UndoChanges } from '../../../../domain/changes/undo-changes.js';
+import { MAX_SELECTED, type UndoChanges } from '../../../../domain/changes/undo-changes.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 import { undoResultSchema } from './change-schemas.js';
 
@@ -10,9 +10,10 @@ export function undoChangesTool(undoChanges: UndoChanges): ToolDefinition {
     description:
       'Take back your changes (see list_changes), newest first: restores content and mode, recreates what was ' +
       'removed, moves back, removes what was created. Pick by ids, root+path or since_id. A path changed since is ' +
-      'a conflict, left alone unless force. An undo can itself be undone.',
+      `a conflict, left alone unless force. An undo can itself be undone. At most ${MAX_SELECTED} changes a call: ` +
+      'a path or since_id that selects more is refused, nothing undone.',
     inputSchema: {
-      ids: z.array(z.string()).max(500).optional().describe('Change ids from list_changes.'),
+      ids: z.array(z.string()).max(MAX_SELECTED).optional().describe('Change ids from list_changes.'),
       root: z.string().optional().describe('Root of path; also limits since_id.'),
       path: z.string().optional().describe('Undo every change of yours to this path (needs root).'),
       since_id: z.string().optional().describe('Undo every later change of yours.'),
