@@ -226,6 +226,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: maybe(relativePath),
     session: maybe(fc.constantFrom('this', 'all')),
     limit: maybe(fc.constantFrom(1, 2, 50, 500)),
+    before_id: maybe(changeId),
     diff: maybe(fc.boolean()),
   }, (t, a) => t.listChanges.execute(a as any, SESSION)),
   op('undo_changes', 3, true, { selector: undoSelector, dry_run: maybe(fc.boolean()), force: maybe(fc.boolean()) }, (t, a) =>
