@@ -154,4 +154,16 @@ describe('fuzzer regressions: the change journal', () => {
       ], SMALL_JOURNAL),
     ).resolves.toBeUndefined();
   });
+
+  // Found by `npm run fuzz -- --runs 2500` (seed 493394866, run 66), stop 28: glob cut at max_results 1
+  // counted a/.git as ignored on disk (the Node scan judges a slice's entries ahead of what it reports)
+  // and not in the model. A search cut short now counts only what the walk passed over before the cut.
+  it('a glob cut at its limit counts the same entries as ignored on both adapters', async () => {
+    await expect(
+      replay({ entries: [{ kind: 'dir', path: '.hidden' }] }, [
+        { tool: 'write_file', args: { root: 'workspace', path: 'a/.git/a', content: '' } },
+        { tool: 'glob', args: { root: 'workspace', matcher: { pattern: '**' }, max_results: 1, max_depth: 2 } },
+      ], SMALL_JOURNAL),
+    ).resolves.toBeUndefined();
+  });
 });

@@ -1,4 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
+import { compareCodePoints } from '../code-point-order.js';
 import { patternVerdict } from './ignore-verdict.js';
 import { errors } from '../errors.js';
 import type { DirectoryFile, DirectoryFiles, EntryKind, FileSystemPort } from '../ports/file-system.port.js';
@@ -44,6 +45,8 @@ export class IgnoreRules {
   private readonly chains = new Map<string, readonly RuleSource[]>();
   /** Entries passed over, for the result's `ignored`. */
   ignored = 0;
+  /** Their paths below the start, for a walk cut short (ignoredBefore). */
+  private readonly passedOver: string[] = [];
 
   private constructor(private readonly above: readonly RuleSource[]) {
     this.chains.set('', above);
@@ -63,8 +66,18 @@ export class IgnoreRules {
   readonly prune = (pathBelowStart: string, kind: EntryKind): boolean => {
     if (!this.judge(pathBelowStart, kind)) return false;
     this.ignored += 1;
+    this.passedOver.push(pathBelowStart);
     return true;
   };
+
+  /**
+   * `ignored` of a walk cut short at `stop` (a path below the start, reached and not used): only the
+   * entries passed over before the walk order reaches it. A scan judges entries ahead of what it
+   * reports, and how far ahead is the adapter's business: the count must not depend on it.
+   */
+  ignoredBefore(stop: string): number {
+    return this.passedOver.reduce((count, path) => (compareWalkOrder(path, stop) < 0 ? count + 1 : count), 0);
+  }
 
   /** The rule files of a directory (below the start, '' for the start itself), before any of its entries is judged. */
   enter(directory: string, files: readonly DirectoryFile[]): void {
@@ -195,4 +208,15 @@ function parentOf(path: string): string {
 
 function decode(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
+}
+
+/** The order a tree scan reports paths below its start in: depth first, a directory before its entries, names by code point. */
+export function compareWalkOrder(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    const order = compareCodePoints(left[i], right[i]);
+    if (order !== 0) return order;
+  }
+  return left.length - right.length;
 }

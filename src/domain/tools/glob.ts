@@ -73,6 +73,8 @@ export class Glob {
     let truncated = false;
     let timedOut = false;
     let scanned = 0;
+    /** The entry the result had no room for, when it was cut there. */
+    let stop: string | undefined;
     const shownPrefix = start.segments.length === 0 ? '' : `${displayPath(start)}/`;
     const isoTime = isoTimeFormatter();
     const select = (relativePath: string, kind: EntryKind): boolean => {
@@ -92,6 +94,7 @@ export class Glob {
       for (const entry of batch.selected) {
         if (found.length >= limits.maxResults) {
           truncated = true;
+          stop = entry.relativePath;
           // This entry was selected before the deadline passed, if it did: the limit came first.
           timedOut = false;
           break scan;
@@ -107,7 +110,7 @@ export class Glob {
     }
     found.sort((a, b) => compareCodePoints(a.path, b.path));
     const result = { matches: found, total_matches: found.length, truncated, timed_out: timedOut };
-    return rules === undefined ? result : { ...result, ignored: rules.ignored };
+    return rules === undefined ? result : { ...result, ignored: stop === undefined ? rules.ignored : rules.ignoredBefore(stop) };
   }
 
   /** Glob or regex, both against the path relative to the search directory. */

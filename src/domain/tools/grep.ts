@@ -125,7 +125,10 @@ export class Grep {
     }
     throwIfCancelled(work);
     const result = search.result();
-    return rules === undefined ? result : { ...result, ignored: rules.ignored };
+    if (rules === undefined) return result;
+    // A search stopped at a file (its limit or its deadline) counts what was passed over before it only.
+    const stop = search.stoppedAt?.segments.slice(start.segments.length).join('/');
+    return { ...result, ignored: stop === undefined || startStat.kind !== 'directory' ? rules.ignored : rules.ignoredBefore(stop) };
   }
 
   private parseArguments(input: GrepInput) {
@@ -177,6 +180,8 @@ class ContentSearch {
   timedOut = false;
   /** The result is complete (result limit, or a file stopped at the deadline): no later file is used. */
   stopped = false;
+  /** The file whose result made it complete. */
+  stoppedAt?: RootPath;
   private textBytes = 0;
   private abandoned = false;
   private readonly options: FileSearchOptions;
@@ -221,6 +226,7 @@ class ContentSearch {
     if (kept.length < found.matches.length || found.moreMatches || found.overBudget) this.truncated = true;
     if (found.timedOut) this.timedOut = true;
     this.stopped = this.truncated || found.timedOut;
+    if (this.stopped) this.stoppedAt ??= pending.path;
   }
 
   /**

@@ -57,6 +57,23 @@ describe('ignore rules', () => {
     expect((await tools().grep.execute({ root: 'workspace', pattern: 'hit' })).ignored).toBe(4);
   });
 
+  it('a search cut short at its limit counts only what it passed over before the walk reached the cut', async () => {
+    fs.seedFile('/ws/.git/HEAD', 'hit');
+    fs.seedFile('/ws/.gitignore', '*.gen\n');
+    for (const path of ['a.ts', 'b.ts', 'c.gen', 'd/.git/x', 'd/e.gen', 'd/f.ts', 'z.gen']) fs.seedFile(`/ws/${path}`, 'hit');
+    // Walk order: .git (passed over), .gitignore, a.ts (the cut at max_results 1), ...: one passed over before it.
+    const cut = await tools().glob.execute({ root: 'workspace', pattern: '**', type_filter: 'file', max_results: 1 });
+    expect({ matches: cut.matches.map((match) => match.path), truncated: cut.truncated, ignored: cut.ignored }).toEqual({ matches: ['.gitignore'], truncated: true, ignored: 1 });
+    // ... b.ts, c.gen (passed over), d, d/.git and d/e.gen (passed over), d/f.ts (the cut at 3), z.gen (not reached).
+    const later = await tools().glob.execute({ root: 'workspace', pattern: '**', type_filter: 'file', max_results: 3 });
+    expect({ matches: later.matches.map((match) => match.path), ignored: later.ignored }).toEqual({ matches: ['.gitignore', 'a.ts', 'b.ts'], ignored: 4 });
+    // grep stops at the file that had no room: b.ts at max_results 1 (a.ts holds the one match); .git passed over before.
+    const grepped = await tools().grep.execute({ root: 'workspace', pattern: 'hit', max_results: 1 });
+    expect({ files: grepped.matches.map((match) => match.file), ignored: grepped.ignored }).toEqual({ files: ['a.ts'], ignored: 1 });
+    // Not cut: everything passed over counts (.git, c.gen, d/.git, d/e.gen, z.gen).
+    expect((await tools().glob.execute({ root: 'workspace', pattern: '**', type_filter: 'file' })).ignored).toBe(5);
+  });
+
   it('judges an entry of a folder it entered by the entry alone, as git does: a deeper !logs/ re-includes the folder and what is in it', async () => {
     // git check-ignore: sub/logs/x.txt not ignored (sub/.gitignore:1:!logs/ for sub/logs), other/logs/y.txt ignored by .gitignore:1:logs/.
     fs.seedFile('/ws/.gitignore', 'logs/\n');
