@@ -124,6 +124,12 @@ describe('read_file', () => {
     expectError(outcome, 'INVALID_ARGUMENT', /byte/i, /line/i, /mutually exclusive/i);
   });
 
+  it('read_file of a missing file, or of one whose folder is missing: NOT_FOUND naming the file', async () => {
+    for (const path of ['ghost.txt', 'no-such-dir/ghost.txt']) {
+      expectError(await callTool(live.client, 'read_file', { root: 'workspace', path }), 'NOT_FOUND', `file not found: ${path}`, 'workspace');
+    }
+  });
+
   it('E2E-012: read_file — offset beyond file end', async () => {
     await writeTree(live.root, { 'short.txt': 'one\ntwo\nthree\nfour\nfive\n' });
     const read = ok(await callTool(live.client, 'read_file', { root: 'workspace', path: 'short.txt', offset_lines: 100, limit_lines: 10 }));

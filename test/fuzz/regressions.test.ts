@@ -166,4 +166,37 @@ describe('fuzzer regressions: the change journal', () => {
       ], SMALL_JOURNAL),
     ).resolves.toBeUndefined();
   });
+
+  // Found by `npm run fuzz -- --runs 2500` (seeds 476499674 and 636038576), stop 28: an undo of a move
+  // whose moved entry lost its folder (the folder's own mkdir undone first, or a link on the way
+  // removed). The model said "source not found: <path>", the disk "path not found: <path>". The model
+  // now words a missing folder on the way as the disk does for a move's and a copy's source and openFile.
+  it("an undo of a move whose moved entry's folder is gone: both adapters word the conflict alike", async () => {
+    await expect(
+      replay({ entries: [{ kind: 'file', path: 'a', bytes: new Uint8Array(0), mode: 0o644 }] }, [
+        { tool: 'move', args: { source_root: 'workspace', source_path: 'a', dest_root: 'workspace', dest_path: 'sub/.mcp-fs-0123456789abcdef.lock' } },
+        { tool: 'undo_changes', args: { selector: { ids: ['$CHANGE1'] }, dry_run: false } },
+        { tool: 'undo_changes', args: { selector: { since_id: SINCE_THE_START, force: true } } },
+        { tool: 'undo_changes', args: { selector: { since_id: '$CHANGE0' }, dry_run: false } },
+      ], SMALL_JOURNAL),
+    ).resolves.toBeUndefined();
+  });
+
+  it('an undo of a move into a folder reached through a link that was removed: both adapters word the conflict alike', async () => {
+    const tree: TreeSpec = {
+      entries: [
+        { kind: 'dir', path: 'a' },
+        { kind: 'file', path: 'f.md', bytes: new Uint8Array(0), mode: 0o644 },
+        { kind: 'link', path: 'l.txt', text: '$ROOT' },
+      ],
+    };
+    await expect(
+      replay(tree, [
+        { tool: 'move', args: { source_root: 'workspace', source_path: 'f.md', dest_root: 'workspace', dest_path: 'l.txt' } },
+        { tool: 'remove_file', args: { root: 'workspace', path: 'l.txt' } },
+        { tool: 'undo_changes', args: { selector: { since_id: SINCE_THE_START, force: true } } },
+        { tool: 'move', args: { source_root: 'workspace', source_path: 'a', dest_root: 'workspace', dest_path: 'a' } },
+      ], SMALL_JOURNAL),
+    ).resolves.toBeUndefined();
+  });
 });

@@ -100,7 +100,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
 
   async openFile(path: RootPath): Promise<ReadableFile> {
     const result = this.tree.walk(path, true);
-    if (result.status !== 'found') throw walkFailure(result, path, 'file');
+    // Like the Node adapter, whose walker names the whole path when a folder on the way is missing.
+    if (result.status !== 'found') throw walkFailure(result, path, result.status === 'missing' ? 'path' : 'file');
     const { node } = result;
     if (node.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
     if (node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
@@ -176,7 +177,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (from.segments.length === 0) throw rootItself('cannot move root directory', from);
     if (to.segments.length === 0) throw rootItself('cannot replace root directory', to);
     const source = this.tree.walk(from, false);
-    if (source.status !== 'found') throw walkFailure(source, from, 'source');
+    if (source.status !== 'found') throw walkFailure(source, from, source.status === 'missing' ? 'path' : 'source');
     const destination = this.tree.walk(to, false);
     // Like the Node adapter, whose walker names the whole destination when a folder on the way is missing.
     if (destination.status === 'missing') throw errors.notFound('path', to.root.name, displayPath(to));
@@ -202,7 +203,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
 
   async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
     const source = this.tree.walk(from, true);
-    if (source.status !== 'found') throw walkFailure(source, from, 'source file');
+    if (source.status !== 'found') throw walkFailure(source, from, source.status === 'missing' ? 'path' : 'source file');
     if (source.node.kind === 'directory') throw errors.isADirectory(from.root.name, displayPath(from));
     if (source.node.kind !== 'file') throw errors.notAFile(from.root.name, displayPath(from));
     const destination = this.tree.walk(to, false);

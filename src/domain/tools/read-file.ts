@@ -95,7 +95,8 @@ export class ReadFile {
       return await this.fs.openFile(target);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      if (error.code === 'NOT_A_DIRECTORY') throw errors.notFound('file', target.root.name, shown);
+      // A folder on the way that is missing, or not a folder: either way the file the caller named is not there.
+      if (error.code === 'NOT_A_DIRECTORY' || error.code === 'NOT_FOUND') throw errors.notFound('file', target.root.name, shown);
       if (error.code === 'IS_A_DIRECTORY') throw errors.isADirectory(target.root.name, shown, '; use list_folder');
       throw error;
     }

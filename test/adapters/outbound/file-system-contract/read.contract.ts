@@ -180,6 +180,11 @@ export function describeReadContract({ fixture, at, expectError, statOf }: Contr
       }
     };
 
+    it('words a missing folder on the way alike on both adapters, and a missing file as the file', async () => {
+      expect((await expectError(fixture().fs.openFile(at('no-dir/a.txt')), 'NOT_FOUND')).message).toMatch(/^path not found: no-dir\/a\.txt/);
+      expect((await expectError(fixture().fs.openFile(at('missing.txt')), 'NOT_FOUND')).message).toMatch(/^file not found: missing\.txt/);
+    });
+
     it('reads any range positionally and reports the file stat', async () => {
       fixture().seed.file('a.txt', '0123456789', 0o600);
       const file = await fixture().fs.openFile(at('a.txt'));

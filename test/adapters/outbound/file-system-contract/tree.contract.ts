@@ -197,6 +197,13 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       expect((await expectError(move('a.txt', 'no-dir/b.txt'), 'NOT_FOUND')).message).toMatch(/^path not found: no-dir\/b\.txt/);
     });
 
+    it('words a missing source folder alike on both adapters, and a missing source file as the source', async () => {
+      // Found by the fuzzer (stop 28): an undo of a move whose moved entry lost its folder.
+      seed().file('a.txt', 'x');
+      expect((await expectError(move('no-dir/a.txt', 'b.txt'), 'NOT_FOUND')).message).toMatch(/^path not found: no-dir\/a\.txt/);
+      expect((await expectError(move('missing.txt', 'b.txt'), 'NOT_FOUND')).message).toMatch(/^source not found: missing\.txt/);
+    });
+
     it('does not replace a directory at the destination', async () => {
       seed().file('a.txt', 'x');
       seed().dir('d');
@@ -250,6 +257,11 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       seed().file('b.txt', 'old and longer');
       expect(await copy('a.txt', 'b.txt')).toEqual({ size: 3 });
       expect(inspect().text('b.txt')).toBe('new');
+    });
+
+    it('words a missing source folder alike on both adapters, and a missing source file as the source file', async () => {
+      expect((await expectError(copy('no-dir/a.txt', 'b.txt'), 'NOT_FOUND')).message).toMatch(/^path not found: no-dir\/a\.txt/);
+      expect((await expectError(copy('missing.txt', 'b.txt'), 'NOT_FOUND')).message).toMatch(/^source file not found: missing\.txt/);
     });
 
     it('copying a file onto itself keeps it intact', async () => {
