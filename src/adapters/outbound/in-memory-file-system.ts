@@ -100,8 +100,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
 
   async openFile(path: RootPath): Promise<ReadableFile> {
     const result = this.tree.walk(path, true);
-    // Like the Node adapter, whose walker names the whole path when a folder on the way is missing.
-    if (result.status !== 'found') throw walkFailure(result, path, result.status === 'missing' ? 'path' : 'file');
+    if (result.status !== 'found') throw walkFailure(result, path, 'file');
     const { node } = result;
     if (node.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
     if (node.kind !== 'file') throw errors.notAFile(path.root.name, displayPath(path));
@@ -154,8 +153,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
 
   async removeFile(path: RootPath, options: { readonly expected?: FileVersion } = {}): Promise<void> {
     const result = this.tree.walk(path, false);
-    // Like the Node adapter: a missing folder on the way is "path not found" (its walker's), the file itself "file not found".
-    if (result.status !== 'found') throw walkFailure(result, path, result.status === 'missing' ? 'path' : 'file');
+    if (result.status !== 'found') throw walkFailure(result, path, 'file');
     if (result.node.kind === 'directory' || !result.parent) throw errors.isADirectory(path.root.name, displayPath(path));
     if (options.expected !== undefined && (result.node.kind !== 'file' || this.versionOf(result.node) !== options.expected)) {
       throw errors.conflict(path.root.name, displayPath(path), 'file changed before its removal');
@@ -167,7 +165,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     throwIfCancelled(work);
     if (path.segments.length === 0) throw rootItself('cannot remove root directory', path);
     const result = this.tree.walk(path, false);
-    if (result.status !== 'found') throw walkFailure(result, path, result.status === 'missing' ? 'path' : 'directory');
+    if (result.status !== 'found') throw walkFailure(result, path, 'directory');
     if (result.node.kind !== 'directory' || !result.parent) throw errors.notADirectory(path.root.name, displayPath(path));
     // Dropping the subtree never looks at what its links point to.
     this.detach(result.parent, baseName(result.path));
@@ -177,10 +175,8 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     if (from.segments.length === 0) throw rootItself('cannot move root directory', from);
     if (to.segments.length === 0) throw rootItself('cannot replace root directory', to);
     const source = this.tree.walk(from, false);
-    if (source.status !== 'found') throw walkFailure(source, from, source.status === 'missing' ? 'path' : 'source');
+    if (source.status !== 'found') throw walkFailure(source, from, 'source');
     const destination = this.tree.walk(to, false);
-    // Like the Node adapter, whose walker names the whole destination when a folder on the way is missing.
-    if (destination.status === 'missing') throw errors.notFound('path', to.root.name, displayPath(to));
     if (destination.status !== 'found' && destination.status !== 'absent') throw walkFailure(destination, to, 'path');
     const sourceHost = hostPathOf(source.path);
     const destinationHost = hostPathOf(destination.path);
@@ -203,7 +199,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
 
   async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
     const source = this.tree.walk(from, true);
-    if (source.status !== 'found') throw walkFailure(source, from, source.status === 'missing' ? 'path' : 'source file');
+    if (source.status !== 'found') throw walkFailure(source, from, 'source file');
     if (source.node.kind === 'directory') throw errors.isADirectory(from.root.name, displayPath(from));
     if (source.node.kind !== 'file') throw errors.notAFile(from.root.name, displayPath(from));
     const destination = this.tree.walk(to, false);

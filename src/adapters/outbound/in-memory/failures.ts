@@ -24,15 +24,18 @@ export function simulatedWriteFailure(path: RootPath): DomainError {
 
 /**
  * The DomainError for a walk that did not reach an entry. Messages always name the path
- * the caller asked for, never where a link led (that may be a host path).
+ * the caller asked for, never where a link led (that may be a host path). `what` names the entry
+ * itself when only it is missing (`absent`).
  */
 export function walkFailure(result: Exclude<WalkResult, { status: 'found' }>, requested: RootPath, what: NotFoundWhat): DomainError {
   const root = requested.root.name;
   const shown = displayPath(requested);
   switch (result.status) {
     case 'absent':
-    case 'missing':
       return errors.notFound(what, root, shown);
+    case 'missing':
+      // Like the Node adapter, whose walker names the whole path when a folder on the way is missing.
+      return errors.notFound('path', root, shown);
     case 'not-a-directory':
       return errors.notADirectory(root, shown);
     case 'outside':
