@@ -42,7 +42,6 @@ export class RedisChangeJournal implements ChangeJournal {
   private readonly store: RedisJournalConnection;
   private readonly ids = new ChangeIds();
   private readonly images: string;
-  private readonly prefix: string;
   private readonly ttlMs: number;
   private ready?: Promise<void>;
 
@@ -55,7 +54,6 @@ export class RedisChangeJournal implements ChangeJournal {
     checkPrivate(options.dir, 'journal directory');
     this.images = join(options.dir, 'images');
     for (const sub of [options.dir, this.images]) mkdirSync(sub, { recursive: true, mode: 0o700 });
-    this.prefix = options.keyPrefix;
     this.ttlMs = options.retentionMs;
     this.store = new RedisJournalConnection(options.url, options.keyPrefix, options.heartbeatMs ?? HEARTBEAT_MS, logger);
   }
@@ -66,10 +64,8 @@ export class RedisChangeJournal implements ChangeJournal {
     const id = this.ids.next(now);
     const record: ChangeRecord = { ...draft, id, time: now.toISOString() };
     const bytes = image === null ? 0 : imageBytes(image.entries);
-    await this.store.call(() =>
-      // Scored by the id's own millisecond (never before the clock's): the afterId bound of list() is exact.
-      this.store.redis.eval(BEGIN_SCRIPT, 0, this.prefix, id, JSON.stringify(record), this.store.instance, bytes, this.ttlMs, idMillis(id), draft.principal),
-    );
+    // Scored by the id's own millisecond (never before the clock's): the afterId bound of list() is exact.
+    await this.store.script(BEGIN_SCRIPT, id, JSON.stringify(record), this.store.instance, bytes, this.ttlMs, idMillis(id), draft.principal);
     try {
       if (image !== null) {
         await writeImageFile(this.imageFile(id), image);
@@ -84,13 +80,13 @@ export class RedisChangeJournal implements ChangeJournal {
 
   async commit(id: string, after?: EntryState | null): Promise<void> {
     const given = after === undefined ? ['0', ''] : ['1', JSON.stringify(after)];
-    await this.store.call(() => this.store.redis.eval(COMMIT_SCRIPT, 0, this.prefix, id, ...given, this.ttlMs));
+    await this.store.script(COMMIT_SCRIPT, id, ...given, this.ttlMs);
   }
 
   async abort(id: string): Promise<void> {
     if (!CHANGE_ID.test(id)) return;
     await rm(this.imageFile(id), { force: true });
-    await this.store.call(() => this.store.redis.eval(REMOVE_SCRIPT, 0, this.prefix, id));
+    await this.store.script(REMOVE_SCRIPT, id);
   }
 
   /** Start-up recovery's: pending records whose owner's heartbeat is gone; also clears images Redis no longer knows. */
@@ -143,7 +139,7 @@ export class RedisChangeJournal implements ChangeJournal {
 
   async claimUndo(id: string, undoId: string): Promise<boolean> {
     if (!CHANGE_ID.test(id)) return false;
-    return (await this.store.call(() => this.store.redis.eval(CLAIM_SCRIPT, 0, this.prefix, id, undoId))) === 1;
+    return (await this.store.script(CLAIM_SCRIPT, id, undoId)) === 1;
   }
 
   async releaseUndo(id: string): Promise<void> {
@@ -152,7 +148,7 @@ export class RedisChangeJournal implements ChangeJournal {
 
   async dropImage(id: string, reason: string): Promise<void> {
     if (!CHANGE_ID.test(id)) return;
-    await this.store.call(() => this.store.redis.eval(DROP_IMAGE_SCRIPT, 0, this.prefix, id, reason));
+    await this.store.script(DROP_IMAGE_SCRIPT, id, reason);
     await rm(this.imageFile(id), { force: true });
   }
 
@@ -185,7 +181,7 @@ export class RedisChangeJournal implements ChangeJournal {
 
   private async remove(id: string): Promise<number> {
     await rm(this.imageFile(id), { force: true });
-    return Number(await this.store.call(() => this.store.redis.eval(REMOVE_SCRIPT, 0, this.prefix, id)));
+    return Number(await this.store.script(REMOVE_SCRIPT, id));
   }
 
   /** The first beat, and the newest id another server minted (ids minted here sort after it). */
@@ -238,7 +234,6 @@ export class RedisChangeJournal implements ChangeJournal {
     return join(this.images, `${id}.img`);
   }
 }
-
 
 /** The millisecond an id was minted in (its first nine base-36 digits). */
 function idMillis(id: string): number {

@@ -61,6 +61,11 @@ export class RedisJournalConnection {
     }
   }
 
+  /** One of redis-journal-scripts.ts's scripts, given the key prefix first and then `args`. */
+  script(body: string, ...args: (string | number)[]): Promise<unknown> {
+    return this.call(() => this.redis.eval(body, 0, this.prefix, ...args));
+  }
+
   async beat(): Promise<void> {
     await this.call(() => this.redis.set(this.key(`owner:${this.instance}`), '1', 'PX', this.heartbeatMs));
   }
