@@ -128,7 +128,7 @@ export class Grep {
     if (rules === undefined) return result;
     // A search stopped at a file (its limit or its deadline) counts what was passed over before it only.
     const stop = search.stoppedAt?.segments.slice(start.segments.length).join('/');
-    return { ...result, ignored: stop === undefined || startStat.kind !== 'directory' ? rules.ignored : rules.ignoredBefore(stop) };
+    return { ...result, ignored: stop === undefined ? rules.ignored : rules.ignoredBefore(stop) };
   }
 
   private parseArguments(input: GrepInput) {

@@ -195,8 +195,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     pages.push(await page(pages[0][499]));
     pages.push(await page(pages[1][499]));
     expect(pages).toEqual([everything.slice(0, 500), everything.slice(500, 1000), [all[500].id]]);
-    const first = { id: pages[2][0] };
-    expect((await world.undoChanges.execute({ ids: [first.id] }, 's1')).results[0].outcome).toBe('restored');
+    expect((await world.undoChanges.execute({ ids: pages[2] }, 's1')).results[0].outcome).toBe('restored');
     expect(world.tree.readText('/ws/a.txt')).toBe('seed\n');
   });
 
