@@ -7,7 +7,7 @@ import type { AppConfig, JournalConfig, RootConfig } from './app-config.js';
 import { resolveAuth } from './auth-config.js';
 import { ConfigError } from './config-error.js';
 import { configSchema, type RawConfig, type RawRoot } from './schema.js';
-import { chooseStateDir, isWithin, overlappingRoot, realpathOfNearest, type StateDirChoice } from './state-dir.js';
+import { chooseStateDir, isWithin, overlappingRoot, realpathOfNearest, refuseLink, type StateDirChoice } from './state-dir.js';
 import { zeroConfigRoots } from './zero-config-roots.js';
 
 export { ConfigError };
@@ -94,6 +94,7 @@ function resolveJournal(raw: RawConfig['journal'], roots: readonly RootConfig[],
     );
   }
   const configured = raw.dir === '' ? join(state.dir, 'journal') : isAbsolute(raw.dir) ? raw.dir : resolve(baseDirectory, raw.dir);
+  refuseLink(configured, 'journal.dir', 'the journal directory');
   const dir = realpathOfNearest(configured);
   const root = overlappingRoot(dir, roots);
   if (root !== undefined) {

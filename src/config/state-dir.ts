@@ -1,7 +1,8 @@
-import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { RootConfig } from './app-config.js';
+import { ConfigError } from './config-error.js';
 
 /**
  * Where the private state directory (in-flight write records, and the journal's default home) may
@@ -14,19 +15,27 @@ import type { RootConfig } from './app-config.js';
  * server of /tmp (a common scratch root) keeps its journal. The temp dir stays as the fallback for a
  * server of $HOME, or a user without a writable home.
  */
-export function stateDirCandidates(env: NodeJS.ProcessEnv): string[] {
-  const candidates: string[] = [];
+export function stateDirCandidates(env: NodeJS.ProcessEnv): StateDirCandidate[] {
+  const candidates: StateDirCandidate[] = [];
   const xdg = env.XDG_STATE_HOME;
-  if (xdg !== undefined && isAbsolute(xdg)) candidates.push(join(xdg, 'mcp-filesystem'));
+  if (xdg !== undefined && isAbsolute(xdg)) candidates.push({ dir: join(xdg, 'mcp-filesystem'), variable: 'XDG_STATE_HOME' });
   const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : userInfo().homedir;
-  if (isAbsolute(home)) candidates.push(join(home, '.local', 'state', 'mcp-filesystem'));
-  candidates.push(join(temporaryDirectory(env), `mcp-fs-inflight-${userInfo().uid}`));
+  if (isAbsolute(home)) candidates.push({ dir: join(home, '.local', 'state', 'mcp-filesystem'), variable: 'HOME' });
+  candidates.push({ dir: join(temporaryDirectory(env), `mcp-fs-inflight-${userInfo().uid}`), variable: 'TMPDIR' });
   return candidates;
+}
+
+/** A place the state directory may go, and the environment variable that puts it there. */
+export interface StateDirCandidate {
+  readonly dir: string;
+  readonly variable: 'XDG_STATE_HOME' | 'HOME' | 'TMPDIR';
 }
 
 export interface StateDirChoice {
   /** The private state directory: the first candidate outside every root, else the last one (the temp dir). */
   readonly dir: string;
+  /** The environment variable `dir` comes from (named when it is refused). */
+  readonly variable: StateDirCandidate['variable'];
   /** Whether `dir` is outside every root (false: none was, and a journal must not default into it). */
   readonly outsideRoots: boolean;
   readonly tried: readonly string[];
@@ -44,8 +53,26 @@ export function chooseStateDir(env: NodeJS.ProcessEnv, roots: readonly RootConfi
   // folder that overlaps the state directory is refused (ClientRoots). A client sharing $HOME (an
   // editor opened on it) is likelier than one sharing the temp dir, so the temp dir goes first there.
   const tried = clientRoots ? [candidates[candidates.length - 1], ...candidates.slice(0, -1)] : candidates;
-  const usable = tried.find((candidate) => makeable(candidate) && overlappingRoot(realpathOfNearest(candidate), roots) === undefined);
-  return usable === undefined ? { dir: tried[tried.length - 1], outsideRoots: false, tried } : { dir: usable, outsideRoots: true, tried };
+  const usable = tried.find((candidate) => makeable(candidate.dir) && overlappingRoot(realpathOfNearest(candidate.dir), roots) === undefined);
+  const chosen = usable ?? tried[tried.length - 1];
+  refuseLink(chosen.dir, chosen.variable, 'the state directory');
+  return { dir: chosen.dir, variable: chosen.variable, outsideRoots: usable !== undefined, tried: tried.map((candidate) => candidate.dir) };
+}
+
+/**
+ * Security: a private directory that is a link can be pointed elsewhere by whoever made it (in the
+ * shared temp dir, another user), and every check made through it (owner, mode, outside the roots)
+ * then speaks of its target of the moment. So `dir` must be a real directory; refused here, before
+ * anything is made inside it. `key` names the setting or variable the operator changes.
+ */
+export function refuseLink(dir: string, key: string, what: string): void {
+  let isLink: boolean;
+  try {
+    isLink = lstatSync(dir).isSymbolicLink();
+  } catch {
+    return; // Not there yet: made on first use, as a directory.
+  }
+  if (isLink) throw new ConfigError(key, `${what} ${dir} is a symbolic link; it must be a real directory: replace the link with a directory, or set ${key} elsewhere`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/load-config.js';
@@ -95,5 +95,38 @@ describe('the default private state directory and journal', () => {
     expect(refusal(() => load([join(dir, 'elsewhere')], { MCP_FS_JOURNAL_DIR: dir }))).toBe(
       `config error: journal.dir: ${dir} holds root "elsewhere"; put the journal outside every root`,
     );
+  });
+
+  // Security: a link can be re-pointed by whoever made it; every check made through it speaks of its target of the moment.
+  it('refuses a state directory that is a link, naming the variable, before making anything in its target', async () => {
+    const target = join(dir, 'elsewhere');
+    await symlink(target, join(xdg, 'mcp-filesystem'));
+    expect(refusal(() => load([temp]))).toBe(
+      `config error: XDG_STATE_HOME: the state directory ${join(xdg, 'mcp-filesystem')} is a symbolic link; it must be a real directory: replace the link with a directory, or set XDG_STATE_HOME elsewhere`,
+    );
+    expect(await readdir(target)).toEqual([]);
+    // The temp-dir fallback too (another local user could have made that one).
+    await symlink(target, join(temp, `mcp-fs-inflight-${uid}`));
+    expect(refusal(() => load([home], { XDG_STATE_HOME: undefined }))).toMatch(/^config error: TMPDIR: the state directory .*mcp-fs-inflight-\d+ is a symbolic link; /);
+    // A dangling link is refused the same way (it would be followed when made).
+    await rm(join(xdg, 'mcp-filesystem'));
+    await symlink(join(dir, 'nowhere'), join(xdg, 'mcp-filesystem'));
+    expect(refusal(() => load([temp]))).toMatch(/^config error: XDG_STATE_HOME: the state directory .* is a symbolic link; /);
+  });
+
+  it('refuses a journal.dir that is a link, explicit or the default one inside the state directory', async () => {
+    const target = join(dir, 'elsewhere', 'private');
+    await mkdir(target, { mode: 0o700 });
+    const link = join(dir, 'journal-link');
+    await symlink(target, link);
+    expect(refusal(() => load([temp], { MCP_FS_JOURNAL_DIR: link }))).toBe(
+      `config error: journal.dir: the journal directory ${link} is a symbolic link; it must be a real directory: replace the link with a directory, or set journal.dir elsewhere`,
+    );
+    await mkdir(join(xdg, 'mcp-filesystem'));
+    await symlink(target, join(xdg, 'mcp-filesystem', 'journal'));
+    expect(refusal(() => load([temp]))).toMatch(/^config error: journal\.dir: the journal directory .*mcp-filesystem\/journal is a symbolic link; /);
+    expect(await readdir(target)).toEqual([]);
+    // With the journal off, its setting is not read.
+    expect(load([temp], { MCP_FS_JOURNAL_DIR: link, MCP_FS_JOURNAL_ENABLED: 'false' }).journal).toBeUndefined();
   });
 });

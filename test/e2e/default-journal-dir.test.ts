@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -95,6 +95,27 @@ describe('the default journal directory (child process)', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`config error: journal.dir: ${join(temp, 'journal')} is inside root "tmp"; put the journal outside every root\n`);
     await expect(readFile(join(home, '.local', 'state', 'mcp-filesystem', 'journal', 'records'))).rejects.toThrow();
+  });
+
+  it('a state directory or a journal.dir that is a link is refused in one line, naming the variable or setting, with nothing made in its target', async () => {
+    const target = join(dir, 'private');
+    await mkdir(target, { mode: 0o700 });
+    const xdg = join(dir, 'xdg');
+    await mkdir(xdg);
+    await symlink(target, join(xdg, 'mcp-filesystem'));
+    const refused = await run([temp], { ...env, XDG_STATE_HOME: xdg });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `config error: XDG_STATE_HOME: the state directory ${join(xdg, 'mcp-filesystem')} is a symbolic link; it must be a real directory: replace the link with a directory, or set XDG_STATE_HOME elsewhere\n`,
+    );
+    expect(await readdir(target)).toEqual([]);
+
+    const link = join(dir, 'journal-link');
+    await symlink(target, link);
+    const explicit = await run([temp], { ...env, MCP_FS_JOURNAL_DIR: link });
+    expect(explicit.code).toBe(1);
+    expect(explicit.stderr).toBe(`config error: journal.dir: the journal directory ${link} is a symbolic link; it must be a real directory: replace the link with a directory, or set journal.dir elsewhere\n`);
+    expect(await readdir(target)).toEqual([]);
   });
 });
 

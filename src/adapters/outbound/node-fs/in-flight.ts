@@ -96,13 +96,15 @@ export function checkPrivate(dir: string, what: string): void {
     return; // Made on first use, with mode 0700.
   }
   const uid = process.getuid?.();
-  const problem = !stats.isDirectory()
-    ? 'is not a directory'
-    : uid !== undefined && stats.uid !== uid
-      ? `belongs to uid ${stats.uid}, not ${uid}`
-      : (stats.mode & 0o022) !== 0
-        ? `is writable by others (mode ${(stats.mode & 0o777).toString(8)})`
-        : undefined;
+  const problem = stats.isSymbolicLink()
+    ? 'is a symbolic link'
+    : !stats.isDirectory()
+      ? 'is not a directory'
+      : uid !== undefined && stats.uid !== uid
+        ? `belongs to uid ${stats.uid}, not ${uid}`
+        : (stats.mode & 0o022) !== 0
+          ? `is writable by others (mode ${(stats.mode & 0o777).toString(8)})`
+          : undefined;
   if (problem) throw new Error(`the ${what} ${dir} ${problem}; remove it, or run as the user who owns it`);
 }
 

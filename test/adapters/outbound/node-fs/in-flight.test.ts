@@ -77,7 +77,7 @@ describe('InFlightWrites state directory', () => {
     expect(() => new NodeFileSystem({ stateDir: open })).toThrow(/write state directory .*open is writable by others \(mode 777\)/);
     const link = join(base, 'link');
     symlinkSync(stateDir, link);
-    expect(() => new NodeFileSystem({ stateDir: link })).toThrow(/write state directory .*link is not a directory/);
+    expect(() => new NodeFileSystem({ stateDir: link })).toThrow(/write state directory .*link is a symbolic link/);
     // Another user's directory: only root can make one here (CI runs as root).
     if (process.getuid?.() === 0) {
       const foreign = join(base, 'foreign');
