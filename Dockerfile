@@ -14,6 +14,8 @@ RUN npm ci --no-audit --no-fund \
 
 # Runtime stage: only the compiled server, production dependencies and the default config.
 FROM node:20-bookworm-slim
+LABEL org.opencontainers.image.title="mcp-sandboxed-filesystem" \
+      org.opencontainers.image.description="Sandboxed file and folder tools for LLM agents over MCP (the mcp-filesystem command)"
 ENV NODE_ENV=production \
     MCP_FS_HOST=0.0.0.0 \
     MCP_FS_PORT=8091

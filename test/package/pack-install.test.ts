@@ -29,7 +29,8 @@ describe('the packed tarball, installed into an empty prefix', () => {
       // dist/ is already built (`npm test` builds first), so pack without running prepare again.
       await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: process.cwd(), maxBuffer: 64 * 1024 * 1024 });
       const tarball = (await readdir(dir)).find((name) => name.endsWith('.tgz'));
-      expect(tarball).toBeDefined();
+      // Our own package name: `mcp-filesystem` on the registry is an unrelated package (issue 27).
+      expect(tarball).toMatch(/^mcp-sandboxed-filesystem-\d+\.\d+\.\d+.*\.tgz$/);
 
       const prefix = join(dir, 'prefix');
       await mkdir(prefix);
