@@ -147,8 +147,19 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     return { created: true, size: file.data.length };
   }
 
-  async createDirectory(path: RootPath): Promise<{ created: boolean }> {
-    return { created: this.makeDirectories(path, path) };
+  async createDirectory(path: RootPath, options: { readonly permissions?: number } = {}): Promise<{ created: boolean }> {
+    const created = this.makeDirectories(path, path);
+    const made = this.tree.walk(path, true);
+    if (created && options.permissions !== undefined && made.status === 'found') made.node.permissions = options.permissions & 0o7777;
+    return { created };
+  }
+
+  async setDirectoryPermissions(path: RootPath, permissions: number): Promise<number> {
+    const result = this.tree.walk(path, false);
+    if (result.status !== 'found') throw walkFailure(result, path, 'directory');
+    if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
+    result.node.permissions = permissions & 0o7777;
+    return result.node.permissions;
   }
 
   async removeFile(path: RootPath, options: { readonly expected?: FileVersion } = {}): Promise<void> {

@@ -1,7 +1,7 @@
-import { existsSync, fstatSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, openSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { injectable } from 'inversify';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, errors } from '../../domain/errors.js';
 import type {
   EntryStat,
   FileLock,
@@ -14,7 +14,7 @@ import type {
   FileVersion,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
-import { baseName, type RootPath } from '../../domain/roots.js';
+import { baseName, displayPath, type RootPath } from '../../domain/roots.js';
 import type { WorkContext } from '../../domain/work-context.js';
 import { describeLink, kindOf, mapLimit, toEntryStat } from './node-fs/entry-stat.js';
 import { EventLoopSlice } from './node-fs/event-loop-slice.js';
@@ -28,7 +28,7 @@ import { NodeReadableFile } from './node-fs/readable-file.js';
 import { sharedParallelLstat, type LstatFields, type ParallelLstat } from './node-fs/parallel-lstat.js';
 import { sharedListingPrefetch, type ListingPrefetch } from './node-fs/listing-prefetch.js';
 import { scanTree } from './node-fs/tree-scan.js';
-import { Walk, Walker, type Dir, type Located } from './node-fs/walker.js';
+import { DIRECTORY_FLAGS, Walk, Walker, type Dir, type Located } from './node-fs/walker.js';
 import { WorkingDirectory } from './node-fs/working-directory.js';
 import { versionOf, Writer } from './node-fs/writes.js';
 import { Removals } from './node-fs/removals.js';
@@ -211,10 +211,30 @@ export class NodeFileSystem implements FileSystemPort {
     return this.writer.write(path, data, options, new Walk(path));
   }
 
-  async createDirectory(path: RootPath): Promise<{ created: boolean }> {
-    const { dir, created } = await this.walker.directory(path, new Walk(path), true);
+  async createDirectory(path: RootPath, options: { readonly permissions?: number } = {}): Promise<{ created: boolean }> {
+    const { dir, created } = await this.walker.directory(path, new Walk(path), true, options.permissions === undefined ? undefined : options.permissions & 0o7777);
     await dir.close();
     return { created };
+  }
+
+  async setDirectoryPermissions(path: RootPath, permissions: number): Promise<number> {
+    const target = await this.walker.locate(path, new Walk(path), { followFinal: false });
+    try {
+      if (target.stats === null) throw errors.notFound('directory', path.root.name, displayPath(path));
+      if (!target.stats.isDirectory()) throw errors.notADirectory(path.root.name, displayPath(path));
+      // Security: opened O_NOFOLLOW inside the parent we hold, and set on that descriptor: a link swapped in meanwhile is refused, never followed.
+      const fd = openSync(target.parent.entry(target.name), DIRECTORY_FLAGS);
+      try {
+        fchmodSync(fd, permissions & 0o7777);
+        return fstatSync(fd).mode & 0o7777;
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      throw translate(error, path, 'directory');
+    } finally {
+      await target.parent.close();
+    }
   }
 
   removeFile(path: RootPath, options: { readonly expected?: FileVersion } = {}): Promise<void> {

@@ -110,15 +110,25 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     return { change, image, ...(guarded ? { guard: captured?.version } : {}) };
   }
 
-  createDirectory(path: RootPath): Promise<{ created: boolean }> {
-    return this.makeDirectory(this.author(), path);
+  createDirectory(path: RootPath, options: { readonly permissions?: number } = {}): Promise<{ created: boolean }> {
+    return this.makeDirectory(this.author(), path, options);
   }
 
-  private async makeDirectory(author: ChangeAuthor, path: RootPath): Promise<{ created: boolean }> {
+  /**
+   * Not recorded: only an undo sets a mode, on a folder it has just made (recorded as that undo's
+   * mkdir), and undoing the mkdir removes the folder whatever its mode. A tool that changed the mode
+   * of a folder it did not make would need a record of its own.
+   */
+  setDirectoryPermissions(path: RootPath, permissions: number): Promise<number> {
+    return this.inner.setDirectoryPermissions(path, permissions);
+  }
+
+  private async makeDirectory(author: ChangeAuthor, path: RootPath, options: { readonly permissions?: number } = {}): Promise<{ created: boolean }> {
     const top = await this.firstMissing(path);
-    if (top === null) return this.inner.createDirectory(path);
-    const after: EntryState = { kind: 'directory', size: 0, mode: 0o755, sha256: null };
-    return this.recorded(author, top, { op: 'mkdir', before: null, after }, null, () => this.inner.createDirectory(path));
+    if (top === null) return this.inner.createDirectory(path, options);
+    const mode = top.segments.length === path.segments.length ? (options.permissions ?? 0o755) : 0o755;
+    const after: EntryState = { kind: 'directory', size: 0, mode, sha256: null };
+    return this.recorded(author, top, { op: 'mkdir', before: null, after }, null, () => this.inner.createDirectory(path, options));
   }
 
   async removeFile(path: RootPath): Promise<void> {

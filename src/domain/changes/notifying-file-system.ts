@@ -44,11 +44,17 @@ export class NotifyingFileSystem extends ReadThroughFileSystem implements FileSy
     return result;
   }
 
-  async createDirectory(path: RootPath): Promise<{ created: boolean }> {
+  async createDirectory(path: RootPath, options?: { readonly permissions?: number }): Promise<{ created: boolean }> {
     const made = await this.firstMissing(path);
-    const result = await this.inner.createDirectory(path);
+    const result = await this.inner.createDirectory(path, options);
     if (result.created) this.publish([made ?? path]);
     return result;
+  }
+
+  async setDirectoryPermissions(path: RootPath, permissions: number): Promise<number> {
+    const now = await this.inner.setDirectoryPermissions(path, permissions);
+    this.publish([path]);
+    return now;
   }
 
   async removeFile(path: RootPath): Promise<void> {

@@ -1,8 +1,11 @@
-import { errors } from '../errors.js';
+import { DomainError, errors } from '../errors.js';
 import type { BeforeImage, ChangeRecord, ImageEntry } from '../ports/change-journal.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
-import { childOf } from './snapshots.js';
+import { childOf, octal } from './snapshots.js';
+
+/** The mode a folder an undo recreates has until its files are back: its owner's alone, so no folder is ever more open than it was. */
+const RECREATED_FOLDER_MODE = 0o700;
 
 /**
  * Puts back what a change replaced, through the file system it is given (the journaling one, so
@@ -12,8 +15,15 @@ import { childOf } from './snapshots.js';
 export class Restorer {
   constructor(private readonly fs: FileSystemPort) {}
 
-  async restore(record: ChangeRecord, image: BeforeImage | null, source: RootPath, target: RootPath, force: boolean): Promise<void> {
-    const own = image?.entries[0];
+  /** Returns what could not be put back as it was (a folder's mode), or undefined. */
+  async restore(record: ChangeRecord, image: BeforeImage | null, source: RootPath, target: RootPath, force: boolean): Promise<string | undefined> {
+    if (record.op === 'rmdir') return this.putTree(target, image?.entries ?? [], force);
+    await this.undoEntry(record, image?.entries[0], source, target, force);
+    return undefined;
+  }
+
+  /** Every change but a folder's removal: one entry made, put back, moved back or removed. */
+  private async undoEntry(record: ChangeRecord, own: ImageEntry | undefined, source: RootPath, target: RootPath, force: boolean): Promise<void> {
     switch (record.op) {
       case 'create':
         return this.remove(target);
@@ -21,13 +31,12 @@ export class Restorer {
         return this.putFile(target, own, true);
       case 'remove':
         return this.putFile(target, own, force);
-      case 'rmdir':
-        return this.putTree(target, image?.entries ?? [], force);
       case 'mkdir':
         return this.removeEmptyTree(target, force);
       case 'copy':
         return own ? this.putFile(target, own, true) : this.remove(target);
       case 'move':
+        // A folder moved back by a rename keeps its own mode, and those of everything in it.
         if ((await this.fs.stat(source)) !== null) {
           if (!force) throw errors.alreadyExists(source.root.name, displayPath(source), '; the origin of the move is taken again');
           await this.remove(source);
@@ -58,18 +67,32 @@ export class Restorer {
     await this.fs.writeFile(path, entry.content, { mode: 'create_exclusive', createParents: true, newFilePermissions: entry.mode });
   }
 
-  /** A removed folder back: every folder and file of its image that is missing (a partial removal leaves some). */
-  private async putTree(path: RootPath, entries: readonly ImageEntry[], force: boolean): Promise<void> {
+  /**
+   * A removed folder back: every folder and file of its image that is missing (a partial removal
+   * leaves some). Security: an undo never widens permissions. Each folder it makes is 0700 while its
+   * files go back, then gets its recorded mode, deepest first (a folder its owner may not write or
+   * search would refuse its own entries). A mode that cannot be set leaves the folder 0700, and says so.
+   */
+  private async putTree(path: RootPath, entries: readonly ImageEntry[], force: boolean): Promise<string | undefined> {
+    const made: ImageEntry[] = [];
     for (const entry of entries) {
       const at = childOf(path, entry.relativePath);
       const now = await this.fs.stat(at);
       if (entry.kind === 'directory') {
-        if (now === null) await this.fs.createDirectory(at);
-        else if (now.kind !== 'directory') throw errors.notADirectory(at.root.name, displayPath(at));
+        if (now === null && (await this.fs.createDirectory(at, { permissions: RECREATED_FOLDER_MODE })).created) made.push(entry);
+        else if (now !== null && now.kind !== 'directory') throw errors.notADirectory(at.root.name, displayPath(at));
       } else if (now === null || force) {
         await this.putFile(at, entry, force);
       }
     }
+    const unrestored: string[] = [];
+    for (const entry of made.reverse()) {
+      if (entry.mode === RECREATED_FOLDER_MODE) continue;
+      const at = childOf(path, entry.relativePath);
+      const mode = await this.fs.setDirectoryPermissions(at, entry.mode).catch(unlessDomainError);
+      if (mode !== entry.mode) unrestored.push(`${displayPath(at)} (${octal(entry.mode)} before, ${octal(mode ?? RECREATED_FOLDER_MODE)} now)`);
+    }
+    return unrestored.length === 0 ? undefined : `the mode of ${unrestored.length === 1 ? 'folder' : 'folders'} ${unrestored.join(', ')} could not be restored; none was left more open than it was`;
   }
 
   /** A folder a change created goes again, unless something has been put in it since (then only with force). */
@@ -85,4 +108,10 @@ export class Restorer {
   private async remove(path: RootPath): Promise<void> {
     await this.fs.removeFile(path);
   }
+}
+
+/** A refusal of the file system (permission, a folder gone meanwhile) as null; anything else is thrown on. */
+function unlessDomainError(error: unknown): null {
+  if (error instanceof DomainError) return null;
+  throw error;
 }

@@ -122,6 +122,6 @@ export function difference(expected: EntryState | null, now: EntryState | null):
   return null;
 }
 
-function octal(mode: number): string {
+export function octal(mode: number): string {
   return `0${mode.toString(8)}`;
 }

@@ -27,7 +27,7 @@ export interface UndoResult {
   readonly op?: ChangeRecord['op'];
   readonly root?: string;
   readonly path?: string;
-  /** conflict: what differs from the change's after-state; not_undoable: why. */
+  /** conflict: what differs from the change's after-state; not_undoable: why; restored: what could not be put back as it was (a folder's mode). */
   readonly reason?: string;
   /** would_restore of a text file: the diff the undo would apply (current -> restored). */
   readonly diff?: string;
@@ -120,14 +120,15 @@ export class UndoChanges {
     if (!(await this.journal.claimUndo(record.id, sessionId))) {
       return { ...shown, outcome: 'conflict', reason: 'another undo of this change ran first' };
     }
+    let unrestored: string | undefined;
     try {
-      await this.restorer.restore(record, image, source, target, input.force === true);
+      unrestored = await this.restorer.restore(record, image, source, target, input.force === true);
     } catch (error) {
       await this.journal.releaseUndo(record.id);
       if (error instanceof DomainError) return { ...shown, outcome: 'conflict', reason: error.message };
       throw error;
     }
-    return { ...shown, outcome: 'restored' };
+    return { ...shown, outcome: 'restored', ...(unrestored === undefined ? {} : { reason: unrestored }) };
   }
 
   /** Why this caller may not undo the change at all, or undefined. */

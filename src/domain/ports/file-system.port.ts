@@ -216,8 +216,19 @@ export interface FileSystemPort {
   /** Write bytes under the given mode. A final in-root link is written through to its target. */
   writeFile(path: RootPath, data: Uint8Array, options: WriteOptions): Promise<WriteResult>;
 
-  /** mkdir -p inside the root. created=false when it already was a directory. NOT_A_DIRECTORY when a file is in the way. */
-  createDirectory(path: RootPath): Promise<{ created: boolean }>;
+  /**
+   * mkdir -p inside the root. created=false when it already was a directory. NOT_A_DIRECTORY when a
+   * file is in the way. Every directory it makes is 0755, the last one `options.permissions` when
+   * given; set on the open directory, so the umask does not decide them.
+   */
+  createDirectory(path: RootPath, options?: { readonly permissions?: number }): Promise<{ created: boolean }>;
+
+  /**
+   * Sets the mode bits (0o7777) of the directory at `path`, exactly (no umask); a final link is not
+   * followed (NOT_A_DIRECTORY, as for a file). Returns the bits it has after: the kernel may drop
+   * some (set-group-ID, for a group the process is not in).
+   */
+  setDirectoryPermissions(path: RootPath, permissions: number): Promise<number>;
 
   /**
    * Remove one non-directory entry; a symlink itself is removed, never its target. With `expected`,

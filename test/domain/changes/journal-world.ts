@@ -28,11 +28,10 @@ import { ManualClock } from '../../adapters/outbound/journal/change-journal.cont
  * The journal on an in-memory tree, with no disk: root 'workspace' at /ws (every tool), root
  * 'noundo' at /nu (everything but undo_changes), the journaling file system in front of the tree,
  * and the file tools and the journal's use cases over it. `as(principal, session, tool)` sets who
- * the next calls are, as the MCP adapter does per call.
+ * the next calls are, as the MCP adapter does per call. `tree` may be a subclass that records calls.
  */
-export function journalWorld(limits: Partial<JournalLimits> = {}) {
+export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSystem>(limits: Partial<JournalLimits> = {}, tree: Tree = new InMemoryFileSystem() as Tree) {
   const clock = new ManualClock();
-  const tree = new InMemoryFileSystem();
   tree.seedDirectory('/ws');
   tree.seedDirectory('/nu');
   const journal = new InMemoryChangeJournal(clock);

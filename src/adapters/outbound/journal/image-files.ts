@@ -8,7 +8,8 @@ const MANIFEST_PROBE = 64 * 1024;
 interface ManifestEntry {
   readonly relativePath: string;
   readonly kind: 'file' | 'directory';
-  readonly mode: number;
+  /** Permission bits; every image written so far has them. One without is read with the modes an entry then got (0644, 0755). */
+  readonly mode?: number;
   /** Where a file's bytes are, after the manifest line (files only). */
   readonly offset?: number;
   readonly length?: number;
@@ -68,9 +69,10 @@ export function decodeImageFile(bytes: Buffer): BeforeImage | null {
   if (manifest === null) return null;
   const body = newline + 1;
   return {
-    entries: manifest.map(({ offset, length, ...rest }) =>
-      offset === undefined ? rest : { ...rest, content: Uint8Array.from(bytes.subarray(body + offset, body + offset + (length ?? 0))) },
-    ),
+    entries: manifest.map(({ offset, length, mode, ...rest }) => {
+      const entry = { ...rest, mode: mode ?? (rest.kind === 'directory' ? 0o755 : 0o644) };
+      return offset === undefined ? entry : { ...entry, content: Uint8Array.from(bytes.subarray(body + offset, body + offset + (length ?? 0))) };
+    }),
   };
 }
 

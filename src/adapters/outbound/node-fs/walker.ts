@@ -36,14 +36,14 @@ export class Walker {
 
   constructor(readonly procFd: boolean) {}
 
-  /** Opens the directory at `target` (links followed in-root); `create` makes missing components. */
-  async directory(target: RootPath, walk: Walk, create = false): Promise<{ dir: Dir; created: boolean }> {
+  /** Opens the directory at `target` (links followed in-root); `create` makes missing components (0755, the last one `lastMode`). */
+  async directory(target: RootPath, walk: Walk, create = false, lastMode = NEW_DIRECTORY_MODE): Promise<{ dir: Dir; created: boolean }> {
     let dir = await this.start(target, walk);
     let pending = target.segments.slice(dir.path.segments.length);
     let created = false;
     try {
       while (pending.length > 0) {
-        const step = await this.step(dir, pending[0], create, walk);
+        const step = await this.step(dir, pending[0], create, walk, pending.length === 1 ? lastMode : NEW_DIRECTORY_MODE);
         if ('dir' in step) {
           await dir.close();
           dir = step.dir;
@@ -211,7 +211,7 @@ export class Walker {
   }
 
   /** Opens a child directory of `dir` without following it, or reports the link found there. */
-  private async step(dir: Dir, name: string, create: boolean, walk: Walk): Promise<Step> {
+  private async step(dir: Dir, name: string, create: boolean, walk: Walk, mode: number): Promise<Step> {
     const entry = dir.entry(name);
     let created = false;
     if (create) {
@@ -235,7 +235,7 @@ export class Walker {
     if (created) {
       try {
         // Explicit, so the umask does not decide the mode of directories we create.
-        fchmodSync(fd, NEW_DIRECTORY_MODE);
+        fchmodSync(fd, mode);
         // Durability: the new directory is an entry of its parent; a write into it is acknowledged only once it exists on disk.
         await syncDirectory(dir, walk);
       } catch (error) {
@@ -264,7 +264,8 @@ export async function syncDirectory(dir: Dir, walk: Walk): Promise<void> {
 
 function makeDirectory(entry: string, walk: Walk): boolean {
   try {
-    mkdirSync(entry, NEW_DIRECTORY_MODE);
+    // Security: made 0700 (less under the umask), the mode it is meant to have set on the open directory: never more open meanwhile.
+    mkdirSync(entry, 0o700);
     return true;
   } catch (error) {
     if (errnoOf(error) === 'EEXIST') return false;

@@ -2,7 +2,7 @@ import type { WriteOptions } from '../../../../src/domain/ports/file-system.port
 import { type ContractContext, encode, REPLACE } from '../file-system.contract.js';
 import { DIRECTORY_ESCAPES, FILE_ESCAPES, REAL, SECRET, seedEscapes } from './escapes.js';
 
-/** writeFile and createDirectory. */
+/** writeFile, createDirectory and setDirectoryPermissions. */
 export function describeWriteContract({ fixture, at, expectError, statOf }: ContractContext): void {
   const write = (rel: string, text: string, options: Partial<WriteOptions> = {}) =>
     fixture().fs.writeFile(at(rel), encode(text), { ...REPLACE, ...options });
@@ -226,6 +226,47 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
       const before = fixture().inspect.outsideEntries();
       await expectError(mkdir('dangling-out'), 'ACCESS_DENIED');
       await expectError(mkdir('dangling-out/sub'), 'ACCESS_DENIED');
+      expectOutsideUntouched(before);
+    });
+
+    it('gives the last directory it makes the permissions asked for, exactly (the umask does not decide), and leaves an existing one alone', async () => {
+      expect(await fixture().fs.createDirectory(at('p/q'), { permissions: 0o700 })).toEqual({ created: true });
+      expect(await statOf('p/q')).toMatchObject({ kind: 'directory', permissions: 0o700 });
+      expect(await statOf('p')).toMatchObject({ kind: 'directory', permissions: 0o755 });
+      expect(await fixture().fs.createDirectory(at('open'), { permissions: 0o777 })).toEqual({ created: true });
+      expect((await statOf('open'))?.permissions).toBe(0o777);
+      expect(await fixture().fs.createDirectory(at('p'), { permissions: 0o700 })).toEqual({ created: false });
+      expect((await statOf('p'))?.permissions).toBe(0o755);
+    });
+  });
+
+  describe('setDirectoryPermissions', () => {
+    const chmod = (rel: string, permissions: number) => fixture().fs.setDirectoryPermissions(at(rel), permissions);
+
+    it('sets a directory\'s mode bits exactly and answers what they are now', async () => {
+      fixture().seed.dir('d');
+      expect(await chmod('d', 0o750)).toBe(0o750);
+      expect((await statOf('d'))?.permissions).toBe(0o750);
+      expect(await chmod('d', 0o1777)).toBe(0o1777);
+      expect((await statOf('d'))?.permissions).toBe(0o1777);
+      expect(await chmod('d', 0o700)).toBe(0o700);
+    });
+
+    it('never follows a final link, never touches a file: NOT_A_DIRECTORY; NOT_FOUND for nothing', async () => {
+      fixture().seed.dir('real-dir');
+      fixture().seed.symlink('dir-link', 'real-dir');
+      fixture().seed.file('a.txt', 'x');
+      await expectError(chmod('dir-link', 0o700), 'NOT_A_DIRECTORY');
+      await expectError(chmod('a.txt', 0o700), 'NOT_A_DIRECTORY');
+      await expectError(chmod('missing', 0o700), 'NOT_FOUND');
+      expect((await statOf('real-dir'))?.permissions).toBe(0o755);
+      expect((await statOf('a.txt'))?.permissions).not.toBe(0o700);
+    });
+
+    it.each(DIRECTORY_ESCAPES)('refuses a directory reached through %s', async (_label, rel) => {
+      seedEscapes(fixture());
+      const before = fixture().inspect.outsideEntries();
+      await expectError(chmod(`${rel}/sub`, 0o777), 'ACCESS_DENIED');
       expectOutsideUntouched(before);
     });
   });
