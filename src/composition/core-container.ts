@@ -5,6 +5,7 @@ import { ClientRoots } from '../adapters/inbound/mcp/client-roots.js';
 import { McpServerFactory } from '../adapters/inbound/mcp/server-factory.js';
 import { SessionRegistry } from '../adapters/inbound/mcp/session-registry.js';
 import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
+import { AdmissionBudget } from '../adapters/inbound/mcp/admission-budget.js';
 import { ConfiguredRoots } from '../adapters/outbound/configured-roots.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
@@ -31,6 +32,7 @@ import { ToolPolicy } from '../domain/tool-policy.js';
 import { bindJournal, type RemoteJournalFactory } from './journal-binding.js';
 import type { RootsSource } from '../domain/ports/roots-source.port.js';
 import { domainRootsOf, servedToolsets } from '../config/domain-roots.js';
+import { requestLimitsOf } from '../config/schema.js';
 import { toolFamilyModules } from './modules/index.js';
 import { TOKENS } from './tokens.js';
 
@@ -130,6 +132,8 @@ export function buildCoreContainer(
 
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();
+  const limits = requestLimitsOf(config);
+  container.bind(AdmissionBudget).toConstantValue(new AdmissionBudget({ total: limits.inflightRequestBytes, perPrincipal: limits.inflightRequestBytesPerPrincipal }));
   container.bind(StdioServer).toSelf();
   return container;
 }

@@ -37,6 +37,14 @@ export interface SessionLimits {
   readonly maxPerPrincipal: number;
 }
 
+/** The admission budget for request bytes and the idle bound on HTTP bodies (issues 27.5, 33.4). */
+export interface RequestLimits {
+  readonly inflightRequestBytes: number;
+  /** Resolved: never 0 (the YAML's 0 means half the total). */
+  readonly inflightRequestBytesPerPrincipal: number;
+  readonly bodyIdleSeconds: number;
+}
+
 /** The change journal (issue 20). */
 export interface JournalConfig {
   /** Absolute; checked at start-up: private, not a link, outside every root. */
@@ -69,6 +77,8 @@ export interface AppConfig {
   readonly auth?: AuthConfig;
   /** resources/subscribe limits; absent means the defaults (256 a session). */
   readonly subscriptions?: { readonly maxPerSession: number };
+  /** Request admission limits; absent means the defaults (hand-built test configs). loadConfig always sets it. */
+  readonly limits?: RequestLimits;
   /** GET /metrics; absent means enabled. */
   readonly metrics?: { readonly enabled: boolean };
   /**

@@ -72,6 +72,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     },
     sessionStoreUrl: raw.session_store.url,
     subscriptions: { maxPerSession: raw.subscriptions.max_per_session },
+    limits: {
+      inflightRequestBytes: raw.limits.inflight_request_bytes,
+      inflightRequestBytesPerPrincipal: raw.limits.inflight_request_bytes_per_principal || Math.floor(raw.limits.inflight_request_bytes / 2),
+      bodyIdleSeconds: raw.limits.body_idle_seconds,
+    },
     roots,
     stateDir: state.dir,
     journal: resolveJournal(raw.journal, roots, baseDirectory, state),

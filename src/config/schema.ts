@@ -3,7 +3,7 @@ import type { Settings } from '../domain/settings.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../domain/result-budget.js';
 import { authSchema, type RawAuthConfig } from './auth-schema.js';
 import { registerConfigFormats } from './config-formats.js';
-import type { SessionLimits } from './app-config.js';
+import type { RequestLimits, SessionLimits } from './app-config.js';
 import { TOOLSETS } from '../domain/tool-names.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
@@ -38,6 +38,7 @@ export interface RawConfig {
   };
   session_store: { url: string };
   subscriptions: { max_per_session: number };
+  limits: { inflight_request_bytes: number; inflight_request_bytes_per_principal: number; body_idle_seconds: number };
   toolsets: string[];
   roots: RawRoot[];
   auth: RawAuthConfig;
@@ -67,6 +68,19 @@ const SESSION_DEFAULTS = { idleTimeoutSeconds: 1800, max: 1000, maxPerPrincipal:
 /** The session limits a config file that sets nothing gets (the test server starts from these too). */
 export function defaultSessionLimits(): SessionLimits {
   return { idleTimeoutMs: SESSION_DEFAULTS.idleTimeoutSeconds * 1000, max: SESSION_DEFAULTS.max, maxPerPrincipal: SESSION_DEFAULTS.maxPerPrincipal };
+}
+
+const REQUEST_LIMIT_DEFAULTS = { inflightRequestBytes: 256 * 1024 * 1024, bodyIdleSeconds: 10 } as const;
+
+/** The request admission limits of a config that sets none; the share per principal is half the total. */
+export function defaultRequestLimits(): RequestLimits {
+  const total = REQUEST_LIMIT_DEFAULTS.inflightRequestBytes;
+  return { inflightRequestBytes: total, inflightRequestBytesPerPrincipal: total / 2, bodyIdleSeconds: REQUEST_LIMIT_DEFAULTS.bodyIdleSeconds };
+}
+
+/** The configured request limits, or the defaults for a hand-built config without them. */
+export function requestLimitsOf(config: { readonly limits?: RequestLimits }): RequestLimits {
+  return config.limits ?? defaultRequestLimits();
 }
 
 /** Every key; precedence is CLI flag > environment variable > YAML file > default. */
@@ -153,6 +167,26 @@ export const configSchema: convict.Schema<RawConfig> = {
       format: 'positive-int',
       default: 256,
       env: 'MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION',
+    },
+  },
+  limits: {
+    inflight_request_bytes: {
+      doc: 'Bytes of request bodies (HTTP) and lines (stdio) being read or held at once across the server; a request past it waits up to 2 s, then gets HTTP 503 with Retry-After',
+      format: 'positive-int',
+      default: REQUEST_LIMIT_DEFAULTS.inflightRequestBytes,
+      env: 'MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES',
+    },
+    inflight_request_bytes_per_principal: {
+      doc: 'The same per principal, for the bytes of each request past its first 64 KiB (0: half of inflight_request_bytes)',
+      format: 'nat',
+      default: 0,
+      env: 'MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES_PER_PRINCIPAL',
+    },
+    body_idle_seconds: {
+      doc: 'An HTTP request body that sends nothing for this long is dropped (HTTP 408) and its connection closed',
+      format: 'positive-int',
+      default: REQUEST_LIMIT_DEFAULTS.bodyIdleSeconds,
+      env: 'MCP_FS_LIMITS_BODY_IDLE_SECONDS',
     },
   },
   session_store: {

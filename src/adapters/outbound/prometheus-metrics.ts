@@ -1,13 +1,14 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JournalObserver } from '../../domain/ports/change-journal.port.js';
 import type { ToolCallObserver, ToolCallRecord } from '../inbound/mcp/tool-call-observer.js';
+import type { AdmissionObserver } from '../inbound/mcp/admission-budget.js';
 
 /**
  * The Prometheus registry of one server (prom-client). Labels take only bounded values: tool
  * names from the registered definitions, configured root names ('other' for anything a client
  * made up), error codes and fixed reasons; never a path, a principal or a token.
  */
-export class PrometheusMetrics implements ToolCallObserver, JournalObserver {
+export class PrometheusMetrics implements ToolCallObserver, JournalObserver, AdmissionObserver {
   readonly registry = new Registry();
   private readonly roots: ReadonlySet<string>;
   private readonly toolCalls: Counter<'tool' | 'root' | 'outcome'>;
@@ -19,6 +20,8 @@ export class PrometheusMetrics implements ToolCallObserver, JournalObserver {
   private readonly journalRecords: Gauge;
   private readonly journalEvictions: Counter;
   private readonly undoOutcomes: Counter<'outcome'>;
+  private readonly admittedBytes: Counter;
+  private readonly refusedBytes: Counter;
 
   constructor(rootNames: readonly string[]) {
     this.roots = new Set(rootNames);
@@ -53,6 +56,12 @@ export class PrometheusMetrics implements ToolCallObserver, JournalObserver {
     this.journalBytes = new Gauge({ name: 'mcp_fs_journal_bytes', help: 'Bytes of before-images the change journal holds', registers });
     this.journalRecords = new Gauge({ name: 'mcp_fs_journal_records', help: 'Changes the journal holds', registers });
     this.journalEvictions = new Counter({ name: 'mcp_fs_journal_evictions_total', help: 'Before-images evicted to stay within journal.max_bytes', registers });
+    this.admittedBytes = new Counter({ name: 'mcp_fs_request_bytes_admitted_total', help: 'Request body bytes the admission budget let in', registers });
+    this.refusedBytes = new Counter({
+      name: 'mcp_fs_request_bytes_refused_total',
+      help: 'Bytes of requests the admission budget turned away (HTTP 503 or 413, a refused stdio line)',
+      registers,
+    });
     this.undoOutcomes = new Counter({ name: 'mcp_fs_undo_outcomes_total', help: 'Changes undo_changes was asked to undo, by outcome', labelNames: ['outcome'], registers });
   }
 
@@ -74,6 +83,26 @@ export class PrometheusMetrics implements ToolCallObserver, JournalObserver {
     new Gauge({
       name: 'mcp_fs_open_sessions',
       help: 'Open MCP sessions',
+      registers: [this.registry],
+      collect() {
+        this.set(count());
+      },
+    });
+  }
+
+  requestBytesAdmitted(bytes: number): void {
+    this.admittedBytes.inc(bytes);
+  }
+
+  requestBytesRefused(bytes: number): void {
+    this.refusedBytes.inc(bytes);
+  }
+
+  /** The in-flight gauge reads the admission budget's total when scraped. */
+  trackInflightRequestBytes(count: () => number): void {
+    new Gauge({
+      name: 'mcp_fs_inflight_request_bytes',
+      help: 'Bytes of request bodies being read or held now (limits.inflight_request_bytes)',
       registers: [this.registry],
       collect() {
         this.set(count());

@@ -8,6 +8,7 @@ import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { McpHttpEndpoint, MCP_PATH } from '../mcp/http-transport.js';
 import { SessionRegistry } from '../mcp/session-registry.js';
+import { AdmissionBudget } from '../mcp/admission-budget.js';
 import { HttpAuthentication } from './auth/http-authentication.js';
 import type { SessionStateStore } from '../../outbound/session-state-store.js';
 import { healthRouter } from './health-route.js';
@@ -48,8 +49,11 @@ export class HttpServer {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(HttpAuthentication) private readonly auth: HttpAuthentication,
     @inject(TOKENS.Metrics) private readonly metrics: PrometheusMetrics,
+    @inject(AdmissionBudget) budget: AdmissionBudget,
   ) {
     metrics.trackOpenSessions(() => sessions.size);
+    metrics.trackInflightRequestBytes(() => budget.inFlight);
+    budget.observe(metrics);
   }
 
   app(): Koa {

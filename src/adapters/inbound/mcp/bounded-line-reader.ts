@@ -8,15 +8,23 @@ export interface OversizedLine {
   /** Up to KEPT_EDGE_BYTES of its start and of its end. */
   readonly head: Buffer;
   readonly tail: Buffer;
+  /** 'limit': longer than the reader's limit; 'budget': refused by the sink's admit. */
+  readonly reason: 'limit' | 'budget';
 }
 
 export interface LineSink {
   line(bytes: Buffer): void;
   oversized(line: OversizedLine): void;
+  /**
+   * Asked before a piece is kept, with the size the line would then have; false skips the line as
+   * over budget (it is reported to `oversized`). Absent: only the limit applies.
+   */
+  admit?(lineBytes: number): boolean;
 }
 
 /**
- * Splits a byte stream into newline-ended lines of at most `limit` bytes. A longer line is not kept:
+ * Splits a byte stream into newline-ended lines of at most `limit` bytes (and, when the sink has an
+ * `admit`, as many as it admits). A longer line is not kept:
  * past the limit the reader drops what it buffered, counts the bytes up to the next newline (or the
  * end of the stream), keeps only its two edges, and reports it, so a line of any size costs at most
  * `limit` plus the edges in memory and the line after it is read as usual.
@@ -28,7 +36,7 @@ export class BoundedLineReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
   /** Set while skipping a line past the limit. */
-  private skipped?: { size: number; head: Buffer; tail: Buffer };
+  private skipped?: { size: number; head: Buffer; tail: Buffer; reason: OversizedLine['reason'] };
 
   constructor(
     private readonly limit: number,
@@ -55,15 +63,17 @@ export class BoundedLineReader {
   private take(piece: Buffer): void {
     if (piece.length === 0) return;
     if (this.skipped) return this.skip(piece);
-    if (this.buffered + piece.length <= this.limit) {
+    const size = this.buffered + piece.length;
+    const reason = size > this.limit ? 'limit' : this.sink.admit?.(size) === false ? 'budget' : undefined;
+    if (reason === undefined) {
       this.chunks.push(piece);
-      this.buffered += piece.length;
+      this.buffered = size;
       return;
     }
     const kept = this.chunks;
     this.chunks = [];
     this.buffered = 0;
-    this.skipped = { size: 0, head: Buffer.alloc(0), tail: Buffer.alloc(0) };
+    this.skipped = { size: 0, head: Buffer.alloc(0), tail: Buffer.alloc(0), reason };
     for (const chunk of kept) this.skip(chunk);
     this.skip(piece);
   }
@@ -83,7 +93,7 @@ export class BoundedLineReader {
     const skipped = this.skipped;
     if (skipped) {
       this.skipped = undefined;
-      this.sink.oversized(skipped);
+      this.sink.oversized(skipped.size > this.limit ? { ...skipped, reason: 'limit' } : skipped);
       return;
     }
     const line = this.joined();

@@ -7,70 +7,27 @@ import Router from '@koa/router';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
+import { requestLimitsOf } from '../../../config/schema.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
 import { principalOf } from '../http/auth/bearer-middleware.js';
 import { SessionStoreUnavailable } from '../../outbound/session-state-store.js';
 import { NodeStreamableHttpTransport } from './node-streamable-http-transport.js';
 import { writeJsonRpcError } from './sse-stream.js';
-import { REQUEST_TOO_LARGE_RPC_CODE, requestLimitBytes, requestTooLargeMessage } from './request-size.js';
+import { requestLimitBytes } from './request-size.js';
+import { AdmissionBudget } from './admission-budget.js';
+import { BodyError, readJsonBody, type BodyLimits } from './http-body.js';
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
 
 export const MCP_PATH = '/mcp';
 
-class BodyError extends Error {
-  constructor(
-    readonly status: number,
-    readonly rpcCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** One request to /mcp and the principal that makes it: the one the bearer guard authenticated, or the local operator with auth.mode none. */
 export interface McpRequest {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   readonly caller: Principal;
-}
-
-/**
- * The body as JSON, read with 'data' events: an async iterator over the request costs a promise
- * and a microtask per chunk, and a small JSON-RPC body is one chunk.
- */
-function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyError(413, REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage(declared, limit)));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.off('data', onData);
-        request.off('end', onEnd);
-        request.pause();
-        reject(new BodyError(413, REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage(undefined, limit)));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      request.off('error', reject);
-      try {
-        const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
-        resolve(JSON.parse(text));
-      } catch {
-        reject(new BodyError(400, -32700, 'Parse error: the request body is not valid JSON'));
-      }
-    };
-    request.on('data', onData);
-    request.once('end', onEnd);
-    request.once('error', reject);
-  });
 }
 
 function sessionIdOf(req: IncomingMessage): string | undefined {
@@ -95,15 +52,16 @@ export class McpHttpEndpoint {
   /** Servers being rebuilt for resumed sessions, so concurrent requests share one. */
   private readonly resuming = new Map<string, Promise<NodeStreamableHttpTransport>>();
   /** write_file, create_file and file_write carry whole files as JSON strings: see request-size.ts. */
-  private readonly maxBodyBytes: number;
+  private readonly bodyLimits: BodyLimits;
 
   constructor(
     @inject(TOKENS.Config) config: AppConfig,
     @inject(McpServerFactory) private readonly servers: McpServerFactory,
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(AdmissionBudget) private readonly budget: AdmissionBudget,
   ) {
-    this.maxBodyBytes = requestLimitBytes(config.settings.maxFileSize);
+    this.bodyLimits = { maxBytes: requestLimitBytes(config.settings.maxFileSize), idleMs: requestLimitsOf(config).bodyIdleSeconds * 1000, budget };
   }
 
   /** /mcp as Koa routes (the HTTP server's lean lane calls `serve` itself, see HttpServer). */
@@ -137,13 +95,17 @@ export class McpHttpEndpoint {
   }
 
   private async post(request: McpRequest): Promise<void> {
+    // The body's bytes stay held against the budget until the request is answered: the parsed request lives that long.
+    const admission = this.budget.open(request.caller.name);
+    request.res.once('close', () => admission.release());
     let body: unknown;
     try {
-      body = await readJsonBody(request.req, this.maxBodyBytes);
+      body = await readJsonBody(request.req, admission, this.bodyLimits);
     } catch (error) {
       if (!(error instanceof BodyError)) throw error;
-      // The unread rest of an oversized body would be taken for the next request on this socket.
-      return writeJsonRpcError(request.res, error.status, error.rpcCode, error.message, error.status === 413 ? { connection: 'close' } : {});
+      admission.release();
+      if (error.status !== 400) this.logger.warn('request body refused', { status: error.status, reason: error.message, principal: request.caller.name });
+      return writeJsonRpcError(request.res, error.status, error.rpcCode, error.message, error.headers, error.data);
     }
     const sessionId = sessionIdOf(request.req);
     if (sessionId !== undefined) return this.serveSession(request, sessionId, body);

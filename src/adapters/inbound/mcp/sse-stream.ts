@@ -6,8 +6,15 @@ import { serializeMessage } from './message-json.js';
 const KEEP_ALIVE_MS = 15_000;
 
 /** Writes a JSON-RPC error body with no id, in the SDK transport's words and shape. */
-export function writeJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+export function writeJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: Record<string, unknown>,
+): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body);
 }

@@ -5,6 +5,8 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { TOKENS } from '../../../composition/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
+import { UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';
+import { type Admission, AdmissionBudget, type AdmissionLimitName, TOTAL_LIMIT } from './admission-budget.js';
 import { BoundedLineReader, type OversizedLine } from './bounded-line-reader.js';
 import { serializeMessage } from './message-json.js';
 import { requestIdOf, type RequestId } from './request-id-scan.js';
@@ -13,6 +15,8 @@ import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
 const STDIO_SESSION_ID = 'stdio';
+/** JSON-RPC server error for a request refused by the admission budget (HTTP answers 503 with the same code). */
+const ADMISSION_REFUSED_RPC_CODE = -32000;
 
 /**
  * MCP over stdin/stdout, one JSON-RPC message a line. The read side is ours, not the SDK's: its
@@ -27,16 +31,25 @@ export class StdioLineTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private readonly reader: BoundedLineReader;
+  /** The admission of the line being read; a request's moves to `held` until it is answered. */
+  private reading?: Admission;
+  private refusedBy?: AdmissionLimitName;
+  private readonly held = new Map<RequestId, Admission>();
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
   private readonly onEnd = () => this.reader.end();
   private readonly onError = (error: Error) => this.onerror?.(error);
 
   constructor(
     private readonly limit: number,
+    private readonly budget: AdmissionBudget,
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
   ) {
-    this.reader = new BoundedLineReader(limit, { line: (bytes) => this.line(bytes), oversized: (line) => this.oversized(line) });
+    this.reader = new BoundedLineReader(limit, {
+      line: (bytes) => this.line(bytes),
+      oversized: (line) => this.oversized(line),
+      admit: (bytes) => this.admit(bytes),
+    });
   }
 
   async start(): Promise<void> {
@@ -46,6 +59,7 @@ export class StdioLineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if ('id' in message && !('method' in message) && message.id !== undefined) this.releaseHeld(message.id);
     return new Promise((resolve) => {
       if (this.stdout.write(`${serializeMessage(message)}\n`)) resolve();
       else this.stdout.once('drain', resolve);
@@ -57,31 +71,72 @@ export class StdioLineTransport implements Transport {
     this.stdin.off('end', this.onEnd);
     this.stdin.off('error', this.onError);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    for (const id of [...this.held.keys()]) this.releaseHeld(id);
+    this.reading?.release();
     this.onclose?.();
   }
 
+  /** Stdio has one principal; its lines draw on the same budget as HTTP bodies, without waiting (the line is refused). */
+  private admit(lineBytes: number): boolean {
+    this.reading ??= this.budget.open(UNRESTRICTED_PRINCIPAL.name);
+    this.refusedBy = this.reading.growTo(lineBytes);
+    if (this.refusedBy === undefined) return true;
+    this.reading.release();
+    this.reading = undefined;
+    return false;
+  }
+
+  private releaseHeld(id: RequestId): void {
+    this.held.get(id)?.release();
+    this.held.delete(id);
+  }
+
   private line(bytes: Buffer): void {
+    const admission = this.reading;
+    this.reading = undefined;
+    // A request's bytes stay held until its answer is sent; anything else is done with now.
+    if (!this.dispatch(bytes, admission)) admission?.release();
+  }
+
+  /** Hands the line on; true when its admission is now held by the request it carries. */
+  private dispatch(bytes: Buffer, admission: Admission | undefined): boolean {
     const text = bytes.toString('utf8').replace(/\r$/, '');
-    if (text.trim() === '') return;
+    if (text.trim() === '') return false;
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       void this.answerError(null, -32700, 'Parse error: the line is not valid JSON');
-      return;
+      return false;
     }
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) {
       const id = (json as { id?: unknown } | null)?.id;
       void this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
-      return;
+      return false;
     }
-    this.onmessage?.(parsed.data);
+    const message = parsed.data;
+    const isRequest = admission !== undefined && 'id' in message && 'method' in message;
+    if (isRequest) {
+      this.releaseHeld(message.id);
+      this.held.set(message.id, admission);
+    }
+    this.onmessage?.(message);
+    return isRequest;
   }
 
   private oversized(line: OversizedLine): void {
-    const id = requestIdOf(line.head.toString('utf8'), line.tail.toString('utf8').replace(/\r$/, ''));
-    void this.answerError(id ?? null, REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage(line.size, this.limit), { size: line.size, limit: this.limit });
+    this.reading?.release();
+    this.reading = undefined;
+    const id = requestIdOf(line.head.toString('utf8'), line.tail.toString('utf8').replace(/\r$/, '')) ?? null;
+    if (line.reason === 'limit') {
+      void this.answerError(id, REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage(line.size, this.limit), { size: line.size, limit: this.limit });
+      return;
+    }
+    const limit = this.refusedBy ?? TOTAL_LIMIT;
+    this.budget.refused(line.size);
+    const message = `Server busy: this ${line.size}-byte request would pass ${limit} (bytes of requests read or held at once); nothing was done, retry when earlier requests are answered`;
+    void this.answerError(id, ADMISSION_REFUSED_RPC_CODE, message, { size: line.size, limit });
   }
 
   private answerError(id: RequestId | null, code: number, message: string, data?: Record<string, unknown>): Promise<void> {
@@ -97,6 +152,7 @@ export class StdioServer {
     @inject(McpServerFactory) private readonly servers: McpServerFactory,
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(AdmissionBudget) private readonly budget: AdmissionBudget,
   ) {}
 
   /** Serves until stdin ends; `closed` resolves then. */
@@ -110,7 +166,7 @@ export class StdioServer {
         }
       };
     }
-    const transport = new StdioLineTransport(requestLimitBytes(this.config.settings.maxFileSize));
+    const transport = new StdioLineTransport(requestLimitBytes(this.config.settings.maxFileSize), this.budget);
     this.sessions.add({ id: STDIO_SESSION_ID, server, transport });
     await server.connect(transport);
     const closed = new Promise<void>((resolve) => {

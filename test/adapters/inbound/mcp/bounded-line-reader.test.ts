@@ -80,3 +80,35 @@ describe('requestIdOf', () => {
     expect(requestIdOf('', '')).toBeUndefined();
   });
 });
+
+describe('BoundedLineReader with an admission check', () => {
+  it('skips a line the sink does not admit, reports it as over budget, and reads the next line', () => {
+    const lines: string[] = [];
+    const oversized: OversizedLine[] = [];
+    const asked: number[] = [];
+    const lineReader = new BoundedLineReader(100, {
+      line: (bytes) => lines.push(bytes.toString()),
+      oversized: (line) => oversized.push(line),
+      admit: (size) => {
+        asked.push(size);
+        return size <= 8;
+      },
+    });
+    lineReader.push(Buffer.from('abcd'));
+    lineReader.push(Buffer.from('efghij\nok\n'));
+    expect(lines).toEqual(['ok']);
+    expect(oversized).toHaveLength(1);
+    expect(oversized[0]).toMatchObject({ size: 10, reason: 'budget' });
+    expect(oversized[0].head.toString()).toBe('abcdefghij');
+    expect(asked).toEqual([4, 10, 2]);
+  });
+
+  it('reports a line past the limit as such even when the budget refused it first', () => {
+    const oversized: OversizedLine[] = [];
+    const lineReader = new BoundedLineReader(10, { line: () => undefined, oversized: (line) => oversized.push(line), admit: () => false });
+    lineReader.push(Buffer.from('abcd'));
+    lineReader.push(Buffer.from('efghijklmnop\n'));
+    lineReader.push(Buffer.from('abcd\n'));
+    expect(oversized).toMatchObject([{ size: 16, reason: 'limit' }, { size: 4, reason: 'budget' }]);
+  });
+});
