@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { PRINCIPAL_LIMIT, TOTAL_LIMIT, type Admission, type AdmissionBudget, type AdmissionLimitName } from './admission-budget.js';
 import { REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage } from './request-size.js';
 
@@ -65,7 +66,7 @@ async function admit(admission: Admission, budget: AdmissionBudget, bytes: numbe
  * The body as JSON, held against the admission budget as it arrives (all of it at once when
  * Content-Length says how much), and dropped when nothing arrives for `idleMs` (issue 33.4: a
  * chunked body that never ends was held until Node's 300 s request timeout). Read with 'data'
- * events: an async iterator costs a promise and a microtask per chunk, and a small body is one chunk.
+ * events: an async iterator costs a promise and a microtask per chunk.
  * The caller releases the admission when the request is answered.
  */
 export async function readJsonBody(request: IncomingMessage, admission: Admission, limits: BodyLimits): Promise<unknown> {
@@ -77,17 +78,22 @@ export async function readJsonBody(request: IncomingMessage, admission: Admissio
     // Nothing is read before the whole body fits: the client waits on TCP, not in our memory.
     await admit(admission, budget, declared);
   }
-  const bytes = await collect(request, admission, limits);
+  const text = await collect(request, admission, limits);
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON');
   }
 }
 
-function collect(request: IncomingMessage, admission: Admission, { maxBytes, idleMs, budget }: BodyLimits): Promise<Buffer> {
+/**
+ * The body's text, decoded chunk by chunk as it arrives: joining the chunks and decoding them once
+ * blocked the event loop for ~400 ms on a 60 MB body and held it twice more (Buffer.concat, then the string).
+ */
+function collect(request: IncomingMessage, admission: Admission, { maxBytes, idleMs, budget }: BodyLimits): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const decoder = new StringDecoder('utf8');
+    let text = '';
     let size = 0;
     let settled = false;
     let idle: NodeJS.Timeout | undefined;
@@ -98,9 +104,9 @@ function collect(request: IncomingMessage, admission: Admission, { maxBytes, idl
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('error', settle);
-      if (error === undefined) return resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+      if (error === undefined) return resolve(text + decoder.end());
       request.pause();
-      chunks.length = 0;
+      text = '';
       reject(error);
     };
     // Security: a body that stops arriving holds its bytes and its admission; it is dropped, not waited for.
@@ -114,7 +120,7 @@ function collect(request: IncomingMessage, admission: Admission, { maxBytes, idl
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) return settle(tooLarge(undefined, maxBytes));
-      chunks.push(chunk);
+      text += decoder.write(chunk);
       if (admission.growTo(size) === undefined) return armIdle();
       // Over the budget: stop reading (the client waits on TCP) until there is room or the wait is over.
       clearTimeout(idle);
