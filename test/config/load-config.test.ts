@@ -66,6 +66,7 @@ describe('loadConfig: a valid file', () => {
       sessions: { idleTimeoutMs: 1_800_000, max: 1000, maxPerPrincipal: 100 },
       sessionStoreUrl: '',
       subscriptions: { maxPerSession: 256 },
+      limits: { inflightRequestBytes: 256 * 1024 ** 2, inflightRequestBytesPerPrincipal: 128 * 1024 ** 2, bodyIdleSeconds: 10 },
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
       auth: { mode: 'none', allowUnauthenticated: false },
       metrics: { enabled: true },
@@ -372,5 +373,18 @@ describe('loadConfig: subscriptions', () => {
     expect(loadConfig([], {}).subscriptions).toEqual({ maxPerSession: 256 });
     expect(loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '5' }).subscriptions).toEqual({ maxPerSession: 5 });
     expect(errorOf(() => loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '0' })).message).toMatch(/^config error: subscriptions\.max_per_session: /);
+  });
+});
+
+describe('loadConfig: request limits', () => {
+  it('defaults to 256 MiB in flight, half of it a principal, 10 s of body idle; takes the environment; the share follows the total unless set', () => {
+    expect(loadConfig([], {}).limits).toEqual({ inflightRequestBytes: 268435456, inflightRequestBytesPerPrincipal: 134217728, bodyIdleSeconds: 10 });
+    expect(loadConfig([], { MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES: '1000', MCP_FS_LIMITS_BODY_IDLE_SECONDS: '3' }).limits).toEqual({
+      inflightRequestBytes: 1000,
+      inflightRequestBytesPerPrincipal: 500,
+      bodyIdleSeconds: 3,
+    });
+    expect(loadConfig([], { MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES_PER_PRINCIPAL: '700' }).limits?.inflightRequestBytesPerPrincipal).toBe(700);
+    expect(errorOf(() => loadConfig([], { MCP_FS_LIMITS_BODY_IDLE_SECONDS: '0' })).message).toMatch(/^config error: limits\.body_idle_seconds: /);
   });
 });

@@ -49,6 +49,10 @@ describe('GET /metrics (Prometheus text format)', () => {
     expect(sample(body, 'mcp_fs_bytes_total{direction="read"}')).toBeGreaterThan(5);
     expect(sample(body, 'mcp_fs_security_denials_total{reason="ACCESS_DENIED"}')).toBe(1);
     expect(sample(body, 'mcp_fs_open_sessions')).toBe(1);
+    // The admission budget (issue 27.5): every request body was let in and given back once answered.
+    expect(sample(body, 'mcp_fs_request_bytes_admitted_total')).toBeGreaterThan(4 * 'read_file'.length);
+    expect(sample(body, 'mcp_fs_request_bytes_refused_total')).toBe(0);
+    expect(sample(body, 'mcp_fs_inflight_request_bytes')).toBe(0);
     expect(sample(body, 'mcp_fs_process_cpu_user_seconds_total')).toBeGreaterThan(0);
   });
 

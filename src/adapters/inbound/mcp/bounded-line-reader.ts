@@ -1,3 +1,5 @@
+import { StringDecoder } from 'node:string_decoder';
+
 /** What the reader keeps of a line past the limit: enough of its start and end to read a request id. */
 const KEPT_EDGE_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
@@ -13,7 +15,8 @@ export interface OversizedLine {
 }
 
 export interface LineSink {
-  line(bytes: Buffer): void;
+  /** A whole line, decoded as UTF-8. */
+  line(text: string): void;
   oversized(line: OversizedLine): void;
   /**
    * Asked before a piece is kept, with the size the line would then have; false skips the line as
@@ -29,11 +32,15 @@ export interface LineSink {
  * end of the stream), keeps only its two edges, and reports it, so a line of any size costs at most
  * `limit` plus the edges in memory and the line after it is read as usual.
  *
- * Chunks are collected and joined once per line, never re-concatenated per chunk (the SDK's
- * ReadBuffer copies its whole buffer on every chunk, which is quadratic in the line's size).
+ * Each chunk is decoded as it arrives and its bytes let go, so a line is held once as text and never
+ * as bytes joined then decoded (that cost the line's size twice more at its end), nor re-concatenated
+ * per chunk (the SDK's ReadBuffer copies its whole buffer on every chunk, quadratic in the line's size).
  */
 export class BoundedLineReader {
-  private chunks: Buffer[] = [];
+  private text = '';
+  private readonly decoder = new StringDecoder('utf8');
+  /** A copy of the kept line's first KEPT_EDGE_BYTES, should it turn out too long. */
+  private head = Buffer.alloc(0);
   private buffered = 0;
   /** Set while skipping a line past the limit. */
   private skipped?: { size: number; head: Buffer; tail: Buffer; reason: OversizedLine['reason'] };
@@ -66,15 +73,15 @@ export class BoundedLineReader {
     const size = this.buffered + piece.length;
     const reason = size > this.limit ? 'limit' : this.sink.admit?.(size) === false ? 'budget' : undefined;
     if (reason === undefined) {
-      this.chunks.push(piece);
+      if (this.head.length < KEPT_EDGE_BYTES) this.head = Buffer.concat([this.head, piece.subarray(0, KEPT_EDGE_BYTES - this.head.length)]);
+      this.text += this.decoder.write(piece);
       this.buffered = size;
       return;
     }
-    const kept = this.chunks;
-    this.chunks = [];
-    this.buffered = 0;
-    this.skipped = { size: 0, head: Buffer.alloc(0), tail: Buffer.alloc(0), reason };
-    for (const chunk of kept) this.skip(chunk);
+    // A character is at least one byte: the text's last KEPT_EDGE_BYTES characters hold its last KEPT_EDGE_BYTES bytes.
+    const tail = Buffer.from(this.text.slice(-KEPT_EDGE_BYTES) + this.decoder.end());
+    this.skipped = { size: this.buffered, head: this.head, tail: tail.subarray(Math.max(0, tail.length - KEPT_EDGE_BYTES)), reason };
+    this.reset();
     this.skip(piece);
   }
 
@@ -96,13 +103,14 @@ export class BoundedLineReader {
       this.sink.oversized(skipped.size > this.limit ? { ...skipped, reason: 'limit' } : skipped);
       return;
     }
-    const line = this.joined();
-    this.chunks = [];
-    this.buffered = 0;
+    const line = this.text + this.decoder.end();
+    this.reset();
     this.sink.line(line);
   }
 
-  private joined(): Buffer {
-    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
+  private reset(): void {
+    this.text = '';
+    this.head = Buffer.alloc(0);
+    this.buffered = 0;
   }
 }

@@ -46,7 +46,7 @@ export class StdioLineTransport implements Transport {
     private readonly stdout: NodeJS.WritableStream = process.stdout,
   ) {
     this.reader = new BoundedLineReader(limit, {
-      line: (bytes) => this.line(bytes),
+      line: (text) => this.line(text),
       oversized: (line) => this.oversized(line),
       admit: (bytes) => this.admit(bytes),
     });
@@ -91,16 +91,16 @@ export class StdioLineTransport implements Transport {
     this.held.delete(id);
   }
 
-  private line(bytes: Buffer): void {
+  private line(line: string): void {
     const admission = this.reading;
     this.reading = undefined;
     // A request's bytes stay held until its answer is sent; anything else is done with now.
-    if (!this.dispatch(bytes, admission)) admission?.release();
+    if (!this.dispatch(line, admission)) admission?.release();
   }
 
   /** Hands the line on; true when its admission is now held by the request it carries. */
-  private dispatch(bytes: Buffer, admission: Admission | undefined): boolean {
-    const text = bytes.toString('utf8').replace(/\r$/, '');
+  private dispatch(line: string, admission: Admission | undefined): boolean {
+    const text = line.replace(/\r$/, '');
     if (text.trim() === '') return false;
     let json: unknown;
     try {

@@ -81,6 +81,21 @@ describe('requestIdOf', () => {
   });
 });
 
+describe('BoundedLineReader decoding as chunks arrive', () => {
+  it('decodes a character split across chunks, and keeps the edges of a line that turns out too long', () => {
+    const { lineReader, lines, oversized } = reader(10);
+    const word = Buffer.from('héllo\n');
+    lineReader.push(word.subarray(0, 2));
+    lineReader.push(word.subarray(2));
+    expect(lines).toEqual(['héllo']);
+    lineReader.push(Buffer.from('ab€cd'));
+    lineReader.push(Buffer.from('efghij\n'));
+    expect(oversized[0].size).toBe(13);
+    expect(oversized[0].head.toString()).toBe('ab€cdefghij');
+    expect(oversized[0].tail.toString()).toBe('ab€cdefghij');
+  });
+});
+
 describe('BoundedLineReader with an admission check', () => {
   it('skips a line the sink does not admit, reports it as over budget, and reads the next line', () => {
     const lines: string[] = [];
