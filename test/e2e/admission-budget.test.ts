@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool } from '../support/mcp.js';
-import { memoryOf, openRawSession, postParts, rpcMessageOf, type RawAnswer } from '../support/http-flood.js';
+import { openRawSession, postParts, rpcMessageOf, type RawAnswer } from '../support/http-flood.js';
+import { memoryOf } from '../support/process-memory.js';
 import { RawStdioServer } from '../support/raw-stdio.js';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.js';
 

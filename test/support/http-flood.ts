@@ -1,5 +1,4 @@
 import { request } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { INITIALIZE, MCP_HEADERS } from './raw-mcp.js';
 
 export interface RawAnswer {
@@ -63,11 +62,4 @@ export function postParts(url: string, sessionId: string, parts: readonly Buffer
 export function rpcMessageOf(body: string): { result?: any; error?: { code: number; message: string; data?: any } } {
   const data = body.split('\n').find((line) => line.startsWith('data: '));
   return JSON.parse(data === undefined ? body : data.slice('data: '.length));
-}
-
-/** A process's resident set now and at its peak, in bytes (Linux /proc). */
-export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
-  return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }

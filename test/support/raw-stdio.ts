@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { memoryOf } from './process-memory.js';
 
 const MAIN = join(process.cwd(), 'dist', 'main.js');
 
@@ -65,10 +65,8 @@ export class RawStdioServer {
   }
 
   /** The child's resident set now and at its peak, in bytes (Linux /proc). */
-  async memory(): Promise<{ rss: number; peak: number }> {
-    const status = await readFile(`/proc/${this.child.pid}/status`, 'utf8');
-    const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
-    return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+  memory(): Promise<{ rss: number; peak: number }> {
+    return memoryOf(this.child.pid!);
   }
 
   /** Ends stdin and waits for the process to exit (SIGKILL after 10 s). */

@@ -80,14 +80,7 @@ export class PrometheusMetrics implements ToolCallObserver, JournalObserver, Adm
 
   /** The open-sessions gauge reads the session count when scraped. */
   trackOpenSessions(count: () => number): void {
-    new Gauge({
-      name: 'mcp_fs_open_sessions',
-      help: 'Open MCP sessions',
-      registers: [this.registry],
-      collect() {
-        this.set(count());
-      },
-    });
+    this.gaugeReading('mcp_fs_open_sessions', 'Open MCP sessions', count);
   }
 
   requestBytesAdmitted(bytes: number): void {
@@ -100,12 +93,17 @@ export class PrometheusMetrics implements ToolCallObserver, JournalObserver, Adm
 
   /** The in-flight gauge reads the admission budget's total when scraped. */
   trackInflightRequestBytes(count: () => number): void {
+    this.gaugeReading('mcp_fs_inflight_request_bytes', 'Bytes of request bodies being read or held now (limits.inflight_request_bytes)', count);
+  }
+
+  /** A gauge that reads its value when scraped. */
+  private gaugeReading(name: string, help: string, read: () => number): void {
     new Gauge({
-      name: 'mcp_fs_inflight_request_bytes',
-      help: 'Bytes of request bodies being read or held now (limits.inflight_request_bytes)',
+      name,
+      help,
       registers: [this.registry],
       collect() {
-        this.set(count());
+        this.set(read());
       },
     });
   }
