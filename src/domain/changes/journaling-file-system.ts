@@ -247,7 +247,8 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       ...(reason === undefined ? {} : { reason }),
       ...(reason === undefined && change.notRestorable !== undefined ? { notRestorable: change.notRestorable } : {}),
     };
-    const shown = { root: draft.root, path: draft.path };
+    // A move's or copy's reason is about what it replaced: the destination is named.
+    const shown = { root: draft.toRoot ?? draft.root, path: draft.toPath ?? draft.path };
     const reach: UndoReach =
       reason !== undefined ? { ...shown, undoable: false, reason } : change.notRestorable !== undefined ? { ...shown, undoable: 'partly', reason: change.notRestorable } : { ...shown, undoable: true };
     try {
