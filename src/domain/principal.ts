@@ -6,7 +6,7 @@ import { ALLOWLISTABLE_TOOLS, WRITING_TOOLS } from './tool-names.js';
  * inbound adapter granted (static token entry or JWT claims). No HTTP detail reaches here.
  */
 export interface Principal {
-  /** Token name or JWT `sub`; never the token itself. */
+  /** `token:NAME`, `oauth:SUB` (principalName), or LOCAL_OPERATOR; never the token itself. */
   readonly name: string;
   /** The roots this principal may use; undefined means every configured root. */
   readonly roots?: readonly string[];
@@ -14,8 +14,26 @@ export interface Principal {
   readonly readOnly: boolean;
 }
 
+/**
+ * The local operator's name (stdio, `auth.mode: none`). Security: no token or OAuth principal can
+ * take it, since their names always carry their source's prefix (principalName); a token named
+ * "local" is `token:local`, so it neither reads nor undoes the operator's journaled changes.
+ */
+export const LOCAL_OPERATOR = 'local';
+
 /** stdio and `auth.mode: none`: a local operator with every configured root. */
-export const UNRESTRICTED_PRINCIPAL: Principal = Object.freeze({ name: 'local', readOnly: false });
+export const UNRESTRICTED_PRINCIPAL: Principal = Object.freeze({ name: LOCAL_OPERATOR, readOnly: false });
+
+/**
+ * A principal's name in its source's own namespace: a static token's configured name, an OAuth
+ * token's `sub` (or client_id). Journal records and sessions are kept by this name, so two sources
+ * that use one word (a token "ci" and an OAuth sub "ci") are two principals. Records written before
+ * names carried a prefix (a bare "alice") match no prefixed name: the local operator, who sees every
+ * record, still lists and undoes them; no token can claim them by its name.
+ */
+export function principalName(source: 'token' | 'oauth', name: string): string {
+  return `${source}:${name}`;
+}
 
 /** Port: the principal of the tool call being served (set by the inbound adapter per call). */
 export interface PrincipalContext {

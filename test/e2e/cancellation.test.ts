@@ -117,7 +117,7 @@ describe('cancellation and progress over stdio (child process)', () => {
         () => records().find((record) => record.message === 'tool call' && record.tool === 'hash_file'),
         'the hash_file call log on stderr',
       );
-      expect(logged).toMatchObject({ outcome: 'cancelled', error_code: 'CANCELLED', session: 'stdio' });
+      expect(logged).toMatchObject({ outcome: 'cancelled', error_code: 'CANCELLED', session: expect.stringMatching(/^stdio-[0-9a-f]{12}$/) });
     } finally {
       await client.close();
     }

@@ -21,6 +21,10 @@ import { useTestServer } from '../support/live-server.js';
  *    file size, ...). A description or input-schema text that shows a default value (10MB, 1MB, 4MB,
  *    "default 100", "at most 600") was written by hand and did not follow the configuration; one that
  *    names a setting with a size next to it must show the configured size.
+ * 3. "Undoable". With the journal on, every writing tool but undo_changes says "Undoable (undo_changes)". One
+ *    that names when not ("; not ...") declares `undoable` and `reason` in its output schema, and some test
+ *    block names the tool and asserts the result's `undoable: false` (or `'partly'`): the claim of an
+ *    exception is backed by a test that makes one happen, by the same heuristic as the error codes.
  */
 
 const SETTINGS = {
@@ -115,6 +119,27 @@ describe('descriptions keep to what is true (every tool in tools/list)', () => {
     expect(blocks.some((block) => block.text.includes('FILE_TOO_LARGE') && namesTool(block, 'create_file'))).toBe(true);
     expect(blocks.some((block) => block.text.includes('NOT_A_REAL_CODE_ANYWHERE') && namesTool(block, 'view'))).toBe(false);
     expect(codesNamedIn('FILE_NOT_VIEWED, CONFLICT or NOT_FOUND; the ROOT, RE2 and JSON are not codes')).toEqual(['CONFLICT', 'FILE_NOT_VIEWED', 'NOT_FOUND']);
+  });
+
+  it('says "Undoable" on every writing tool, and backs each "not ..." with an output field and a test that triggers it', () => {
+    const blocks = testBlocks();
+    const wrong: string[] = [];
+    let exceptions = 0;
+    for (const tool of tools) {
+      if (tool.annotations?.readOnlyHint || tool.name === 'undo_changes') continue;
+      const claim = /Undoable \(undo_changes\)(; not [^(]+\(result: undoable false, reason\))?\./.exec(tool.description ?? '');
+      if (claim === null) {
+        wrong.push(`${tool.name}: no "Undoable (undo_changes)" claim`);
+        continue;
+      }
+      if (claim[1] === undefined) continue;
+      exceptions += 1;
+      const fields = Object.keys((tool.outputSchema?.properties ?? {}) as Record<string, unknown>);
+      if (!fields.includes('undoable') || !fields.includes('reason')) wrong.push(`${tool.name}: no undoable/reason in its output schema`);
+      if (!blocks.some((block) => /undoable: (false|'partly')/.test(block.text) && namesTool(block, tool.name))) wrong.push(`${tool.name}: no test shows undoable false`);
+    }
+    expect(wrong).toEqual([]);
+    expect(exceptions).toBeGreaterThanOrEqual(9);
   });
 
   it('shows the configured limits, never a default written by hand', () => {

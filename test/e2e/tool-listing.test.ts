@@ -80,7 +80,7 @@ describe('tools/list offers only what the session can use somewhere (HTTP)', () 
     expect(unlisted.text).toMatch(/^TOOL_NOT_ALLOWED/);
     // A security denial like any other: logged at warn with the principal.
     expect(server.logger.entries.filter((entry) => entry.level === 'warn' && entry.message === 'security denial').map((entry) => [entry.fields.tool, entry.fields.principal])).toEqual(
-      expect.arrayContaining([['write_file', 'reader'], ['remove_folder', 'reader']]),
+      expect.arrayContaining([['write_file', 'token:reader'], ['remove_folder', 'token:reader']]),
     );
     expect((await callTool(reader, 'no_such_tool', {})).text).toMatch(/unknown tool: no_such_tool/);
   });

@@ -219,9 +219,9 @@ describe('stdio transport (child process)', () => {
     } finally {
       await client.close();
     }
-    // Every log line went to stderr as JSON, including the tool call with session 'stdio'.
+    // Every log line went to stderr as JSON, including the tool call with the connection's session (stdio-<random>).
     const records = stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records.find((record) => record.message === 'mcp-filesystem serving on stdio')).toMatchObject({ roots: ['workspace'] });
-    expect(records.find((record) => record.message === 'tool call' && record.tool === 'read_file')).toMatchObject({ session: 'stdio' });
+    expect(records.find((record) => record.message === 'tool call' && record.tool === 'read_file')).toMatchObject({ session: expect.stringMatching(/^stdio-[0-9a-f]{12}$/) });
   });
 });

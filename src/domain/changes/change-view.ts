@@ -17,6 +17,7 @@ export interface ChangeView {
   readonly after: StateView | null;
   readonly undoable: boolean;
   readonly reason?: string;
+  readonly not_restorable?: string;
   readonly undone_by?: string;
   readonly diff?: string;
 }
@@ -44,6 +45,7 @@ export function viewOf(record: ChangeRecord): ChangeView {
     after: stateView(record.after),
     undoable: record.undoable && record.undoneBy === undefined,
     ...(record.undoneBy !== undefined ? { reason: `already undone (by session ${record.undoneBy})`, undone_by: record.undoneBy } : record.reason === undefined ? {} : { reason: record.reason }),
+    ...(record.notRestorable === undefined || !record.undoable ? {} : { not_restorable: record.notRestorable }),
   };
 }
 

@@ -1,17 +1,24 @@
 import { DomainError, inRoot } from '../errors.js';
-import type { BeforeImage, ChangeAuthor, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver } from '../ports/change-journal.port.js';
+import type { BeforeImage, ChangeAuthor, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver, UndoReach } from '../ports/change-journal.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EntryStat, FileSystemPort, FileVersion, WriteOptions, WriteResult } from '../ports/file-system.port.js';
+import { LOCAL_OPERATOR } from '../principal.js';
 import { displayPath, parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { JournalBounds, type JournalLimits } from './journal-bounds.js';
 import { ReadThroughFileSystem } from './read-through-file-system.js';
 import { Snapshots, stateOf, tooLarge } from './snapshots.js';
 
-const OUTSIDE_A_CALL = { principal: 'local', session: '-', tool: '-' };
+const OUTSIDE_A_CALL: ChangeAuthor = { principal: LOCAL_OPERATOR, session: '-', tool: '-' };
 /** A replace is tried again this often when the file changed between its before-image and its rename. */
 const REPLACE_ATTEMPTS = 3;
-type Change = Pick<ChangeDraft, 'op' | 'before' | 'after'> & { readonly toPath?: RootPath; readonly reason?: string };
+type Change = Pick<ChangeDraft, 'op' | 'before' | 'after'> & { readonly toPath?: RootPath; readonly reason?: string; readonly notRestorable?: string };
+/** A change begun in the journal: its id, and what its call is told once it is made. */
+interface Begun {
+  readonly id: string;
+  readonly author: ChangeAuthor;
+  readonly reach: UndoReach;
+}
 
 /**
  * The one recording layer of the change journal (issue 20): a FileSystemPort around the real one.
@@ -68,14 +75,14 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
           },
         });
       } catch (error) {
-        const id = await began.catch(() => null);
-        if (id !== null) await this.journal.abort(id);
+        const begun = await began.catch(() => null);
+        if (begun !== null) await this.journal.abort(begun.id);
         const guarded = (await planned.catch(() => null))?.guard !== undefined;
         if (!guarded || attempt >= REPLACE_ATTEMPTS || !(error instanceof DomainError) || error.code !== 'CONFLICT') throw error;
         continue;
       }
-      const id = await began;
-      if (id !== null) await this.commit(id);
+      const begun = await began;
+      if (begun !== null) await this.commit(begun);
       return result;
     }
   }
@@ -157,18 +164,18 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     const author = this.author();
     const before = await this.inner.stat(path);
     if (before === null || before.kind !== 'directory') return this.inner.removeDirectory(path, work);
-    const { image, reason } = await this.snapshots.tree(path, before);
-    const id = await this.begin(author, path, { op: 'rmdir', before: stateOf(before, null), after: null, reason }, image);
+    const { image, reason, notRestorable, leftOut } = await this.snapshots.tree(path, before);
+    const begun = await this.begin(author, path, { op: 'rmdir', before: stateOf(before, null), after: null, reason, notRestorable }, image);
     try {
       await this.inner.removeDirectory(path, work);
     } catch (error) {
       // A cancelled or failed removal may have removed part of the tree: keep what it removed undoable.
       const now = await this.inner.stat(path).catch(() => before);
-      if (now !== null && now.kind === 'directory' && (await this.unchanged(path, image))) await this.journal.abort(id);
-      else await this.commit(id, now === null ? null : stateOf(now, null));
+      if (now !== null && now.kind === 'directory' && (await this.unchanged(path, image, leftOut))) await this.journal.abort(begun.id);
+      else await this.commit(begun, now === null ? null : stateOf(now, null));
       throw error;
     }
-    await this.commit(id);
+    await this.commit(begun);
   }
 
   async rename(from: RootPath, to: RootPath): Promise<'renamed' | 'cross-device'> {
@@ -179,15 +186,15 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     const state = moved.kind === 'file' ? (await this.snapshots.file(from, moved)).state : stateOf(moved, null);
     const { image, reason } = await this.replacedImage(to, replaced);
     let outcome: 'renamed' | 'cross-device' = 'renamed';
-    const id = await this.begin(author, from, { op: 'move', before: state, after: state, toPath: to, reason }, image);
+    const begun = await this.begin(author, from, { op: 'move', before: state, after: state, toPath: to, reason }, image);
     try {
       outcome = await this.inner.rename(from, to);
     } catch (error) {
-      await this.journal.abort(id);
+      await this.journal.abort(begun.id);
       throw error;
     }
-    if (outcome === 'cross-device') await this.journal.abort(id);
-    else await this.commit(id);
+    if (outcome === 'cross-device') await this.journal.abort(begun.id);
+    else await this.commit(begun);
     return outcome;
   }
 
@@ -203,15 +210,15 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
 
   /** Begins the record, runs the change, commits it, or aborts it when the change threw. */
   private async recorded<T>(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null, action: () => Promise<T>): Promise<T> {
-    const id = await this.begin(author, path, change, image);
+    const begun = await this.begin(author, path, change, image);
     let result: T;
     try {
       result = await action();
     } catch (error) {
-      await this.journal.abort(id);
+      await this.journal.abort(begun.id);
       throw error;
     }
-    await this.commit(id);
+    await this.commit(begun);
     return result;
   }
 
@@ -224,7 +231,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     return this.authors.current() ?? OUTSIDE_A_CALL;
   }
 
-  private async begin(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null): Promise<string> {
+  private async begin(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null): Promise<Begun> {
     const needsImage = change.op === 'modify' || change.op === 'remove' || change.op === 'rmdir';
     const reason = change.reason ?? (needsImage && image === null ? 'no before-image was kept' : undefined);
     const draft: ChangeDraft = {
@@ -238,9 +245,14 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       after: change.after,
       undoable: reason === undefined,
       ...(reason === undefined ? {} : { reason }),
+      ...(reason === undefined && change.notRestorable !== undefined ? { notRestorable: change.notRestorable } : {}),
     };
+    // A move's or copy's reason is about what it replaced: the destination is named.
+    const shown = { root: draft.toRoot ?? draft.root, path: draft.toPath ?? draft.path };
+    const reach: UndoReach =
+      reason !== undefined ? { ...shown, undoable: false, reason } : change.notRestorable !== undefined ? { ...shown, undoable: 'partly', reason: change.notRestorable } : { ...shown, undoable: true };
     try {
-      return await this.journal.begin(draft, reason === undefined ? image : null);
+      return { id: await this.journal.begin(draft, reason === undefined ? image : null), author, reach };
     } catch (error) {
       if (error instanceof DomainError) throw error;
       // The journal's own failure (its disk full, say): the change is not made, and the client is told why without a host path.
@@ -252,8 +264,9 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     }
   }
 
-  private async commit(id: string, after?: EntryState | null): Promise<void> {
-    await this.journal.commit(id, after);
+  private async commit(begun: Begun, after?: EntryState | null): Promise<void> {
+    await this.journal.commit(begun.id, after);
+    if (begun.author !== OUTSIDE_A_CALL) this.authors.committed(begun.author, begun.reach);
     await this.bounds.enforce();
   }
 
@@ -287,12 +300,12 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     return { image: fileImage(captured.content, captured.state.mode), state: captured.state };
   }
 
-  /** Whether a folder still holds every entry of its image (a removal that failed before removing anything). */
-  private async unchanged(path: RootPath, image: BeforeImage | null): Promise<boolean> {
+  /** Whether a folder still holds every entry of its image, and the `leftOut` it did not keep (a removal that failed before removing anything). */
+  private async unchanged(path: RootPath, image: BeforeImage | null, leftOut: number): Promise<boolean> {
     if (image === null) return false;
     let count = 0;
     for await (const batch of this.inner.scanTree(path, { select: () => true })) count += batch.selected.length;
-    return count === image.entries.length - 1;
+    return count === image.entries.length - 1 + leftOut;
   }
 }
 

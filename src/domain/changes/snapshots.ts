@@ -1,7 +1,7 @@
 import type { BeforeImage, ChangeRecord, EntryState, ImageEntry } from '../ports/change-journal.port.js';
 import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, FileVersion } from '../ports/file-system.port.js';
-import type { Root, RootPath } from '../roots.js';
+import { displayPath, type Root, type RootPath } from '../roots.js';
 import { isOwnWorkFile } from '../work-files.js';
 
 /** A regular file read whole, with the version it was read at. */
@@ -16,6 +16,10 @@ export interface TreeCapture {
   readonly image: BeforeImage | null;
   /** Why no image was kept. */
   readonly reason?: string;
+  /** What the image leaves out (links, special files), which an undo of the tree cannot bring back. */
+  readonly notRestorable?: string;
+  /** How many entries below the folder the image leaves out. */
+  readonly leftOut: number;
 }
 
 /**
@@ -76,6 +80,7 @@ export class Snapshots {
   /** A folder's tree (folders and files, pre-order), or why it cannot be kept. */
   async tree(path: RootPath, stat: EntryStat): Promise<TreeCapture> {
     const entries: ImageEntry[] = [{ relativePath: '', kind: 'directory', mode: stat.permissions }];
+    const left: string[] = [];
     let bytes = 0;
     for await (const batch of this.fs.scanTree(path, { select: () => true, readContents: { maxBytes: this.maxFileBytes }, includeWorkNames: true })) {
       for (const { relativePath, stat: entry, contents } of batch.selected) {
@@ -83,18 +88,24 @@ export class Snapshots {
           entries.push({ relativePath, kind: 'directory', mode: entry.permissions });
           continue;
         }
-        if (entry.kind !== 'file') return { image: null, reason: `the folder holds ${relativePath}, a ${entry.kind === 'symlink' ? 'symbolic link' : 'special file'}, which an undo cannot recreate` };
+        if (entry.kind !== 'file') {
+          // Left out, and said so: the folder's regular files stay undoable, only this entry is lost.
+          left.push(`${displayPath(childOf(path, relativePath))} (a ${entry.kind === 'symlink' ? 'symbolic link' : 'special file'})`);
+          continue;
+        }
         // A temp or lock file of a write in progress, or a file named like one: brought back, a real one
         // would be litter, or a lock that holds writers off; left out, a user's would be lost.
-        if (isOwnWorkFile(relativePath.slice(relativePath.lastIndexOf('/') + 1))) return { image: null, reason: `the folder holds ${relativePath}, named like a write in progress, which an undo cannot tell from one` };
+        if (isOwnWorkFile(relativePath.slice(relativePath.lastIndexOf('/') + 1))) return { image: null, reason: `the folder holds ${relativePath}, named like a write in progress, which an undo cannot tell from one`, leftOut: 0 };
         bytes += entry.size;
-        if (bytes > this.maxFileBytes) return { image: null, reason: tooLarge('folder', bytes, this.maxFileBytes) };
+        if (bytes > this.maxFileBytes) return { image: null, reason: tooLarge('folder', bytes, this.maxFileBytes), leftOut: 0 };
         const content = contents ? Uint8Array.from(contents) : (await this.file(childOf(path, relativePath), entry)).content;
-        if (content === null) return { image: null, reason: tooLarge('folder', bytes, this.maxFileBytes) };
+        if (content === null) return { image: null, reason: tooLarge('folder', bytes, this.maxFileBytes), leftOut: 0 };
         entries.push({ relativePath, kind: 'file', mode: entry.permissions, content });
       }
     }
-    return { image: { entries } };
+    if (left.length === 0) return { image: { entries }, leftOut: 0 };
+    const shown = left.length > 3 ? `${left.slice(0, 3).join(', ')} and ${left.length - 3} more` : left.join(', ');
+    return { image: { entries }, leftOut: left.length, notRestorable: `an undo brings the folder back without ${shown}, which it cannot recreate` };
   }
 }
 

@@ -15,6 +15,8 @@ export interface UndoChangesInput {
   readonly root?: string;
   readonly path?: string;
   readonly since_id?: string;
+  /** Whose changes path and since_id select: this session's or all (default: this for the local operator, else all of the principal's). */
+  readonly session?: 'this' | 'all';
   readonly dry_run?: boolean;
   readonly force?: boolean;
 }
@@ -57,7 +59,7 @@ export class UndoChanges {
 
   async execute(input: UndoChangesInput, sessionId: string): Promise<{ results: UndoResult[] }> {
     const results: UndoResult[] = [];
-    for (const picked of await this.select(input)) {
+    for (const picked of await this.select(input, sessionId)) {
       const result = typeof picked === 'string' ? { id: picked, outcome: 'not_undoable' as const, reason: NO_SUCH_CHANGE } : await this.undoOne(picked, input, sessionId);
       this.observer?.undoOutcome(result.outcome);
       results.push(result);
@@ -66,7 +68,7 @@ export class UndoChanges {
   }
 
   /** The records to undo, newest first; an id that is not the caller's stays a bare string. */
-  private async select(input: UndoChangesInput): Promise<(ChangeRecord | string)[]> {
+  private async select(input: UndoChangesInput, sessionId: string): Promise<(ChangeRecord | string)[]> {
     const selectors = [input.ids !== undefined, input.path !== undefined, input.since_id !== undefined].filter(Boolean).length;
     if (selectors !== 1) throw errors.invalidArgument('undo_changes: give exactly one of ids, path (with root) or since_id');
     if (input.root !== undefined) this.tools.assertAllowed('undo_changes', this.paths.root(input.root));
@@ -86,7 +88,9 @@ export class UndoChanges {
       path = this.contents.shownPath(input.root, input.path);
     }
     // One more than may be undone, to tell a selection past the limit from one at it.
-    const selected = await this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED + 1, roots: this.snapshots.rootKeys(this.paths.roots) });
+    // The local operator's selection stays in this conversation unless asked: every stdio server of the user shares one journal.
+    const session = (input.session ?? (principal === undefined ? 'this' : 'all')) === 'this' ? sessionId : undefined;
+    const selected = await this.journal.list({ principal, session, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED + 1, roots: this.snapshots.rootKeys(this.paths.roots) });
     if (selected.length > MAX_SELECTED) {
       // Refused whole, never cut to the newest MAX_SELECTED: a caller told "undone" must not be left with older changes it asked for still in place.
       const what = input.path !== undefined ? `path ${input.path} in root ${input.root}` : `since_id${input.root === undefined ? '' : ` in root ${input.root}`}`;

@@ -36,6 +36,8 @@ export interface ChangeRecord {
   readonly undoable: boolean;
   /** Why undoable is false. */
   readonly reason?: string;
+  /** What an undo of this (undoable) change cannot bring back: a removed folder's links and special files. */
+  readonly notRestorable?: string;
   /** The change this one undid (a change made by undo_changes). */
   readonly undoOf?: string;
   /** Set once an undo restored this change: the id of that undo's change. */
@@ -129,9 +131,21 @@ export interface ChangeAuthor {
   readonly tool: string;
 }
 
+/** How far an undo can take back one change, as the call that made it is told. */
+export interface UndoReach {
+  readonly root: string;
+  readonly path: string;
+  /** 'partly': an undo brings back all but what `reason` names. */
+  readonly undoable: boolean | 'partly';
+  /** Why not, or what an undo leaves out. */
+  readonly reason?: string;
+}
+
 /** Port: the author of the call in progress; undefined outside a tool call (start-up recovery). */
 export interface ChangeAuthorContext {
   current(): ChangeAuthor | undefined;
+  /** A change of the call of `author` (the object current() gave) was made, undoable this far: the call's result says so. */
+  committed(author: ChangeAuthor, reach: UndoReach): void;
 }
 
 /** What operators see of the journal (metrics); every method optional to call. */

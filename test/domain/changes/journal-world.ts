@@ -9,7 +9,7 @@ import { Restorer } from '../../../src/domain/changes/restorer.js';
 import { Snapshots } from '../../../src/domain/changes/snapshots.js';
 import { UndoChanges } from '../../../src/domain/changes/undo-changes.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
-import type { ChangeAuthor } from '../../../src/domain/ports/change-journal.port.js';
+import type { ChangeAuthor, UndoReach } from '../../../src/domain/ports/change-journal.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../src/domain/principal.js';
 import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { Copy } from '../../../src/domain/tools/copy.js';
@@ -36,7 +36,8 @@ export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSyste
   tree.seedDirectory('/nu');
   const journal = new InMemoryChangeJournal(clock);
   let principal: Principal = UNRESTRICTED_PRINCIPAL;
-  let author: ChangeAuthor | undefined;
+  // As the MCP adapter names a call: the local operator's session s1 until as() says otherwise.
+  let author: ChangeAuthor | undefined = { principal: UNRESTRICTED_PRINCIPAL.name, session: 's1', tool: 'write_file' };
   const principals = { current: () => principal };
   const noUndo = makeRoot('noundo', '/nu', ['write_file', 'read_file']);
   const paths = new PathPolicy([makeRoot('workspace', '/ws'), noUndo], principals);
@@ -46,8 +47,9 @@ export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSyste
   const full: JournalLimits = { maxBytes: 1024 * 1024, maxFileBytes: 64 * 1024, retentionMs: 3_600_000, ...limits };
   const snapshots = new Snapshots(tree, hasher, full.maxFileBytes);
   const outcomes: string[] = [];
+  const reaches: UndoReach[] = [];
   const observer = { journalUsage: () => undefined, journalEvicted: () => undefined, undoOutcome: (outcome: string) => outcomes.push(outcome) };
-  const fs = new JournalingFileSystem(tree, journal, snapshots, { current: () => author }, clock, full, observer);
+  const fs = new JournalingFileSystem(tree, journal, snapshots, { current: () => author, committed: (_author, reach) => reaches.push(reach) }, clock, full, observer);
   const contents = new ChangeContents(journal, paths, fs, snapshots);
   return {
     clock,
@@ -55,6 +57,8 @@ export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSyste
     journal,
     fs,
     outcomes,
+    /** How far an undo reaches, for every change made in a call, in order. */
+    reaches,
     as(name: Principal | string, session = 's1', tool = 'write_file') {
       principal = typeof name === 'string' ? { name, readOnly: false } : name;
       author = { principal: principal.name, session, tool };

@@ -67,7 +67,7 @@ describe('auth.mode oauth against a real OpenID provider (oidc-provider, client 
     expect(roots.structured.roots).toEqual([]);
     await callTool(client, 'read_file', { root: 'workspace', path: 'a.txt' });
     const call = server.logger.withMessage('tool call').find((entry) => entry.fields.tool === 'read_file');
-    expect(call?.fields.principal).toBe('ci-agent');
+    expect(call?.fields.principal).toBe('oauth:ci-agent');
     expect(JSON.stringify(server.logger.entries)).not.toContain(token);
   });
 

@@ -55,7 +55,7 @@ describe('auth.mode tokens (static bearer tokens, only their SHA-256 configured)
     const roots = await callTool(client, 'list_roots', {});
     expect(roots.structured.roots.map((root: { name: string }) => root.name)).toEqual(['workspace', 'docs']);
     const call = server.logger.withMessage('tool call').find((entry) => entry.fields.tool === 'write_file');
-    expect(call?.fields).toMatchObject({ principal: 'ci-agent', session: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(call?.fields).toMatchObject({ principal: 'token:ci-agent', session: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const logged = JSON.stringify(server.logger.entries);
     for (const secret of [CI_TOKEN, sha256Hex(CI_TOKEN)]) expect(logged).not.toContain(secret);
   });

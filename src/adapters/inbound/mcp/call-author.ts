@@ -1,5 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ChangeAuthor, ChangeAuthorContext } from '../../../domain/ports/change-journal.port.js';
+import type { ChangeAuthor, ChangeAuthorContext, UndoReach } from '../../../domain/ports/change-journal.port.js';
+
+/** The changes one call made, as far as an undo can take them back; at most MAX_KEPT of the others are named. */
+export interface CallUndoReach {
+  readonly changes: number;
+  /** Changes an undo cannot take back at all. */
+  readonly none: number;
+  /** Changes an undo cannot take back, or not whole, the first MAX_KEPT of them. */
+  readonly notWhole: readonly UndoReach[];
+  readonly notWholeCount: number;
+}
+
+const MAX_KEPT = 3;
 
 /**
  * Who makes the change being journaled: the principal, session and tool of the tool call in
@@ -20,9 +32,26 @@ import type { ChangeAuthor, ChangeAuthorContext } from '../../../domain/ports/ch
 export class AsyncLocalChangeAuthor implements ChangeAuthorContext {
   private readonly storage = new AsyncLocalStorage<ChangeAuthor>();
   private solo: ChangeAuthor | undefined;
+  /** Keyed by the author object of a call (run's argument), so a finished call's tally goes with it. */
+  private readonly reaches = new WeakMap<ChangeAuthor, { changes: number; none: number; notWhole: UndoReach[]; notWholeCount: number }>();
 
   current(): ChangeAuthor | undefined {
     return this.storage.getStore() ?? this.solo;
+  }
+
+  committed(author: ChangeAuthor, reach: UndoReach): void {
+    let tally = this.reaches.get(author);
+    if (tally === undefined) this.reaches.set(author, (tally = { changes: 0, none: 0, notWhole: [], notWholeCount: 0 }));
+    tally.changes += 1;
+    if (reach.undoable === true) return;
+    if (reach.undoable === false) tally.none += 1;
+    tally.notWholeCount += 1;
+    if (tally.notWhole.length < MAX_KEPT) tally.notWhole.push(reach);
+  }
+
+  /** What the call of `author` changed, as far as an undo can take it back. */
+  reachOf(author: ChangeAuthor): CallUndoReach {
+    return this.reaches.get(author) ?? { changes: 0, none: 0, notWhole: [], notWholeCount: 0 };
   }
 
   /** Runs a call's `action` as `author`; `unrestricted`: the call's principal is the unrestricted one. */

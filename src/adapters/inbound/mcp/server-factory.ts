@@ -105,10 +105,12 @@ export class McpServerFactory {
         sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
       });
       try {
-        const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work }, this.logger, this.observer, onFailure);
         // With the journal on, every change the call makes is recorded under its principal, session and tool.
         const authors = this.authors;
-        const journaled = authors ? () => authors.run({ principal: principal.name, session: sessionId, tool: name }, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
+        const author = { principal: principal.name, session: sessionId, tool: name };
+        const undoReach = authors ? () => authors.reachOf(author) : undefined;
+        const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work, undoReach }, this.logger, this.observer, onFailure);
+        const journaled = authors ? () => authors.run(author, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
         return await this.principals.run(principal, journaled);
       } finally {
         call.stop();

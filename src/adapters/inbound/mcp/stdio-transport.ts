@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -14,9 +15,17 @@ import { REQUEST_TOO_LARGE_RPC_CODE, requestLimitBytes, requestTooLargeMessage }
 import { McpServerFactory } from './server-factory.js';
 import { SessionRegistry } from './session-registry.js';
 
-const STDIO_SESSION_ID = 'stdio';
 /** JSON-RPC server error for a request refused by the admission budget (HTTP answers 503 with the same code). */
 const ADMISSION_REFUSED_RPC_CODE = -32000;
+
+/**
+ * Each stdio connection's own session id: the default journal is shared by every server the user
+ * runs, so a fixed id would make list_changes `session: "this"` (and an undo's default session)
+ * reach the changes of another conversation.
+ */
+function stdioSessionId(): string {
+  return `stdio-${randomBytes(6).toString('hex')}`;
+}
 
 /**
  * MCP over stdin/stdout, one JSON-RPC message a line. The read side is ours, not the SDK's: its
@@ -157,7 +166,8 @@ export class StdioServer {
 
   /** Serves until stdin ends; `closed` resolves then. */
   async start(): Promise<{ closed: Promise<void> }> {
-    const server = this.servers.create(STDIO_SESSION_ID);
+    const sessionId = stdioSessionId();
+    const server = this.servers.create(sessionId);
     if (!this.config.clientRoots) {
       // The operator's choice of folders stands; the client's are never asked for.
       server.oninitialized = () => {
@@ -167,7 +177,7 @@ export class StdioServer {
       };
     }
     const transport = new StdioLineTransport(requestLimitBytes(this.config.settings.maxFileSize), this.budget);
-    this.sessions.add({ id: STDIO_SESSION_ID, server, transport });
+    this.sessions.add({ id: sessionId, server, transport });
     await server.connect(transport);
     const closed = new Promise<void>((resolve) => {
       process.stdin.once('end', () => {

@@ -1,9 +1,10 @@
 import type { ZodRawShape, z } from 'zod';
 import type { WorkContext } from '../../../domain/work-context.js';
+import type { CallUndoReach } from './call-author.js';
 
 /** Facts about the caller that some tools need (the editor tools keep per-session state). */
 export interface ToolCallContext {
-  /** The Mcp-Session-Id, or 'stdio' for the stdio connection. */
+  /** The Mcp-Session-Id, or `stdio-<random>` for a stdio connection. */
   readonly sessionId: string;
   /** Who the session belongs to (token name or JWT sub), for the call log; never a credential. */
   readonly principal: string;
@@ -12,6 +13,8 @@ export interface ToolCallContext {
    * glob, copy, move, remove_folder, hash_file, read_file) take it as their last argument.
    */
   readonly work?: WorkContext;
+  /** With the journal on: the changes the call has made so far, as far as an undo can take them back. */
+  readonly undoReach?: () => CallUndoReach;
 }
 
 /** What a handler returns; the MCP adapter turns it into a CallToolResult. */

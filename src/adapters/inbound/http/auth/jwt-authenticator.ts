@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { OAuthConfig } from '../../../../config/app-config.js';
-import type { Principal } from '../../../../domain/principal.js';
+import { principalName } from '../../../../domain/principal.js';
 import type { AuthFailureReason, AuthOutcome, BearerAuthenticator } from './authenticator.js';
 
 /**
@@ -45,11 +45,11 @@ export class JwtAuthenticator implements BearerAuthenticator {
     } catch (error) {
       return fromJoseError(error);
     }
-    const name = principalName(payload);
-    if (name === undefined) return failure('malformed', 'the token has no sub or client_id claim');
+    const subject = subjectOf(payload);
+    if (subject === undefined) return failure('malformed', 'the token has no sub or client_id claim');
     const missing = this.config.requiredScopes.filter((scope) => !scopesOf(payload).has(scope));
     if (missing.length > 0) return failure('insufficient_scope', `the token lacks the scope ${missing.join(' ')}`);
-    return { ok: true, principal: Object.freeze({ name, roots: this.rootsOf(payload), readOnly: false }) };
+    return { ok: true, principal: Object.freeze({ name: principalName('oauth', subject), roots: this.rootsOf(payload), readOnly: false }) };
   }
 
   /**
@@ -89,7 +89,7 @@ export async function discoverJwksUri(issuer: string): Promise<string> {
   throw new Error(`no authorization server metadata found for ${issuer}`);
 }
 
-function principalName(payload: JWTPayload): string | undefined {
+function subjectOf(payload: JWTPayload): string | undefined {
   if (typeof payload.sub === 'string' && payload.sub !== '') return payload.sub;
   const clientId = payload.client_id;
   return typeof clientId === 'string' && clientId !== '' ? clientId : undefined;

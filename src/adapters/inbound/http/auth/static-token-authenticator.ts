@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { StaticTokenConfig } from '../../../../config/app-config.js';
-import type { Principal } from '../../../../domain/principal.js';
+import { type Principal, principalName } from '../../../../domain/principal.js';
 import type { AuthOutcome, BearerAuthenticator } from './authenticator.js';
 
 interface KnownToken {
@@ -19,7 +19,7 @@ export class StaticTokenAuthenticator implements BearerAuthenticator {
   constructor(tokens: readonly StaticTokenConfig[]) {
     this.known = tokens.map((token) => ({
       digest: Buffer.from(token.sha256, 'hex'),
-      principal: Object.freeze({ name: token.name, roots: token.roots ? [...token.roots] : undefined, readOnly: token.readOnly }),
+      principal: Object.freeze({ name: principalName('token', token.name), roots: token.roots ? [...token.roots] : undefined, readOnly: token.readOnly }),
     }));
   }
 

@@ -18,6 +18,7 @@ export const changeSchema = z.object({
   after: state,
   undoable: z.boolean(),
   reason: z.string().optional(),
+  not_restorable: z.string().optional(),
   undone_by: z.string().optional(),
   diff: z.string().optional(),
 });

@@ -17,14 +17,14 @@ describe('JwtAuthenticator key discovery', () => {
   it('caches the JWKS, and refetches it when a token names an unknown kid (key rotation)', async () => {
     const authenticator = new JwtAuthenticator({ issuer: issuer.issuer, audience: AUDIENCE, requiredScopes: [] }, 0);
     const claims = { sub: 'agent', aud: AUDIENCE };
-    expect(await authenticator.authenticate(await issuer.sign(claims))).toMatchObject({ ok: true, principal: { name: 'agent' } });
+    expect(await authenticator.authenticate(await issuer.sign(claims))).toMatchObject({ ok: true, principal: { name: 'oauth:agent' } });
     expect(await authenticator.authenticate(await issuer.sign(claims))).toMatchObject({ ok: true });
     expect(issuer.jwksFetches).toBe(1);
 
     const rotatedToken = await issuer.sign(claims, { key: issuer.strangerKey, kid: 'rotated' });
     expect(await authenticator.authenticate(rotatedToken)).toMatchObject({ ok: false, reason: 'unknown_key' });
     await issuer.rotate();
-    expect(await authenticator.authenticate(rotatedToken)).toMatchObject({ ok: true, principal: { name: 'agent' } });
+    expect(await authenticator.authenticate(rotatedToken)).toMatchObject({ ok: true, principal: { name: 'oauth:agent' } });
     expect(issuer.jwksFetches).toBe(3);
   });
 
