@@ -29,7 +29,7 @@ export class ChangeContents {
    * for a create) and the file as it is now, if it is still the change's after-state.
    */
   async versions(record: ChangeRecord): Promise<{ before: Uint8Array; after: Uint8Array } | null> {
-    if (!['create', 'modify', 'remove', 'copy'].includes(record.op)) return null;
+    if (!hasVersions(record)) return null;
     const image = await this.journal.image(record.id);
     const before = record.op === 'create' ? EMPTY : (image?.entries[0]?.content ?? (record.before === null ? EMPTY : null));
     if (before === null) return null;
@@ -50,4 +50,9 @@ export class ChangeContents {
   private resolve(rootName: string, path: string): RootPath {
     return this.paths.resolve(this.paths.root(rootName), path);
   }
+}
+
+/** Whether a change is one of a file's content (create, modify, remove, copy), whose versions can be diffed. */
+export function hasVersions(record: ChangeRecord): boolean {
+  return ['create', 'modify', 'remove', 'copy'].includes(record.op);
 }

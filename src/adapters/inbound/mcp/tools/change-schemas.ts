@@ -20,6 +20,7 @@ export const changeSchema = z.object({
   reason: z.string().optional(),
   undone_by: z.string().optional(),
   diff: z.string().optional(),
+  diff_omitted: z.string().optional(),
 });
 
 /** One change undo_changes was asked for, with its outcome. */
@@ -31,4 +32,5 @@ export const undoResultSchema = z.object({
   path: z.string().optional(),
   reason: z.string().optional(),
   diff: z.string().optional(),
+  diff_omitted: z.string().optional(),
 });
