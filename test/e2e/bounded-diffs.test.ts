@@ -24,8 +24,8 @@ describe('diffs are bounded and never hold other calls (real process)', () => {
     const root = join(dir, 'workspace');
     await mkdir(root);
     // Two files of 2.4 MB and one of 3,000 lines (within the input bound, past the edit bound), each rewritten whole.
-    await writeFile(join(root, 'huge-1.txt'), lines(40_000, 'old'));
-    await writeFile(join(root, 'huge-2.txt'), lines(40_000, 'old'));
+    await writeFile(join(root, 'huge-1.txt'), lines(60_000, 'old'));
+    await writeFile(join(root, 'huge-2.txt'), lines(60_000, 'old'));
     await writeFile(join(root, 'many.txt'), lines(1_500, 'old'));
     server = await spawnServer(await workspaceConfig(dir, root));
   });
@@ -37,7 +37,7 @@ describe('diffs are bounded and never hold other calls (real process)', () => {
   it('list_changes and an undo dry run omit the diff of a huge rewrite ("too large"); list_roots on another client answers meanwhile', async () => {
     const writer = await server.connect();
     const other = await server.connect();
-    for (const name of ['huge-1.txt', 'huge-2.txt']) await ok(writer, 'write_file', { root: 'workspace', path: name, content: lines(40_000, 'new') });
+    for (const name of ['huge-1.txt', 'huge-2.txt']) await ok(writer, 'write_file', { root: 'workspace', path: name, content: lines(60_000, 'new') });
     await ok(writer, 'write_file', { root: 'workspace', path: 'many.txt', content: lines(1_500, 'new') });
     const listed = ok(writer, 'list_changes', { diff: true, limit: 3 });
     const dryRun = ok(writer, 'undo_changes', { root: 'workspace', path: 'many.txt', dry_run: true });
