@@ -13,7 +13,7 @@ const CONTEXT_LINES = 3;
  */
 export const MAX_DIFF_REGION_BYTES = 256 * 1024;
 /** Past this many added plus removed lines the library gives up (its maxEditLength). */
-export const MAX_DIFF_EDIT_LINES = 2000;
+export const MAX_DIFF_EDIT_LINES = 1000;
 /** ...and past this much wall time (its timeout); it runs one edit length per macrotask meanwhile. */
 const DIFF_TIMEOUT_MS = 2000;
 /**

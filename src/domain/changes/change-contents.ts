@@ -2,6 +2,7 @@ import type { PathPolicy } from '../path-policy.js';
 import type { ChangeJournal, ChangeRecord } from '../ports/change-journal.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
+import { diffableVersion } from '../text-diff.js';
 import { difference, type Snapshots } from './snapshots.js';
 
 const EMPTY = new Uint8Array(0);
@@ -55,4 +56,9 @@ export class ChangeContents {
 /** Whether a change is one of a file's content (create, modify, remove, copy), whose versions can be diffed. */
 export function hasVersions(record: ChangeRecord): boolean {
   return ['create', 'modify', 'remove', 'copy'].includes(record.op);
+}
+
+/** Whether both versions of a change are small enough to be read for a diff; known from the record, before reading. */
+export function diffableSizes(record: ChangeRecord): boolean {
+  return diffableVersion(record.before?.size ?? 0) && diffableVersion(record.after?.size ?? 0);
 }

@@ -4,9 +4,9 @@ import type { ChangeJournal, ChangeQuery, ChangeRecord } from '../ports/change-j
 import { type PrincipalContext, UNRESTRICTED_PRINCIPAL } from '../principal.js';
 import { displayPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { DiffBudget, diffableVersion, VERSION_TOO_LARGE } from '../text-diff.js';
+import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
 import { viewOf, type ChangeView } from './change-view.js';
-import { hasVersions, type ChangeContents } from './change-contents.js';
+import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
 import type { Snapshots } from './snapshots.js';
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -90,7 +90,7 @@ export class ListChanges {
 
   private async diffOf(record: ChangeRecord, budget: DiffBudget): Promise<{ diff: string } | { diff_omitted: string } | null> {
     if (!hasVersions(record)) return null;
-    if (!diffableVersion(record.before?.size ?? 0) || !diffableVersion(record.after?.size ?? 0)) return { diff_omitted: VERSION_TOO_LARGE };
+    if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
     const versions = await this.contents.versions(record);
     return versions === null ? null : budget.bytesDiff(record.toPath ?? record.path, versions.before, versions.after);
   }

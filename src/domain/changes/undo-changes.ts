@@ -5,8 +5,8 @@ import type { RootPath } from '../roots.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { PathPolicy } from '../path-policy.js';
 import type { Settings } from '../settings.js';
-import { DiffBudget } from '../text-diff.js';
-import { hasVersions, type ChangeContents } from './change-contents.js';
+import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
+import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
 import { journalPrincipal } from './list-changes.js';
 import type { Restorer } from './restorer.js';
 import { difference, type Snapshots } from './snapshots.js';
@@ -176,6 +176,7 @@ export class UndoChanges {
   /** The diff the undo would apply to a text file: what is there (once the newer undos ran) -> what it restores. */
   private async preview(record: ChangeRecord, own: Uint8Array | undefined, target: RootPath, dryRun: DryRun): Promise<{ diff: string } | { diff_omitted: string } | Record<string, never>> {
     if (!hasVersions(record)) return {};
+    if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
     const current = dryRun.simulation.content(target) ?? (await this.contents.versions(record))?.after;
     const restored = own ?? (record.op === 'create' || record.before === null ? EMPTY : undefined);
     if (current === undefined || restored === undefined) return {};

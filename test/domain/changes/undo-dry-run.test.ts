@@ -1,4 +1,5 @@
 import type { UndoChangesInput } from '../../../src/domain/changes/undo-changes.js';
+import { DIFF_TOO_LARGE, MAX_DIFF_VERSION_BYTES, VERSION_TOO_LARGE } from '../../../src/domain/text-diff.js';
 import { journalWorld } from './journal-world.js';
 
 const W = 'workspace';
@@ -91,6 +92,31 @@ describe('UndoChanges dry run: plays the undos in order, as the real call makes 
     ]);
     expect(real.map(([, , outcome]) => outcome)).toEqual(['restored', 'restored']);
     expect(world.tree.readText('/ws/from.txt')).toBe('a');
+  });
+});
+
+describe('diffs of the journal are bounded (issue 32)', () => {
+  it('list_changes and an undo dry run say diff_omitted for a version too large to read and a rewrite too large to diff', async () => {
+    const world = journalWorld({ maxFileBytes: 4 * MAX_DIFF_VERSION_BYTES, maxBytes: 32 * MAX_DIFF_VERSION_BYTES });
+    const text = (tag: string, count: number) => Array.from({ length: count }, (_, i) => `${tag} ${i}`).join('\n');
+    world.tree.seedFile('/ws/huge.txt', 'x'.repeat(MAX_DIFF_VERSION_BYTES + 1));
+    await world.writeFile.execute({ root: W, path: 'huge.txt', content: 'y'.repeat(MAX_DIFF_VERSION_BYTES + 1) });
+    world.tree.seedFile('/ws/many.txt', text('old', 3000));
+    await world.writeFile.execute({ root: W, path: 'many.txt', content: text('new', 3000) });
+    await world.writeFile.execute({ root: W, path: 'small.txt', content: 'small\n' });
+    const listed = await world.listChanges.execute({ diff: true }, 's1');
+    expect(listed.changes.map((change) => [change.path, change.diff_omitted ?? change.diff])).toEqual([
+      ['small.txt', '--- a/small.txt\n+++ b/small.txt\n@@ -0,0 +1,1 @@\n+small\n'],
+      ['many.txt', DIFF_TOO_LARGE],
+      ['huge.txt', VERSION_TOO_LARGE],
+    ]);
+    expect(listed.diffs_omitted).toBe(2);
+    const { results } = await world.undoChanges.execute({ since_id: '0', dry_run: true }, 's1');
+    expect(results.map((result) => [result.outcome, result.diff_omitted ?? result.diff])).toEqual([
+      ['would_restore', '--- a/small.txt\n+++ b/small.txt\n@@ -1,1 +0,0 @@\n-small\n'],
+      ['would_restore', DIFF_TOO_LARGE],
+      ['would_restore', VERSION_TOO_LARGE],
+    ]);
   });
 });
 
