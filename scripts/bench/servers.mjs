@@ -66,8 +66,8 @@ export const ourStdio = (config, env) => stdioClient([OUR_MAIN, '--stdio', '--co
 export const referenceStdio = (corpus) => stdioClient([REFERENCE_MAIN, corpus]);
 
 /** A spawned HTTP server (ours or the floor), answering on /mcp once /health says so. */
-export async function spawnHttp(args, port) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+export async function spawnHttp(args, port, env = {}) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i += 1) {
     try {
@@ -96,9 +96,9 @@ export async function spawnHttp(args, port) {
   };
 }
 
-export async function ourHttp(config) {
+export async function ourHttp(config, env = {}) {
   const port = await freePort();
-  return spawnHttp([OUR_MAIN, '--config', config, '--port', String(port)], port);
+  return spawnHttp([OUR_MAIN, '--config', config, '--port', String(port)], port, env);
 }
 
 export async function floorHttp() {

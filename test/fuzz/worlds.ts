@@ -203,7 +203,7 @@ export function buildTools(inner: FileSystemPort, hosts: Hosts, store: ChangeJou
     fileList: new FileList(namespace, sessions, files, regex),
     readResource: new ReadResource(access, files, readFile, SETTINGS),
     listChanges: new ListChanges(store, paths, principals, contents, SETTINGS, journal.snapshots),
-    undoChanges: new UndoChanges(store, paths, tools, principals, contents, journal.snapshots, new Restorer(files)),
+    undoChanges: new UndoChanges(store, paths, tools, principals, contents, journal.snapshots, new Restorer(files), SETTINGS),
   };
 }
 

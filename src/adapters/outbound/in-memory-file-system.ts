@@ -136,13 +136,14 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
       }
       this.revisions.set(file, this.nextRevision++);
       file.data = options.mode === 'append' ? concat(file.data, data) : data.slice();
+      if (options.mode === 'replace' && options.permissions !== undefined) file.permissions = options.permissions;
       file.modifiedAt = this.now();
       return { created: false, size: file.data.length };
     }
     if (target.status !== 'absent') throw walkFailure(target, path, 'path');
     if (options.mode === 'replace' && expected !== undefined) throw errors.conflict(path.root.name, displayPath(path));
     this.checkInjectedFailure(target.path, path);
-    const file = newFile(this.now(), data.slice(), options.newFilePermissions ?? 0o644);
+    const file = newFile(this.now(), data.slice(), (options.mode === 'replace' ? options.permissions : undefined) ?? options.newFilePermissions ?? 0o644);
     this.attach(target.parent, baseName(target.path), file);
     return { created: true, size: file.data.length };
   }

@@ -40,8 +40,9 @@ export const changesModule = new ContainerModule(({ bind }) => {
         contents: ChangeContents,
         snapshots: Snapshots,
         files: FileSystemPort,
+        settings: Settings,
         metrics: PrometheusMetrics | undefined,
-      ) => new UndoChanges(journal, paths, tools, principals, contents, snapshots, new Restorer(files), metrics),
+      ) => new UndoChanges(journal, paths, tools, principals, contents, snapshots, new Restorer(files), settings, metrics),
       [
         TOKENS.ChangeJournal,
         TOKENS.PathPolicy,
@@ -50,6 +51,7 @@ export const changesModule = new ContainerModule(({ bind }) => {
         ChangeContents,
         TOKENS.Snapshots,
         TOKENS.FileSystem,
+        TOKENS.Settings,
         { serviceIdentifier: TOKENS.Metrics, optional: true },
       ],
     )

@@ -2,6 +2,7 @@ import type { PathPolicy } from '../path-policy.js';
 import type { ChangeJournal, ChangeRecord } from '../ports/change-journal.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
+import { diffableVersion } from '../text-diff.js';
 import { difference, type Snapshots } from './snapshots.js';
 
 const EMPTY = new Uint8Array(0);
@@ -29,7 +30,7 @@ export class ChangeContents {
    * for a create) and the file as it is now, if it is still the change's after-state.
    */
   async versions(record: ChangeRecord): Promise<{ before: Uint8Array; after: Uint8Array } | null> {
-    if (!['create', 'modify', 'remove', 'copy'].includes(record.op)) return null;
+    if (!hasVersions(record)) return null;
     const image = await this.journal.image(record.id);
     const before = record.op === 'create' ? EMPTY : (image?.entries[0]?.content ?? (record.before === null ? EMPTY : null));
     if (before === null) return null;
@@ -50,4 +51,14 @@ export class ChangeContents {
   private resolve(rootName: string, path: string): RootPath {
     return this.paths.resolve(this.paths.root(rootName), path);
   }
+}
+
+/** Whether a change is one of a file's content (create, modify, remove, copy), whose versions can be diffed. */
+export function hasVersions(record: ChangeRecord): boolean {
+  return ['create', 'modify', 'remove', 'copy'].includes(record.op);
+}
+
+/** Whether both versions of a change are small enough to be read for a diff; known from the record, before reading. */
+export function diffableSizes(record: ChangeRecord): boolean {
+  return diffableVersion(record.before?.size ?? 0) && diffableVersion(record.after?.size ?? 0);
 }

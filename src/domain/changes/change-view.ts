@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from 'diff';
 import type { ChangeRecord, EntryState } from '../ports/change-journal.port.js';
 
 /** A change as the tools show it (snake_case, every record field). */
@@ -20,6 +19,8 @@ export interface ChangeView {
   readonly not_restorable?: string;
   readonly undone_by?: string;
   readonly diff?: string;
+  /** Why the diff asked for is not shown: too large to make, or to fit max_result_bytes. */
+  readonly diff_omitted?: string;
 }
 
 export interface StateView {
@@ -51,15 +52,4 @@ export function viewOf(record: ChangeRecord): ChangeView {
 
 function stateView(state: EntryState | null): StateView | null {
   return state === null ? null : { kind: state.kind, size: state.size, mode: `0${state.mode.toString(8).padStart(3, '0')}`, sha256: state.sha256 };
-}
-
-/** A unified diff between two versions of a text file, or null when either is not text (a NUL byte, or not UTF-8). */
-export function textDiff(path: string, before: Uint8Array, after: Uint8Array): string | null {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    if (before.includes(0) || after.includes(0)) return null;
-    return createTwoFilesPatch(`a/${path}`, `b/${path}`, decoder.decode(before), decoder.decode(after), undefined, undefined, { context: 3 });
-  } catch {
-    return null;
-  }
 }

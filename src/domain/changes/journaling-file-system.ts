@@ -96,7 +96,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     const after: EntryState = {
       kind: 'file',
       size: (options.mode === 'append' ? (before?.size ?? 0) : 0) + data.byteLength,
-      mode: captured?.state.mode ?? options.newFilePermissions ?? 0o644,
+      mode: (options.mode === 'replace' ? options.permissions : undefined) ?? captured?.state.mode ?? options.newFilePermissions ?? 0o644,
       sha256: content === null ? null : this.snapshots.sha256(content),
     };
     const change: Change = {

@@ -4,8 +4,9 @@ import type { ChangeJournal, ChangeQuery, ChangeRecord } from '../ports/change-j
 import { type PrincipalContext, UNRESTRICTED_PRINCIPAL } from '../principal.js';
 import { displayPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { textDiff, viewOf, type ChangeView } from './change-view.js';
-import type { ChangeContents } from './change-contents.js';
+import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
+import { viewOf, type ChangeView } from './change-view.js';
+import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
 import type { Snapshots } from './snapshots.js';
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -69,24 +70,28 @@ export class ListChanges {
     return this.withDiffs(records);
   }
 
-  /** Diffs count against max_result_bytes like any content: past half of it, the rest are left out (and counted). */
+  /**
+   * Diffs count against max_result_bytes like any content; one too large to make or to fit is left
+   * out, said so on the change (diff_omitted) and counted. Versions too large to diff are not read.
+   */
   private async withDiffs(records: readonly ChangeRecord[]): Promise<{ changes: ChangeView[]; diffs_omitted?: number }> {
-    let budget = Math.floor(this.settings.maxResultBytes / 2);
+    // Half of it: the changes' own fields take the rest.
+    const budget = new DiffBudget(Math.floor(this.settings.maxResultBytes / 2));
     let omitted = 0;
     const changes: ChangeView[] = [];
     for (const record of records) {
       const view = viewOf(record);
-      const versions = await this.contents.versions(record);
-      const diff = versions === null ? null : textDiff(record.toPath ?? record.path, versions.before, versions.after);
-      if (diff === null) changes.push(view);
-      else if (diff.length * 2 > budget) {
-        omitted += 1;
-        changes.push(view);
-      } else {
-        budget -= diff.length * 2;
-        changes.push({ ...view, diff });
-      }
+      const field = await this.diffOf(record, budget);
+      if (field !== null && 'diff_omitted' in field) omitted += 1;
+      changes.push(field === null ? view : { ...view, ...field });
     }
     return omitted > 0 ? { changes, diffs_omitted: omitted } : { changes };
+  }
+
+  private async diffOf(record: ChangeRecord, budget: DiffBudget): Promise<{ diff: string } | { diff_omitted: string } | null> {
+    if (!hasVersions(record)) return null;
+    if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
+    const versions = await this.contents.versions(record);
+    return versions === null ? null : budget.bytesDiff(record.toPath ?? record.path, versions.before, versions.after);
   }
 }

@@ -54,15 +54,12 @@ export class Restorer {
     if (!entry?.content) throw errors.conflict(path.root.name, displayPath(path), 'no before-image to restore');
     const now = await this.fs.stat(path);
     if (now !== null && now.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
-    if (now !== null && now.kind === 'file' && now.permissions !== entry.mode) {
-      // A replace keeps the current mode; to get the old one back the file is created anew.
+    if (now !== null) {
       if (!replace) throw errors.alreadyExists(path.root.name, displayPath(path));
-      await this.fs.removeFile(path);
-    } else if (now !== null && replace) {
-      await this.fs.writeFile(path, entry.content, { mode: 'replace', createParents: false });
+      // Content and mode in one write, so the undo is one change, itself undone whole (issue 32):
+      // never a remove and a create, whose last an "undo my last change" would take for the user's.
+      await this.fs.writeFile(path, entry.content, { mode: 'replace', createParents: false, permissions: entry.mode });
       return;
-    } else if (now !== null) {
-      throw errors.alreadyExists(path.root.name, displayPath(path));
     }
     await this.fs.writeFile(path, entry.content, { mode: 'create_exclusive', createParents: true, newFilePermissions: entry.mode });
   }

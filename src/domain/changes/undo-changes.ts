@@ -4,11 +4,13 @@ import type { PrincipalContext } from '../principal.js';
 import type { RootPath } from '../roots.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { PathPolicy } from '../path-policy.js';
-import { textDiff } from './change-view.js';
-import type { ChangeContents } from './change-contents.js';
+import type { Settings } from '../settings.js';
+import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
+import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
 import { journalPrincipal } from './list-changes.js';
 import type { Restorer } from './restorer.js';
 import { difference, type Snapshots } from './snapshots.js';
+import { UndoSimulation } from './undo-simulation.js';
 
 export interface UndoChangesInput {
   readonly ids?: readonly string[];
@@ -31,12 +33,21 @@ export interface UndoResult {
   readonly path?: string;
   /** conflict: what differs from the change's after-state; not_undoable: why; restored: what could not be put back as it was (a folder's mode). */
   readonly reason?: string;
-  /** would_restore of a text file: the diff the undo would apply (current -> restored). */
+  /** would_restore of a text file: the diff the undo would apply (current -> restored)... */
   readonly diff?: string;
+  /** ...or why it is not shown (too large to make, or to fit max_result_bytes). */
+  readonly diff_omitted?: string;
+}
+
+/** A dry run's state: the undos it played so far, and what is left of max_result_bytes for diffs. */
+interface DryRun {
+  readonly simulation: UndoSimulation;
+  readonly diffs: DiffBudget;
 }
 
 /** Changes one call undoes at most (ids: the schema's bound; since_id and path: a larger selection is refused). */
 export const MAX_SELECTED = 500;
+const EMPTY = new Uint8Array(0);
 const NO_SUCH_CHANGE = 'no such change of yours (wrong id, another principal\'s, or aged out of the journal)';
 
 /**
@@ -54,13 +65,16 @@ export class UndoChanges {
     private readonly contents: ChangeContents,
     private readonly snapshots: Snapshots,
     private readonly restorer: Restorer,
+    private readonly settings: Pick<Settings, 'maxResultBytes'>,
     private readonly observer?: JournalObserver,
   ) {}
 
   async execute(input: UndoChangesInput, sessionId: string): Promise<{ results: UndoResult[] }> {
     const results: UndoResult[] = [];
+    // A dry run plays its undos in order, so each is checked against what the newer ones would leave (issue 32).
+    const dryRun = input.dry_run ? { simulation: new UndoSimulation(this.snapshots), diffs: new DiffBudget(this.settings.maxResultBytes) } : undefined;
     for (const picked of await this.select(input, sessionId)) {
-      const result = typeof picked === 'string' ? { id: picked, outcome: 'not_undoable' as const, reason: NO_SUCH_CHANGE } : await this.undoOne(picked, input, sessionId);
+      const result = typeof picked === 'string' ? { id: picked, outcome: 'not_undoable' as const, reason: NO_SUCH_CHANGE } : await this.undoOne(picked, input, sessionId, dryRun);
       this.observer?.undoOutcome(result.outcome);
       results.push(result);
     }
@@ -99,7 +113,7 @@ export class UndoChanges {
     return selected;
   }
 
-  private async undoOne(record: ChangeRecord, input: UndoChangesInput, sessionId: string): Promise<UndoResult> {
+  private async undoOne(record: ChangeRecord, input: UndoChangesInput, sessionId: string, dryRun?: DryRun): Promise<UndoResult> {
     const shown = { id: record.id, op: record.op, root: record.root, path: record.path };
     // Undone already (by an undo that ran first, here or on another replica): what is there is no
     // longer the change's after-state, a conflict like any other, whichever of two racing undos read it last.
@@ -118,9 +132,13 @@ export class UndoChanges {
     } catch (error) {
       return { ...shown, outcome: 'not_undoable', reason: error instanceof DomainError ? error.message : 'its root is not available' };
     }
-    const conflict = await this.conflict(record, source, target);
+    const conflict = await this.conflict(record, source, target, dryRun?.simulation ?? this.snapshots);
     if (conflict !== null && !input.force) return { ...shown, outcome: 'conflict', reason: conflict };
-    if (input.dry_run) return { ...shown, outcome: 'would_restore', ...(await this.preview(record, image?.entries[0]?.content)) };
+    if (dryRun) {
+      const preview = await this.preview(record, image?.entries[0]?.content, target, dryRun);
+      await dryRun.simulation.undo(record, image, source, target);
+      return { ...shown, outcome: 'would_restore', ...preview };
+    }
     if (!(await this.journal.claimUndo(record.id, sessionId))) {
       return { ...shown, outcome: 'conflict', reason: 'another undo of this change ran first' };
     }
@@ -149,21 +167,24 @@ export class UndoChanges {
   }
 
   /** What differs from the state the change left, or null when the undo may go ahead. */
-  private async conflict(record: ChangeRecord, source: RootPath, target: RootPath): Promise<string | null> {
+  private async conflict(record: ChangeRecord, source: RootPath, target: RootPath, paths: Pick<Snapshots, 'state'>): Promise<string | null> {
     const follow = record.op === 'create' || record.op === 'modify';
-    const now = await this.snapshots.state(target, follow);
+    const now = await paths.state(target, follow);
     const atTarget = difference(record.after, now);
     if (record.op === 'rmdir' && now !== null && record.after !== null && now.kind === 'directory') return null;
     if (atTarget !== null) return `${record.toPath ?? record.path}: ${atTarget}`;
-    if (record.op === 'move' && (await this.snapshots.state(source)) !== null) return `${record.path}: something is at the origin again`;
+    if (record.op === 'move' && (await paths.state(source)) !== null) return `${record.path}: something is at the origin again`;
     return null;
   }
 
-  private async preview(record: ChangeRecord, before: Uint8Array | undefined): Promise<{ diff?: string }> {
-    const versions = await this.contents.versions(record);
-    if (versions === null) return {};
-    const diff = textDiff(record.toPath ?? record.path, versions.after, before ?? versions.before);
-    return diff === null ? {} : { diff };
+  /** The diff the undo would apply to a text file: what is there (once the newer undos ran) -> what it restores. */
+  private async preview(record: ChangeRecord, own: Uint8Array | undefined, target: RootPath, dryRun: DryRun): Promise<{ diff: string } | { diff_omitted: string } | Record<string, never>> {
+    if (!hasVersions(record)) return {};
+    if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
+    const current = dryRun.simulation.content(target) ?? (await this.contents.versions(record))?.after;
+    const restored = own ?? (record.op === 'create' || record.before === null ? EMPTY : undefined);
+    if (current === undefined || restored === undefined) return {};
+    return (await dryRun.diffs.bytesDiff(record.toPath ?? record.path, current, restored)) ?? {};
   }
 }
 

@@ -155,6 +155,11 @@ export interface WriteOptions {
   /** Permissions for a newly created file; default 0o644. */
   readonly newFilePermissions?: number;
   /**
+   * Mode 'replace' only: the permissions the file has after the write, whether it existed or not
+   * (default: an existing file keeps its own). An undo puts back content and mode in one write.
+   */
+  readonly permissions?: number;
+  /**
    * Mode 'replace' only: the version the caller read. Right before the rename the adapter checks
    * that the file is still that version and throws CONFLICT otherwise (no lost update).
    */

@@ -27,8 +27,10 @@ export interface CreateFileResult {
   /** False when an existing file was overwritten. */
   readonly created: boolean;
   readonly dry_run?: true;
-  /** Dry runs: the unified diff of what the call would write. */
+  /** Dry runs: the unified diff of what the call would write... */
   readonly diff?: string;
+  /** ...or why it is not shown (too large to make, or to fit max_result_bytes). */
+  readonly diff_omitted?: string;
 }
 
 export interface CreateFileOutcome {
@@ -77,10 +79,10 @@ export class CreateFile {
     const existing = await this.statTarget(path, display);
     if (existing) await this.assertOverwritable(session, path, display, key, existing);
     const before = existing ? await atNamespacePath(display, () => currentText(this.files, path, this.settings.maxFileSize)) : '';
-    const fields = dryRunDiff(display, before, content);
+    const fields = await dryRunDiff(display, before, content, this.settings.maxResultBytes);
     return {
       result: { path: display, size: bytes.length, created: existing === null, ...fields },
-      text: dryRunText(`Would ${existing ? 'overwrite' : 'create'} ${display} (${humanSize(bytes.length)}).`, fields.diff),
+      text: dryRunText(`Would ${existing ? 'overwrite' : 'create'} ${display} (${humanSize(bytes.length)}).`, fields),
     };
   }
 

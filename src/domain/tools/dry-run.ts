@@ -1,20 +1,18 @@
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
-import { unifiedDiff } from '../text-diff.js';
+import { DiffBudget, type DiffField } from '../text-diff.js';
 import { decodeUtf8, looksBinary, readRange } from './file-text.js';
 
-/** What a dry run answers besides the tool's own fields: nothing was written, and what would change. */
-export interface DryRunFields {
-  readonly dry_run: true;
-  readonly diff: string;
-}
+/** What a dry run answers besides the tool's own fields: nothing was written, and what would change (or why that is not shown). */
+export type DryRunFields = { readonly dry_run: true } & DiffField;
 
 /**
- * The diff a dry run of a whole-file write shows. `before` is the current text, '' for no file,
- * or undefined when it cannot be shown (binary, not UTF-8, or over max_file_size).
+ * The diff a dry run of a whole-file write shows, bounded (issue 32) and held to max_result_bytes.
+ * `before` is the current text, '' for no file, or undefined when it cannot be shown (binary, not
+ * UTF-8, or over max_file_size).
  */
-export function dryRunDiff(path: string, before: string | undefined, after: string): DryRunFields {
-  if (before !== undefined) return { dry_run: true, diff: unifiedDiff(path, before, after) };
+export async function dryRunDiff(path: string, before: string | undefined, after: string, maxResultBytes: number): Promise<DryRunFields> {
+  if (before !== undefined) return { dry_run: true, ...(await new DiffBudget(maxResultBytes).diff(path, before, after)) };
   const name = path.replace(/^\/+/, '');
   return { dry_run: true, diff: `Files a/${name} and b/${name} differ (the current content is binary, not UTF-8 or over max_file_size, so it is not shown)\n` };
 }
@@ -31,7 +29,7 @@ export async function currentText(files: FileSystemPort, path: RootPath, limit: 
   }
 }
 
-/** The first line of a dry run's text block; the diff follows it. */
-export function dryRunText(what: string, diff: string): string {
-  return `Dry run: nothing written. ${what}\n${diff}`;
+/** The first line of a dry run's text block; the diff (or why it is omitted) follows it. */
+export function dryRunText(what: string, fields: DiffField): string {
+  return 'diff' in fields ? `Dry run: nothing written. ${what}\n${fields.diff}` : `Dry run: nothing written. ${what}\nDiff omitted: ${fields.diff_omitted}\n`;
 }

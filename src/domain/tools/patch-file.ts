@@ -39,7 +39,7 @@ export class PatchFile {
       const result = applyPatch(original.text, patch, target);
       const hunks = result.placements.map(({ statedLine, appliedLine }) => ({ stated_line: statedLine, applied_line: appliedLine, offset: appliedLine - statedLine }));
       const outcome = { path: shown, hunks_applied: result.hunksApplied, created: existing === null, hunks };
-      if (input.dry_run) return { ...outcome, ...dryRunDiff(shown, original.text, result.content) };
+      if (input.dry_run) return { ...outcome, ...(await dryRunDiff(shown, original.text, result.content, this.settings.maxResultBytes)) };
       await this.write(target, encodeUtf8(result.content), existing !== null, original.version);
       return outcome;
     });

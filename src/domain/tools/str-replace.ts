@@ -6,7 +6,7 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
-import { unifiedDiff } from '../text-diff.js';
+import { DiffBudget, type DiffField } from '../text-diff.js';
 import { lineOfOffset, type MatchKind } from '../text-match.js';
 import { fileTooLarge, locateEntry, readToEnd, recordOwnWrite, sha256, statRegularFile, withOpenFile } from './editor-files.js';
 import { dryRunText } from './dry-run.js';
@@ -41,8 +41,10 @@ export interface StrReplaceResult {
   /** whitespace_tolerant when some old_str matched only with leading/trailing whitespace ignored. */
   readonly match: MatchKind;
   readonly dry_run?: true;
-  /** Dry runs: the unified diff of what the call would write. */
+  /** Dry runs: the unified diff of what the call would write... */
   readonly diff?: string;
+  /** ...or why it is not shown (too large to make, or to fit max_result_bytes). */
+  readonly diff_omitted?: string;
 }
 
 export interface StrReplaceOutcome {
@@ -83,9 +85,9 @@ export class StrReplace {
       ...(input.edits !== undefined ? { replacements_per_edit: edit.replacementsPerEdit } : {}),
       size: edit.size,
       match: matchOf(edit),
-      ...(edit.diff !== undefined ? { dry_run: true as const, diff: edit.diff } : {}),
+      ...(edit.diff !== undefined ? { dry_run: true as const, ...edit.diff } : {}),
     };
-    return { result, text: confirmation(result, edit) };
+    return { result, text: confirmation(result, edit, edit.diff) };
   }
 
   private async edit(session: EditSession, target: { path: RootPath; display: string; key: string }, edits: readonly StrReplaceEdit[], dryRun: boolean) {
@@ -106,10 +108,10 @@ export class StrReplace {
     const applied = applyEdits(content, edits, display);
     const after = encodeUtf8(applied.content);
     if (after.length > limit) throw fileTooLarge(display, after.length, limit, 'edited file');
-    if (dryRun) return { ...applied, size: after.length, diff: unifiedDiff(display, content, applied.content) };
+    if (dryRun) return { ...applied, size: after.length, diff: await new DiffBudget(this.settings.maxResultBytes).diff(display, content, applied.content) };
     await atNamespacePath(display, () => this.files.writeFile(path, after, { mode: 'replace', createParents: false, expected: version }));
     await recordOwnWrite(session, this.files, this.hasher, target, after);
-    return { ...applied, size: after.length, diff: undefined };
+    return { ...applied, size: after.length, diff: undefined as DiffField | undefined };
   }
 }
 
@@ -131,7 +133,7 @@ function editsOf(input: StrReplaceInput): readonly StrReplaceEdit[] {
   return edits;
 }
 
-function confirmation(result: StrReplaceResult, edit: EditsApplied): string {
+function confirmation(result: StrReplaceResult, edit: EditsApplied, diff: DiffField | undefined): string {
   const counted = result.replacements === 1 ? '1 occurrence' : `${result.replacements} occurrences`;
   const edits = result.replacements_per_edit;
   const perEdit = edits ? ` with ${edits.length} edit${edits.length === 1 ? '' : 's'} (${edits.join(', ')})` : '';
@@ -140,8 +142,8 @@ function confirmation(result: StrReplaceResult, edit: EditsApplied): string {
       ? ''
       : ` ${result.replacements_per_edit ? `Edit${edit.tolerant.length > 1 ? 's' : ''} ${edit.tolerant.join(', ')}: ` : ''}` +
         'old_str matched only with leading and trailing whitespace ignored (whitespace_tolerant); new_str was re-indented to the file.';
-  if (result.diff !== undefined) {
-    return dryRunText(`Would replace ${counted} in ${result.path}${perEdit}.${tolerant}`, result.diff);
+  if (diff !== undefined) {
+    return dryRunText(`Would replace ${counted} in ${result.path}${perEdit}.${tolerant}`, diff);
   }
   return `Edited ${result.path}: replaced ${counted}${perEdit}.${tolerant}\n${editSnippet(edit.content, edit.firstChangeAt, edit.firstChangeLength)}`;
 }

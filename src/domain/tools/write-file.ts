@@ -33,7 +33,7 @@ export class WriteFile {
   constructor(
     private readonly access: RootAccess,
     private readonly fs: FileSystemPort,
-    private readonly settings: Pick<Settings, 'maxFileSize'>,
+    private readonly settings: Pick<Settings, 'maxFileSize' | 'maxResultBytes'>,
   ) {}
 
   async execute(input: WriteFileInput): Promise<WriteFileResult | (WriteFileResult & DryRunFields)> {
@@ -57,7 +57,7 @@ export class WriteFile {
     if (input.dry_run) {
       // No lock and no write: the current text (none for a new file) against what the call would leave.
       const before = existing ? await currentText(this.fs, target, this.settings.maxFileSize) : '';
-      return { path: shown, size: data.length, mode, ...dryRunDiff(shown, before, input.content) };
+      return { path: shown, size: data.length, mode, ...(await dryRunDiff(shown, before, input.content, this.settings.maxResultBytes)) };
     }
     const write = () => this.fs.writeFile(target, data, { mode: WRITE_MODES[mode], createParents: true });
     // An append is one O_APPEND write and loses nothing; a replace waits for any edit of the file in progress.

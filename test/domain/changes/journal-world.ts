@@ -71,6 +71,6 @@ export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSyste
     copy: new Copy(fs, access),
     move: new Move(fs, access),
     listChanges: new ListChanges(journal, paths, principals, contents, TEST_SETTINGS, snapshots),
-    undoChanges: new UndoChanges(journal, paths, tools, principals, contents, snapshots, new Restorer(fs), observer),
+    undoChanges: new UndoChanges(journal, paths, tools, principals, contents, snapshots, new Restorer(fs), TEST_SETTINGS, observer),
   };
 }

@@ -65,4 +65,18 @@ describe('dry_run on write_file, patch_file and create_file', () => {
     expect(fresh.result).toMatchObject({ created: true, diff: '--- a/workspace/d/n.txt\n+++ b/workspace/d/n.txt\n@@ -0,0 +1,1 @@\n+x\n' });
     expect(world.fs.exists('/ws/d')).toBe(false);
   });
+
+  it('counts the diff against max_result_bytes: past it the result says diff_omitted and stays within the limit (issue 32)', async () => {
+    const { fs, writeFile, patchFile } = fileToolsWorld({ maxResultBytes: 3000 });
+    fs.seedFile('/ws/a.txt', 'old\n');
+    const long = `${'a fairly long line of new text\n'.repeat(100)}`;
+    const result = await writeFile.execute({ root: 'workspace', path: 'a.txt', content: long, dry_run: true });
+    expect(result).toEqual({ path: 'a.txt', size: long.length, mode: 'overwrite', dry_run: true, diff_omitted: expect.stringContaining('too large for max_result_bytes') });
+    expect(JSON.stringify(result).length).toBeLessThanOrEqual(3000);
+    const fits = await writeFile.execute({ root: 'workspace', path: 'a.txt', content: 'new\n'.repeat(300), dry_run: true });
+    expect(fits).toHaveProperty('diff');
+    expect(JSON.stringify(fits).length).toBeLessThanOrEqual(3000);
+    const patched = await patchFile.execute({ root: 'workspace', path: 'n.txt', patch: `@@ -0,0 +1,100 @@\n${'+a fairly long line of new text\n'.repeat(100)}`, dry_run: true });
+    expect(patched).toMatchObject({ dry_run: true, diff_omitted: expect.stringContaining('max_result_bytes') });
+  });
 });

@@ -60,7 +60,7 @@ export class Writer {
         return { created: true, size: data.byteLength };
       }
       assertWritableFile(target, walk);
-      const mode = target.stats ? target.stats.mode & 0o7777 : permissions;
+      const mode = options.permissions ?? (target.stats ? target.stats.mode & 0o7777 : permissions);
       await this.replace(target, data, mode, walk, options.expected, options.beforeCommit);
       return { created: target.stats === null, size: data.byteLength };
     } finally {

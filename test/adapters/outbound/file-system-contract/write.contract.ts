@@ -35,6 +35,15 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
       expect((await statOf('a.txt'))?.permissions).toBe(0o600);
     });
 
+    it('replace with permissions: the file has them after the write, existing or new (an undo restores content and mode at once)', async () => {
+      fixture().seed.file('a.txt', 'old', 0o600);
+      expect(await write('a.txt', 'new', { permissions: 0o640 })).toEqual({ created: false, size: 3 });
+      expect(fixture().inspect.text('a.txt')).toBe('new');
+      expect((await statOf('a.txt'))?.permissions).toBe(0o640);
+      expect(await write('b.txt', 'fresh', { permissions: 0o604, newFilePermissions: 0o644 })).toEqual({ created: true, size: 5 });
+      expect((await statOf('b.txt'))?.permissions).toBe(0o604);
+    });
+
     it('writes content of every size whole: small content and content past 1 MiB, by replace and create_exclusive', async () => {
       // The Node adapter fills temp files of up to 1 MiB with synchronous calls and larger ones through a FileHandle.
       const sizes = [1, 1024 * 1024, 1024 * 1024 + 1, 3 * 1024 * 1024 + 7];

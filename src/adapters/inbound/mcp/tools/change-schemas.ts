@@ -21,6 +21,7 @@ export const changeSchema = z.object({
   not_restorable: z.string().optional(),
   undone_by: z.string().optional(),
   diff: z.string().optional(),
+  diff_omitted: z.string().optional(),
 });
 
 /** One change undo_changes was asked for, with its outcome. */
@@ -32,4 +33,5 @@ export const undoResultSchema = z.object({
   path: z.string().optional(),
   reason: z.string().optional(),
   diff: z.string().optional(),
+  diff_omitted: z.string().optional(),
 });

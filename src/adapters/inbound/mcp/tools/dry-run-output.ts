@@ -4,11 +4,15 @@ import type { ToolOutput } from '../tool-definition.js';
 
 /** The input flag and output fields every tool with a dry run adds to its schemas. */
 export const DRY_RUN_INPUT = { dry_run: z.boolean().optional().describe('Write nothing; return the unified diff.') };
-export const DRY_RUN_OUTPUT = { dry_run: z.literal(true).optional(), diff: z.string().optional() };
+export const DRY_RUN_OUTPUT = {
+  dry_run: z.literal(true).optional(),
+  diff: z.string().optional(),
+  diff_omitted: z.string().optional().describe('Why the diff is not shown: too large to make, or to fit max_result_bytes.'),
+};
 
 /** A result as it goes out: a dry run's text block is a line saying so, then the diff. */
 export function withDryRunText<T extends object>(result: T | (T & DryRunFields), what: (result: T) => string): ToolOutput {
   const structured = { ...result } as Record<string, unknown>;
-  if (!('diff' in result)) return { structured };
-  return { structured, text: dryRunText(what(result), result.diff) };
+  if (!('dry_run' in result)) return { structured };
+  return { structured, text: dryRunText(what(result), result) };
 }
