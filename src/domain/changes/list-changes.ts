@@ -4,6 +4,7 @@ import type { ChangeJournal, ChangeQuery, ChangeRecord } from '../ports/change-j
 import { type PrincipalContext, UNRESTRICTED_PRINCIPAL } from '../principal.js';
 import { displayPath } from '../roots.js';
 import type { Settings } from '../settings.js';
+import { assertKnownChange } from './change-id.js';
 import { textDiff, viewOf, type ChangeView } from './change-view.js';
 import type { ChangeContents } from './change-contents.js';
 import type { Snapshots } from './snapshots.js';
@@ -53,6 +54,7 @@ export class ListChanges {
     } else if (input.path !== undefined) {
       throw errors.invalidArgument('list_changes: give root with path (the path is inside that root)');
     }
+    if (input.before_id !== undefined) await assertKnownChange(this.journal, journalPrincipal(this.principals), 'before_id', input.before_id);
     const limit = Math.min(input.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
     const query: ChangeQuery = {
       principal: journalPrincipal(this.principals),

@@ -4,6 +4,7 @@ import type { PrincipalContext } from '../principal.js';
 import type { RootPath } from '../roots.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { PathPolicy } from '../path-policy.js';
+import { assertChangeId, assertKnownChange } from './change-id.js';
 import { textDiff } from './change-view.js';
 import type { ChangeContents } from './change-contents.js';
 import { journalPrincipal } from './list-changes.js';
@@ -73,6 +74,7 @@ export class UndoChanges {
     const principal = journalPrincipal(this.principals);
     if (input.ids !== undefined) {
       const picked: (ChangeRecord | string)[] = [];
+      for (const id of input.ids) assertChangeId('ids', id);
       for (const id of new Set(input.ids)) {
         const record = await this.journal.get(id);
         const theirs = record === null || (principal !== undefined && record.principal !== principal) || !this.snapshots.isHere(record, this.paths.roots);
@@ -85,6 +87,7 @@ export class UndoChanges {
       if (input.root === undefined) throw errors.invalidArgument('undo_changes: give root with path (the path is inside that root)');
       path = this.contents.shownPath(input.root, input.path);
     }
+    if (input.since_id !== undefined) await assertKnownChange(this.journal, principal, 'since_id', input.since_id);
     // One more than may be undone, to tell a selection past the limit from one at it.
     const selected = await this.journal.list({ principal, root: input.root, path, afterId: input.since_id, limit: MAX_SELECTED + 1, roots: this.snapshots.rootKeys(this.paths.roots) });
     if (selected.length > MAX_SELECTED) {

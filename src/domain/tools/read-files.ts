@@ -66,10 +66,10 @@ export class ReadFiles {
         continue;
       }
       try {
-        const read = await this.readFile.execute({ root: input.root, path, ...window }, work, remaining);
-        files.push(read);
-        remaining -= escapedLength(read.content);
-        spent = stoppedByBudget(read, input);
+        const { result, budgetCut } = await this.readFile.readWithin({ root: input.root, path, ...window }, remaining, work);
+        files.push(result);
+        remaining -= escapedLength(result.content);
+        spent = budgetCut;
       } catch (error) {
         if (!(error instanceof DomainError) || error.code === 'CANCELLED') throw error;
         // A line window larger than what is left of the budget: that is the budget, not the file.
@@ -83,13 +83,6 @@ export class ReadFiles {
     }
     return { files };
   }
-}
-
-/** Whether the read stopped early for want of budget rather than at the end of its window. */
-function stoppedByBudget(read: ReadFileResult, input: ReadFilesInput): boolean {
-  if (!read.truncated) return false;
-  if (read.next_offset_lines === undefined || input.limit_lines === undefined) return true;
-  return read.next_offset_lines - (input.offset_lines ?? 1) < input.limit_lines;
 }
 
 function budgetSpent(path: string): ReadFilesError {

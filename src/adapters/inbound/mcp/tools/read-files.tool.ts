@@ -10,7 +10,7 @@ export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
     description:
       `Read 1-${MAX_READ_FILES_PATHS} files of a root, each as read_file would (same permission). A bad path fails ` +
       'only its entry ({path, error}). One max_result_bytes budget: the file past it is truncated, later ones get ' +
-      'RESULT_BUDGET (ask again).',
+      'RESULT_BUDGET (ask again). A whole read cut short continues by offset_lines.',
     inputSchema: {
       root: z.string(),
       paths: z.array(z.string()).min(1).max(MAX_READ_FILES_PATHS),
@@ -40,7 +40,7 @@ export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
 export function readFilesText(result: ReadFilesResult): string {
   return result.files
     .map((entry) => {
-      const body = isReadError(entry) ? `ERROR ${entry.error.code}: ${entry.error.message}` : readFileText(entry).join('\n');
+      const body = isReadError(entry) ? `ERROR ${entry.error.code}: ${entry.error.message}` : readFileText(entry, 'read_file ').join('\n');
       return `==> ${entry.path} <==\n${body}${body.endsWith('\n') ? '' : '\n'}`;
     })
     .join('\n');
