@@ -31,6 +31,9 @@ export interface ReadFilesResult {
   files: ReadFilesEntry[];
 }
 
+/** Told of each entry as it is settled; `cause` is the error behind a failed one (none for RESULT_BUDGET). */
+export type ReadFilesListener = (entry: ReadFilesEntry, cause?: DomainError) => void;
+
 export function isReadError(entry: ReadFilesEntry): entry is ReadFilesError {
   return 'error' in entry;
 }
@@ -47,7 +50,7 @@ export class ReadFiles {
     private readonly settings: Settings,
   ) {}
 
-  async execute(input: ReadFilesInput, work?: WorkContext): Promise<ReadFilesResult> {
+  async execute(input: ReadFilesInput, work?: WorkContext, listener: ReadFilesListener = () => undefined): Promise<ReadFilesResult> {
     // Security: the root and read_file's allowlist entry are checked once for the whole call, before any path.
     this.access.root('read_file', input.root);
     if (input.paths.length < 1 || input.paths.length > MAX_READ_FILES_PATHS) {
@@ -58,16 +61,20 @@ export class ReadFiles {
     const files: ReadFilesEntry[] = [];
     let remaining = this.settings.maxResultBytes;
     let spent = false;
+    const settle = (entry: ReadFilesEntry, cause?: DomainError) => {
+      files.push(entry);
+      listener(entry, cause);
+    };
     for (const path of input.paths) {
       remaining -= ENTRY_RESERVE_BYTES + 2 * escapedLength(path);
       if (spent || remaining < MIN_FILE_BUDGET_BYTES) {
         spent = true;
-        files.push(budgetSpent(path));
+        settle(budgetSpent(path));
         continue;
       }
       try {
         const { result, budgetCut } = await this.readFile.readWithin({ root: input.root, path, ...window }, remaining, work);
-        files.push(result);
+        settle(result);
         remaining -= escapedLength(result.content);
         spent = budgetCut;
       } catch (error) {
@@ -75,10 +82,10 @@ export class ReadFiles {
         // A line window larger than what is left of the budget: that is the budget, not the file.
         if (error.code === 'FILE_TOO_LARGE' && byLines && remaining < this.settings.maxResultBytes - ENTRY_RESERVE_BYTES - 2 * escapedLength(path)) {
           spent = true;
-          files.push(budgetSpent(path));
+          settle(budgetSpent(path));
           continue;
         }
-        files.push({ path, error: { code: error.code, message: error.message } });
+        settle({ path, error: { code: error.code, message: error.message } }, error);
       }
     }
     return { files };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isReadError, MAX_READ_FILES_PATHS, type ReadFiles, type ReadFilesResult } from '../../../../domain/tools/read-files.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { escapedLength } from '../../../../domain/result-budget.js';
+import { READ_ONLY, defineTool, type BatchEntryCall, type ToolDefinition } from '../tool-definition.js';
 import { READ_FILE_OUTPUT, readFileText } from './read-file.tool.js';
 
 export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
@@ -30,8 +31,20 @@ export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root }),
     handle: async (args, context) => {
-      const result = await readFiles.execute(args, context.work);
-      return { structured: { ...result }, text: readFilesText(result), isError: result.files.every(isReadError) };
+      const entries: BatchEntryCall[] = [];
+      let settled = performance.now();
+      const result = await readFiles.execute(args, context.work, (entry, cause) => {
+        const now = performance.now();
+        const failed = isReadError(entry);
+        entries.push({
+          path: entry.path,
+          error: failed ? { code: entry.error.code, text: `${entry.error.code}: ${entry.error.message}`, cause } : undefined,
+          durationMs: now - settled,
+          responseBytes: escapedLength(entry.path) + (failed ? escapedLength(entry.error.message) : escapedLength(entry.content)),
+        });
+        settled = now;
+      });
+      return { structured: { ...result }, text: readFilesText(result), isError: result.files.every(isReadError), entries };
     },
   });
 }
