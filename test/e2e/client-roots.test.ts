@@ -145,6 +145,7 @@ describe('roots from the client (stdio, no DIR, no config)', () => {
     await rootsAre(client, []);
     expect((await callTool(client, 'read_file', { root: 'docs', path: 'd.md' })).text).toBe(NO_ROOTS);
     expect((await callTool(client, 'view', { path: '/' })).text).toBe(NO_ROOTS);
+    expect((await callTool(client, 'list_changes', {})).text).toBe(NO_ROOTS);
     expect(started.listed()).toBe(3);
   });
 

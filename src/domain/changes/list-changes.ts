@@ -44,6 +44,8 @@ export class ListChanges {
   ) {}
 
   async execute(input: ListChangesInput, sessionId: string): Promise<{ changes: ChangeView[]; diffs_omitted?: number }> {
+    // No folder shared: NO_ROOTS as every tool answers, not an empty list that reads as "no changes".
+    this.paths.assertRootsShared();
     const usable = this.paths.roots.filter((root) => root.allowedTools.size > 0);
     const visible = new Set(usable.map((root) => root.name));
     let path: string | undefined;
