@@ -93,6 +93,12 @@ try {
   }
   const all = cases.map((_, i) => i);
   console.log(`| **all (${cases.length})** | | **${cell(ours, all)}** | **${cell(reference, all)}** |`);
+  // Ours must get every case right: a wrong text, a lost CRLF or an unhelpful error fails the run.
+  const failed = all.filter((i) => !['success', 'usable'].includes(ours[i]));
+  if (failed.length > 0) {
+    console.error(`str_replace failed ${failed.length} case(s): ${failed.map((i) => `${cases[i].name}: ${ours[i]}`).join('; ')}`);
+    process.exitCode = 1;
+  }
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

@@ -4,7 +4,10 @@
 // and unit, so the file, old_str, new_str and the expected result are rendered from one source.
 // `node scripts/edit-cases.mjs --write` regenerates test/fixtures/edit-cases.json; `npm run edit-cases` prints the table.
 
-/** [depth, text] lines; `edit` is the line the new_str changes, `added` a line it inserts after it. */
+/**
+ * [depth, text] lines; `edit` is the line the new_str changes, `added` a line it inserts after it;
+ * `deeper`, for the drifts that ask for it, lines it inserts instead, one indented past every old_str line.
+ */
 const SNIPPETS = [
   {
     name: 'go',
@@ -21,6 +24,7 @@ const SNIPPETS = [
     after: [[0, ''], [0, 'cart = Cart()'], [0, '']],
     edit: { index: 3, text: 'result += item.price * item.qty' },
     added: [3, 'self.count += 1'],
+    deeper: [[3, 'for i in range(3):'], [4, 'print(i)']],
   },
   {
     name: 'typescript',
@@ -37,6 +41,7 @@ const SNIPPETS = [
     after: [[1, 'db:'], [2, 'image: postgres:16'], [0, '']],
     edit: { index: 4, text: 'MODE: staging' },
     added: [3, 'DEBUG: "false"'],
+    deeper: [[3, 'LOGGING:'], [4, 'level: debug']],
   },
 ];
 
@@ -56,6 +61,14 @@ const DRIFTS = [
   { name: 'CRLF file, LF old_str', file: { unit: '    ', eol: '\r\n' }, model: { unit: '    ' } },
   { name: 'CRLF file, LF old_str, tabs vs spaces', file: { unit: '\t', eol: '\r\n' }, model: { unit: '  ' } },
   { name: 'a line changed meanwhile', file: { unit: '    ', changed: true }, model: { unit: '    ' }, expect: 'no_match' },
+  // Issue 32: new_str lines deeper than any old_str line take the file's unit per level, never a mix
+  // of tabs and spaces. YAML forbids tabs for indentation, so its file is spaces in every one.
+  { name: 'tabs in the file, spaces in old_str, new_str deeper', file: { unit: '\t' }, model: { unit: '    ' }, deeper: true, only: ['python'] },
+  { name: 'tabs in the file, 2-space old_str, new_str deeper', file: { unit: '\t' }, model: { unit: '  ' }, deeper: true, only: ['python'] },
+  { name: 'spaces in the file, tabs in old_str, new_str deeper', file: { unit: '    ' }, model: { unit: '\t' }, deeper: true, only: ['python', 'yaml'] },
+  { name: '2-space file, 4-space old_str, new_str deeper', file: { unit: '  ' }, model: { unit: '    ' }, deeper: true, only: ['python', 'yaml'] },
+  { name: '4-space file, 2-space old_str, new_str deeper', file: { unit: '    ' }, model: { unit: '  ' }, deeper: true, only: ['python', 'yaml'] },
+  { name: 're-indented block from column 0, new_str deeper', file: { unit: '  ' }, model: { unit: '    ', dedent: true }, deeper: true, only: ['python', 'yaml'] },
 ];
 
 function render(lines, { unit, base = 0, extra = '', trailing = '', eol = '\n' }, shift = 0) {
@@ -63,16 +76,16 @@ function render(lines, { unit, base = 0, extra = '', trailing = '', eol = '\n' }
 }
 
 /** The body as the edit leaves it: the edited line changed and one line added after it. */
-function edited(snippet) {
+function edited(snippet, deeper = false) {
   const body = snippet.body.map((line, i) => (i === snippet.edit.index ? [line[0], snippet.edit.text] : line));
-  body.splice(snippet.edit.index + 1, 0, snippet.added);
+  body.splice(snippet.edit.index + 1, 0, ...(deeper ? snippet.deeper : [snippet.added]));
   return body;
 }
 
 export function buildCases() {
   const cases = [];
   for (const drift of DRIFTS) {
-    for (const snippet of SNIPPETS) {
+    for (const snippet of SNIPPETS.filter((candidate) => drift.only === undefined || drift.only.includes(candidate.name))) {
       const eol = drift.file.eol ?? '\n';
       const fileStyle = { unit: drift.file.unit, trailing: drift.file.trailing ?? '', eol };
       const body = drift.file.changed ? snippet.body.map((line, i) => (i === 0 ? [line[0], `${line[1]} // changed meanwhile`] : line)) : snippet.body;
@@ -81,8 +94,8 @@ export function buildCases() {
       const shift = drift.model.dedent ? snippet.body[0][0] : 0;
       const modelStyle = { unit: drift.model.unit, extra: drift.model.extra ?? '', trailing: drift.model.trailing ?? '' };
       const oldStr = render(snippet.body, modelStyle, shift);
-      const newStr = render(edited(snippet), modelStyle, shift);
-      const expected = drift.expect === 'no_match' ? file : file.replace(fileBody, render(edited(snippet), fileStyle));
+      const newStr = render(edited(snippet, drift.deeper), modelStyle, shift);
+      const expected = drift.expect === 'no_match' ? file : file.replace(fileBody, render(edited(snippet, drift.deeper), fileStyle));
       cases.push({
         name: `${drift.name} (${snippet.name})`,
         drift: drift.name,

@@ -58,6 +58,11 @@ export class PathPolicy {
     return this.source.current().length > 0;
   }
 
+  /** Whether this root (same name, same folder) is still served, whoever asks: a client may stop sharing it. */
+  serves(root: Root): boolean {
+    return this.source.current().some((now) => now.name === root.name && now.hostPath === root.hostPath);
+  }
+
   /** Whether a root of this name exists now, whoever asks (a client's folders may come and go). */
   exists(name: string): boolean {
     return this.source.current().some((root) => root.name === name);

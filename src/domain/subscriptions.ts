@@ -3,7 +3,7 @@ import { errors } from './errors.js';
 import type { ChangeFeed, EntryChange } from './ports/change-feed.port.js';
 import type { FileSystemPort } from './ports/file-system.port.js';
 import type { FileWatcher, Watch } from './ports/file-watcher.port.js';
-import { displayPath, type RootPath } from './roots.js';
+import { displayPath, type Root, type RootPath } from './roots.js';
 import type { RootAccess } from './tools/root-access.js';
 import { RESOURCE_TOOL } from './tools/read-resource.js';
 
@@ -12,6 +12,7 @@ export type ChangeListener = () => void;
 
 /** One watch shared by every session subscribed to the same entry; closed when the last one goes. */
 interface SharedWatch {
+  readonly root: Root;
   readonly ready: Promise<Watch>;
   readonly listeners: Map<string, ChangeListener>;
 }
@@ -28,7 +29,9 @@ interface SharedWatch {
  * A change from the feed tells the entry's own subscribers, those of the folder it is in, and
  * those of anything below it (a removed or moved folder takes its contents with it).
  * Security: a change is looked up by its root key among the entries subscribed here, so a change
- * of a root this replica does not serve matches nothing; it never carries a host path.
+ * of a root this replica does not serve matches nothing; it never carries a host path. A root no
+ * longer served (a client stopped sharing the folder) tells nothing more: the first change heard
+ * after it went drops its subscriptions and their watch.
  */
 export class Subscriptions {
   private readonly watches = new Map<string, SharedWatch>();
@@ -66,8 +69,8 @@ export class Subscriptions {
     let shared = this.watches.get(key);
     if (!shared) {
       const listeners = new Map<string, ChangeListener>();
-      const ready = this.watcher.watch(target, entry.kind === 'directory' ? 'directory' : 'file', () => tell(listeners));
-      shared = { ready, listeners };
+      const ready = this.watcher.watch(target, entry.kind === 'directory' ? 'directory' : 'file', () => this.tell(key));
+      shared = { root: target.root, ready, listeners };
       this.watches.set(key, shared);
     }
     shared.listeners.set(sessionId, listener);
@@ -88,18 +91,18 @@ export class Subscriptions {
   changed(change: EntryChange): void {
     if (this.watches.size === 0) return;
     const prefix = `${change.rootKey}\0`;
-    const touched = new Set<SharedWatch>();
+    const touched = new Set<string>();
     for (const segments of change.paths) {
       const entry = segments.join('/');
       const folder = segments.slice(0, -1).join('/');
-      for (const [key, shared] of this.watches) {
+      for (const key of this.watches.keys()) {
         if (!key.startsWith(prefix)) continue;
         const watched = key.slice(prefix.length);
         const below = entry === '' ? watched !== '' : watched.startsWith(`${entry}/`);
-        if (watched === entry || below || (segments.length > 0 && watched === folder)) touched.add(shared);
+        if (watched === entry || below || (segments.length > 0 && watched === folder)) touched.add(key);
       }
     }
-    for (const shared of touched) tell(shared.listeners);
+    for (const key of touched) this.tell(key);
   }
 
   /** The session ended: every subscription of it goes. */
@@ -110,6 +113,16 @@ export class Subscriptions {
   /** Subscriptions the session holds. */
   countOf(sessionId: string): number {
     return this.sessions.get(sessionId)?.size ?? 0;
+  }
+
+  private tell(key: string): void {
+    const shared = this.watches.get(key);
+    if (!shared) return;
+    if (this.access.serves(shared.root)) {
+      for (const notify of [...shared.listeners.values()]) notify();
+      return;
+    }
+    for (const sessionId of [...shared.listeners.keys()]) this.release(sessionId, key);
   }
 
   private release(sessionId: string, key: string): void {
@@ -131,8 +144,4 @@ export class Subscriptions {
   private keyOf(path: RootPath): string {
     return `${this.keys.of(path.root)}\0${path.segments.join('/')}`;
   }
-}
-
-function tell(listeners: Map<string, ChangeListener>): void {
-  for (const notify of [...listeners.values()]) notify();
 }

@@ -1,3 +1,5 @@
+import { reindent } from './reindent.js';
+
 /**
  * Where an edit's old_str is in a text, for str_replace: an exact occurrence first; failing
  * that, whole lines equal once leading and trailing whitespace (and CR) are ignored. Only
@@ -71,7 +73,8 @@ export function locate(content: string, edit: EditRequest): Located {
   const spans = regions.map((first) => {
     const last = lines[first + wanted.lines.length - 1];
     const end = wanted.endsWithNewline ? last.end + last.eol.length : last.end;
-    const text = reindent(edit.newStr, wanted.lines, lines.slice(first, first + wanted.lines.length));
+    const matched = lines.slice(first, first + wanted.lines.length).map((line) => line.text);
+    const text = reindent(edit.newStr, wanted.lines, matched, () => lines.map((line) => line.text));
     return { at: lines[first].start, length: end - lines[first].start, replacement: withLineEnding(text, eol) };
   });
   return { found: 'spans', kind: 'whitespace_tolerant', spans };
@@ -150,37 +153,6 @@ function tolerantRegions(lines: readonly Line[], wanted: readonly string[]): num
     }
   }
   return found;
-}
-
-/**
- * new_str re-indented for where it lands: a line whose indentation is that of some old_str
- * line gets the indentation the file has on the matching line (so tabs meet tabs); any other
- * line keeps its indentation relative to old_str's first line, shifted to the file's.
- */
-function reindent(newStr: string, wanted: readonly string[], matched: readonly Line[]): string {
-  const byIndent = new Map<string, string>();
-  wanted.forEach((line, i) => {
-    const own = indentOf(line);
-    if (line.trim() !== '' && !byIndent.has(own)) byIndent.set(own, indentOf(matched[i].text));
-  });
-  const base = indentOf(wanted[0]);
-  const target = indentOf(matched[0].text);
-  return newStr
-    .split(/\r?\n/)
-    .map((line) => {
-      if (line.trim() === '') return line;
-      const own = indentOf(line);
-      const body = line.slice(own.length);
-      const mapped = byIndent.get(own);
-      if (mapped !== undefined) return mapped + body;
-      if (own.startsWith(base)) return target + own.slice(base.length) + body;
-      return target.slice(0, Math.max(0, target.length - (base.length - own.length))) + body;
-    })
-    .join('\n');
-}
-
-function indentOf(line: string): string {
-  return /^[ \t]*/.exec(line)![0];
 }
 
 /** The window of old_str's line count with the highest mean line similarity. */

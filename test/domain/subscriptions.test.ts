@@ -10,6 +10,10 @@ import { RemoveFolder } from '../../src/domain/tools/remove-folder.js';
 import { WriteFile } from '../../src/domain/tools/write-file.js';
 import { domainError, rootAccess, TEST_SETTINGS } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
+import { PathPolicy } from '../../src/domain/path-policy.js';
+import type { Root } from '../../src/domain/roots.js';
+import { ToolPolicy } from '../../src/domain/tool-policy.js';
+import { RootAccess } from '../../src/domain/tools/root-access.js';
 
 function world(maxPerSession = 256) {
   const fs = new InMemoryFileSystem();
@@ -139,5 +143,37 @@ describe('Subscriptions', () => {
       feed.publish({ rootKey: workspaceKey, paths: [['a.txt']] });
       expect(told).toEqual(['s']);
     });
+  });
+});
+
+describe('Subscriptions of a root that stops being served (issue 32)', () => {
+  it('a client that stops sharing the folder: no more notifications for it, its watch closed; shared again, a new subscription works', async () => {
+    const fs = new InMemoryFileSystem();
+    fs.seedFile('/ws/a.txt', 'a');
+    const workspace = makeRoot('workspace', '/ws');
+    let shared: readonly Root[] = [workspace];
+    const access = new RootAccess(new PathPolicy({ current: () => shared }), new ToolPolicy());
+    const watcher = new InMemoryFileWatcher(fs);
+    const keys = new RootKeys(new NodeContentHasher());
+    const feed = new InProcessChangeFeed();
+    const subscriptions = new Subscriptions(access, fs, watcher, 256, keys, feed);
+    const told: string[] = [];
+    await subscriptions.subscribe('s', 'workspace', 'a.txt', () => told.push('a'));
+    const at = { root: workspace, segments: ['a.txt'] };
+    watcher.changed(at);
+    expect(told).toEqual(['a']);
+
+    shared = [];
+    watcher.changed(at);
+    feed.publish({ rootKey: keys.of(workspace), paths: [['a.txt']] });
+    expect(told).toEqual(['a']);
+    await Promise.resolve();
+    expect(watcher.size).toBe(0);
+    expect(subscriptions.countOf('s')).toBe(0);
+
+    shared = [workspace];
+    await subscriptions.subscribe('s', 'workspace', 'a.txt', () => told.push('again'));
+    watcher.changed(at);
+    expect(told).toEqual(['a', 'again']);
   });
 });

@@ -107,7 +107,7 @@ describe('change journal: kill -9 during a stream of changes (issue 20)', () => 
     expect(Object.keys(await snapshot(workspace)).filter((name) => name.includes('.mcp-fs-'))).toEqual([]);
 
     // Undoing everything, newest first, gives back the seeded root exactly (the killed server's session too: all).
-    const undone = await callTool(client, 'undo_changes', { since_id: '0', session: 'all' });
+    const undone = await callTool(client, 'undo_changes', { since_id: '00000000000000000', session: 'all' });
     const outcomes = (undone.structured.results as { outcome: string; reason?: string }[]).map((result) => `${result.outcome}${result.reason ? `: ${result.reason}` : ''}`);
     expect(outcomes).toEqual(Array(changes.length).fill('restored'));
     expect(await snapshot(workspace)).toEqual(seed);

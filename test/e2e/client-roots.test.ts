@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool } from '../support/mcp.js';
+import { nextUpdate, sleep, updatesOf } from '../support/notifications.js';
 import { startTestServer } from '../support/server.js';
 
 const MAIN = join(process.cwd(), 'dist', 'main.js');
@@ -145,7 +146,29 @@ describe('roots from the client (stdio, no DIR, no config)', () => {
     await rootsAre(client, []);
     expect((await callTool(client, 'read_file', { root: 'docs', path: 'd.md' })).text).toBe(NO_ROOTS);
     expect((await callTool(client, 'view', { path: '/' })).text).toBe(NO_ROOTS);
+    expect((await callTool(client, 'list_changes', {})).text).toBe(NO_ROOTS);
     expect(started.listed()).toBe(3);
+  });
+
+  it('a folder the client stops sharing: disk edits there no longer notify its subscriptions (issue 32)', async () => {
+    const { client, share } = await start([], [uri('app'), uri('docs')]);
+    await rootsAre(client, ['app', 'docs']);
+    const updates = updatesOf(client);
+    await client.subscribeResource({ uri: 'mcpfs://app/a.txt' });
+    await client.subscribeResource({ uri: 'mcpfs://docs/d.md' });
+    await writeFile(join(dir, 'app', 'a.txt'), 'edited while shared\n');
+    expect(await nextUpdate(updates, 0)).toBe('mcpfs://app/a.txt');
+    await share([uri('docs')]);
+    await rootsAre(client, ['docs']);
+    await sleep(400);
+    const before = updates.length;
+    await writeFile(join(dir, 'app', 'a.txt'), 'edited after it stopped being shared\n');
+    await writeFile(join(dir, 'app', 'a.txt'), 'and again\n');
+    // The folder still shared still notifies.
+    await writeFile(join(dir, 'docs', 'd.md'), '# still shared\n');
+    await nextUpdate(updates, before);
+    await sleep(600);
+    expect(updates.slice(before).map((update) => update.uri)).toEqual(['mcpfs://docs/d.md']);
   });
 
   it('a client without the roots capability gets no roots, NO_ROOTS and the usual tools/list', async () => {

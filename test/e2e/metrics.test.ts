@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { HttpAuthentication } from '../../src/adapters/inbound/http/auth/http-authentication.js';
 import type { AppConfig } from '../../src/config/app-config.js';
 import { callTool } from '../support/mcp.js';
+import { sample } from '../support/metrics.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { postMcp, sha256Hex } from '../support/raw-mcp.js';
@@ -10,12 +11,6 @@ import { postMcp, sha256Hex } from '../support/raw-mcp.js';
 async function scrape(server: TestServer, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
   const response = await fetch(`${server.baseUrl}/metrics`, { headers });
   return { status: response.status, type: response.headers.get('content-type') ?? '', body: await response.text() };
-}
-
-/** The value of one sample line, e.g. `mcp_fs_tool_calls_total{tool="read_file",...}`. */
-function sample(body: string, series: string): number | undefined {
-  const line = body.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
 describe('GET /metrics (Prometheus text format)', () => {

@@ -32,7 +32,37 @@ describe('read_files over HTTP with the SDK client', () => {
       const outcome = await callTool(await own.connect(), 'read_files', { root: 'workspace', paths: ['big.txt', 'after.txt'] });
       expect(outcome.structured.files[0]).toMatchObject({ path: 'big.txt', truncated: true, next_offset_bytes: expect.any(Number) });
       expect(outcome.structured.files[1].error.code).toBe('RESULT_BUDGET');
-      expect(outcome.text).toContain('[truncated: continue with offset_bytes');
+      // One line past the budget: only a byte window continues it, and read_file is the tool that takes one.
+      expect(outcome.text).toContain('[truncated: continue with read_file offset_bytes');
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('a whole text file cut by the budget hints offset_lines, and read_files continues it from there', async () => {
+    const own = await startTestServer({ settings: { maxResultBytes: 16 * 1024 } });
+    try {
+      const text = Array.from({ length: 4000 }, (_, i) => `line ${i + 1}\n`).join('');
+      await writeTree(own.rootPath('workspace'), { 'lines.txt': text });
+      const client = await own.connect();
+      const first = await callTool(client, 'read_files', { root: 'workspace', paths: ['lines.txt'] });
+      const next = first.structured.files[0].next_offset_lines;
+      expect(first.text).toContain(`[truncated: continue with offset_lines ${next} (4000 lines in all)]`);
+      const rest = await callTool(client, 'read_files', { root: 'workspace', paths: ['lines.txt'], offset_lines: next });
+      expect(rest.isError).toBe(false);
+      expect(rest.structured.files[0].content.startsWith(`line ${next}\n`)).toBe(true);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('offset_lines without limit_lines: a file cut at max_full_read_size leaves the budget to the files after it', async () => {
+    const own = await startTestServer({ settings: { maxFullReadSize: 5000, maxResultBytes: 200_000 } });
+    try {
+      await writeTree(own.rootPath('workspace'), { 'long.txt': 'forty-ish bytes of text on every line.\n'.repeat(1000), 'after.txt': 'a\nb\n' });
+      const outcome = await callTool(await own.connect(), 'read_files', { root: 'workspace', paths: ['long.txt', 'after.txt'], offset_lines: 1 });
+      expect(outcome.structured.files[0]).toMatchObject({ truncated: true, next_offset_lines: expect.any(Number) });
+      expect(outcome.structured.files[1]).toMatchObject({ path: 'after.txt', content: 'a\nb\n', truncated: false });
     } finally {
       await own.stop();
     }

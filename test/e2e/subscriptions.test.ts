@@ -137,6 +137,23 @@ describe('resources/subscribe over Streamable HTTP', () => {
     expect(watcher().size).toBe(0);
   }, 60_000);
 
+  it("a subscribed file's folder removed and made again on disk: later disk edits notify again (issue 32)", async () => {
+    const client = await server.connect();
+    const updates = updatesOf(client);
+    const workspace = server.rootPath('workspace');
+    await writeFile(join(workspace, 'src/main.ts'), 'v1');
+    await client.subscribeResource({ uri: 'mcpfs://workspace/src/main.ts' });
+    await rm(join(workspace, 'src'), { recursive: true });
+    await mkdir(join(workspace, 'src'));
+    await writeFile(join(workspace, 'src/main.ts'), 'v2');
+    await nextUpdate(updates, 0);
+    // Past the coalescing window, an edit in place is heard through the rebuilt watch.
+    await sleep(400);
+    const seen = updates.length;
+    await writeFile(join(workspace, 'src/main.ts'), 'v3 edited in place');
+    expect(await nextUpdate(updates, seen)).toBe('mcpfs://workspace/src/main.ts');
+  });
+
   it('Security: a subscribed directory swapped for a link leading outside: the swap is told, the outside never', async () => {
     const client = await server.connect();
     const updates = updatesOf(client);

@@ -5,6 +5,7 @@ import { type PrincipalContext, UNRESTRICTED_PRINCIPAL } from '../principal.js';
 import { displayPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
+import { assertKnownChange } from './change-id.js';
 import { viewOf, type ChangeView } from './change-view.js';
 import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
 import type { Snapshots } from './snapshots.js';
@@ -44,6 +45,8 @@ export class ListChanges {
   ) {}
 
   async execute(input: ListChangesInput, sessionId: string): Promise<{ changes: ChangeView[]; diffs_omitted?: number }> {
+    // No folder shared: NO_ROOTS as every tool answers, not an empty list that reads as "no changes".
+    this.paths.assertRootsShared();
     const usable = this.paths.roots.filter((root) => root.allowedTools.size > 0);
     const visible = new Set(usable.map((root) => root.name));
     let path: string | undefined;
@@ -54,6 +57,7 @@ export class ListChanges {
     } else if (input.path !== undefined) {
       throw errors.invalidArgument('list_changes: give root with path (the path is inside that root)');
     }
+    if (input.before_id !== undefined) await assertKnownChange(this.journal, journalPrincipal(this.principals), 'before_id', input.before_id);
     const limit = Math.min(input.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
     const query: ChangeQuery = {
       principal: journalPrincipal(this.principals),

@@ -6,6 +6,7 @@ import type { ToolPolicy } from '../tool-policy.js';
 import type { PathPolicy } from '../path-policy.js';
 import type { Settings } from '../settings.js';
 import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
+import { assertChangeId, assertKnownChange } from './change-id.js';
 import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
 import { journalPrincipal } from './list-changes.js';
 import type { Restorer } from './restorer.js';
@@ -89,6 +90,7 @@ export class UndoChanges {
     const principal = journalPrincipal(this.principals);
     if (input.ids !== undefined) {
       const picked: (ChangeRecord | string)[] = [];
+      for (const id of input.ids) assertChangeId('ids', id);
       for (const id of new Set(input.ids)) {
         const record = await this.journal.get(id);
         const theirs = record === null || (principal !== undefined && record.principal !== principal) || !this.snapshots.isHere(record, this.paths.roots);
@@ -101,6 +103,7 @@ export class UndoChanges {
       if (input.root === undefined) throw errors.invalidArgument('undo_changes: give root with path (the path is inside that root)');
       path = this.contents.shownPath(input.root, input.path);
     }
+    if (input.since_id !== undefined) await assertKnownChange(this.journal, principal, 'since_id', input.since_id);
     // One more than may be undone, to tell a selection past the limit from one at it.
     // The local operator's selection stays in this conversation unless asked: every stdio server of the user shares one journal.
     const session = (input.session ?? (principal === undefined ? 'this' : 'all')) === 'this' ? sessionId : undefined;

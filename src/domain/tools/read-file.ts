@@ -41,7 +41,15 @@ export interface ReadFileResult {
   next_offset_lines?: number;
 }
 
-type Window = Pick<ReadFileResult, 'content' | 'truncated' | 'encoding' | 'lines_total' | 'next_offset_bytes' | 'next_offset_lines'>;
+/** One read of a batch: the result, and whether the result budget (not the window, not a read limit) cut it. */
+export interface BudgetedRead {
+  result: ReadFileResult;
+  budgetCut: boolean;
+}
+
+type Window = Pick<ReadFileResult, 'content' | 'truncated' | 'encoding' | 'lines_total' | 'next_offset_bytes' | 'next_offset_lines'> & {
+  budgetCut: boolean;
+};
 
 /** FR-005: a full read up to max_full_read_size, or a byte or line window of any file. */
 export class ReadFile {
@@ -51,8 +59,20 @@ export class ReadFile {
     private readonly settings: Settings,
   ) {}
 
-  /** `resultBytes`: the JSON-escaped content this read may return (read_files shares one budget among its files). */
-  async execute(input: ReadFileInput, work?: WorkContext, resultBytes = this.settings.maxResultBytes): Promise<ReadFileResult> {
+  async execute(input: ReadFileInput, work?: WorkContext): Promise<ReadFileResult> {
+    return (await this.read(input, work, this.settings.maxResultBytes, false)).result;
+  }
+
+  /**
+   * read_files' read of one file within `resultBytes` (the JSON-escaped content left of the call's
+   * budget). A whole read cut short stops at a line end and continues by offset_lines, which
+   * read_files takes; offset_bytes (which it does not) only when even the first line does not fit.
+   */
+  async readWithin(input: ReadFileInput, resultBytes: number, work?: WorkContext): Promise<BudgetedRead> {
+    return this.read(input, work, resultBytes, true);
+  }
+
+  private async read(input: ReadFileInput, work: WorkContext | undefined, resultBytes: number, wholeByLines: boolean): Promise<BudgetedRead> {
     const target = this.access.path('read_file', input.root, input.path);
     const byBytes = input.offset_bytes !== undefined || input.limit_bytes !== undefined;
     const byLines = input.offset_lines !== undefined || input.limit_lines !== undefined;
@@ -69,12 +89,15 @@ export class ReadFile {
     const file = await this.openRegularFile(target);
     try {
       const size = file.stat.size;
-      if (!byLines && !byBytes) return { path: displayPath(target), size, ...(await this.readWhole(file, target, size, resultBytes, work)) };
+      if (!byLines && !byBytes) {
+        const { budgetCut, ...whole } = await this.readWhole(file, target, size, resultBytes, wholeByLines, work);
+        return { result: { path: displayPath(target), size, ...whole }, budgetCut };
+      }
       const binary = looksBinary(await readRange(file, 0, Math.min(size, BINARY_SNIFF_BYTES)));
-      const window = byLines
+      const { budgetCut, ...window } = byLines
         ? await this.readLines(file, target, binary, input.offset_lines ?? 1, input.limit_lines, resultBytes, work)
         : await this.readBytes(file, size, binary, input.offset_bytes ?? 0, input.limit_bytes, resultBytes, work);
-      return { path: displayPath(target), size, binary, ...window };
+      return { result: { path: displayPath(target), size, binary, ...window }, budgetCut };
     } finally {
       await file.close();
     }
@@ -103,7 +126,14 @@ export class ReadFile {
   }
 
   /** The binary test looks at the bytes read for the content: a whole read reads the file once. */
-  private async readWhole(file: ReadableFile, target: RootPath, size: number, resultBytes: number, work?: WorkContext): Promise<Pick<ReadFileResult, 'binary'> & Window> {
+  private async readWhole(
+    file: ReadableFile,
+    target: RootPath,
+    size: number,
+    resultBytes: number,
+    wholeByLines: boolean,
+    work?: WorkContext,
+  ): Promise<Pick<ReadFileResult, 'binary'> & Window> {
     const limit = this.settings.maxFullReadSize;
     if (size > limit) {
       throw new DomainError(
@@ -114,14 +144,27 @@ export class ReadFile {
     }
     const bytes = await readRange(file, 0, size, work);
     const binary = looksBinary(bytes);
-    return { binary, ...this.byteWindow(bytes, binary, 0, size, resultBytes) };
+    const window = this.byteWindow(bytes, binary, 0, size, resultBytes);
+    if (!wholeByLines || !window.truncated || window.encoding !== 'utf-8') return { binary, ...window };
+    const kept = linesWithin(bytes, resultBytes);
+    if (kept.lines === 0) return { binary, ...window };
+    return {
+      binary,
+      ...decodeContent(bytes.subarray(0, kept.bytes), false),
+      truncated: true,
+      lines_total: countLines(bytes),
+      next_offset_lines: kept.lines + 1,
+      budgetCut: true,
+    };
   }
 
   private async readBytes(file: ReadableFile, size: number, binary: boolean, offset: number, limit: number | undefined, resultBytes: number, work?: WorkContext): Promise<Window> {
     // Escaping never makes content shorter, so more than the result budget is never worth reading.
-    const length = Math.min(limit ?? this.settings.maxFullReadSize, this.partialReadCeiling, resultBytes);
+    const wanted = Math.min(limit ?? this.settings.maxFullReadSize, this.partialReadCeiling);
+    const length = Math.min(wanted, resultBytes);
     const bytes = offset >= size ? new Uint8Array() : await readRange(file, offset, length, work);
-    return this.byteWindow(bytes, binary, offset, size, resultBytes);
+    const window = this.byteWindow(bytes, binary, offset, size, resultBytes);
+    return { ...window, budgetCut: window.budgetCut || (length < wanted && window.truncated) };
   }
 
   /** The bytes read from `offset`, cut to what fits the result budget as they will be sent. */
@@ -131,7 +174,8 @@ export class ReadFile {
     const kept = fits >= bytes.length ? bytes : bytes.subarray(0, fits);
     const end = offset + kept.length;
     const content = kept === bytes ? decoded : decodeContent(kept, decoded.encoding === 'base64');
-    return end < size ? { ...content, truncated: true, next_offset_bytes: end } : { ...content, truncated: false };
+    const budgetCut = kept !== bytes;
+    return end < size ? { ...content, truncated: true, next_offset_bytes: end, budgetCut } : { ...content, truncated: false, budgetCut };
   }
 
   private async readLines(file: ReadableFile, target: RootPath, binary: boolean, first: number, limit: number | undefined, resultBytes: number, work?: WorkContext): Promise<Window> {
@@ -147,6 +191,8 @@ export class ReadFile {
       );
     }
     let { bytes, linesReturned } = window;
+    // The read limit (max_full_read_size without limit_lines) is the window's end, not the budget's.
+    let budgetCut = window.budgetExhausted && budget < readLimit;
     let content = decodeContent(bytes, binary);
     if (content.encoding === 'utf-8') {
       const kept = linesWithin(bytes, resultBytes);
@@ -161,13 +207,21 @@ export class ReadFile {
         bytes = bytes.subarray(0, kept.bytes);
         linesReturned = kept.lines;
         content = decodeContent(bytes, binary);
+        budgetCut = true;
       }
     }
     const next = first + linesReturned;
     return next - 1 < window.linesTotal
-      ? { ...content, truncated: true, lines_total: window.linesTotal, next_offset_lines: next }
-      : { ...content, truncated: false, lines_total: window.linesTotal };
+      ? { ...content, truncated: true, lines_total: window.linesTotal, next_offset_lines: next, budgetCut }
+      : { ...content, truncated: false, lines_total: window.linesTotal, budgetCut };
   }
+}
+
+/** Lines in text: a last line without a newline counts. */
+function countLines(bytes: Uint8Array): number {
+  let lines = 0;
+  for (const byte of bytes) if (byte === 0x0a) lines += 1;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? lines + 1 : lines;
 }
 
 function checkWhole(target: RootPath, name: string, value: number | undefined, minimum: number): void {

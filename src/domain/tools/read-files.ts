@@ -31,6 +31,9 @@ export interface ReadFilesResult {
   files: ReadFilesEntry[];
 }
 
+/** Told of each entry as it is settled; `cause` is the error behind a failed one (none for RESULT_BUDGET). */
+export type ReadFilesListener = (entry: ReadFilesEntry, cause?: DomainError) => void;
+
 export function isReadError(entry: ReadFilesEntry): entry is ReadFilesError {
   return 'error' in entry;
 }
@@ -47,7 +50,7 @@ export class ReadFiles {
     private readonly settings: Settings,
   ) {}
 
-  async execute(input: ReadFilesInput, work?: WorkContext): Promise<ReadFilesResult> {
+  async execute(input: ReadFilesInput, work?: WorkContext, listener: ReadFilesListener = () => undefined): Promise<ReadFilesResult> {
     // Security: the root and read_file's allowlist entry are checked once for the whole call, before any path.
     this.access.root('read_file', input.root);
     if (input.paths.length < 1 || input.paths.length > MAX_READ_FILES_PATHS) {
@@ -58,38 +61,35 @@ export class ReadFiles {
     const files: ReadFilesEntry[] = [];
     let remaining = this.settings.maxResultBytes;
     let spent = false;
+    const settle = (entry: ReadFilesEntry, cause?: DomainError) => {
+      files.push(entry);
+      listener(entry, cause);
+    };
     for (const path of input.paths) {
       remaining -= ENTRY_RESERVE_BYTES + 2 * escapedLength(path);
       if (spent || remaining < MIN_FILE_BUDGET_BYTES) {
         spent = true;
-        files.push(budgetSpent(path));
+        settle(budgetSpent(path));
         continue;
       }
       try {
-        const read = await this.readFile.execute({ root: input.root, path, ...window }, work, remaining);
-        files.push(read);
-        remaining -= escapedLength(read.content);
-        spent = stoppedByBudget(read, input);
+        const { result, budgetCut } = await this.readFile.readWithin({ root: input.root, path, ...window }, remaining, work);
+        settle(result);
+        remaining -= escapedLength(result.content);
+        spent = budgetCut;
       } catch (error) {
         if (!(error instanceof DomainError) || error.code === 'CANCELLED') throw error;
         // A line window larger than what is left of the budget: that is the budget, not the file.
         if (error.code === 'FILE_TOO_LARGE' && byLines && remaining < this.settings.maxResultBytes - ENTRY_RESERVE_BYTES - 2 * escapedLength(path)) {
           spent = true;
-          files.push(budgetSpent(path));
+          settle(budgetSpent(path));
           continue;
         }
-        files.push({ path, error: { code: error.code, message: error.message } });
+        settle({ path, error: { code: error.code, message: error.message } }, error);
       }
     }
     return { files };
   }
-}
-
-/** Whether the read stopped early for want of budget rather than at the end of its window. */
-function stoppedByBudget(read: ReadFileResult, input: ReadFilesInput): boolean {
-  if (!read.truncated) return false;
-  if (read.next_offset_lines === undefined || input.limit_lines === undefined) return true;
-  return read.next_offset_lines - (input.offset_lines ?? 1) < input.limit_lines;
 }
 
 function budgetSpent(path: string): ReadFilesError {

@@ -23,6 +23,11 @@ export class RootAccess {
     return this.paths.roots.filter((root) => root.allowedTools.has(tool));
   }
 
+  /** Whether the root is still served (a client's shared folders may go); see PathPolicy.serves. */
+  serves(root: Root): boolean {
+    return this.paths.serves(root);
+  }
+
   path(tool: string, rootName: string, rawPath: string): RootPath {
     return this.paths.resolve(this.root(tool, rootName), rawPath);
   }

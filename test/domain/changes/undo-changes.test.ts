@@ -1,3 +1,4 @@
+import { THE_START } from '../../../src/domain/changes/change-id.js';
 import { journalWorld } from './journal-world.js';
 
 const W = 'workspace';
@@ -30,7 +31,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     world.tree.seedDirectory('/ws/tree/empty');
     await world.removeFile.execute({ root: W, path: 'gone.bin' });
     await world.removeFolder.execute({ root: W, path: 'tree' });
-    const since = '0';
+    const since = THE_START;
     const { results } = await world.undoChanges.execute({ since_id: since }, 's1');
     expect(results.map((result) => result.outcome)).toEqual(['restored', 'restored']);
     expect([...world.tree.readBytes('/ws/gone.bin')!]).toEqual([0, 1, 255]);
@@ -48,7 +49,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     await world.move.execute({ source_root: W, source_path: 'src.txt', dest_root: W, dest_path: 'dest.txt' });
     await world.copy.execute({ source_root: W, source_path: 'other.txt', dest_root: W, dest_path: 'copy.txt' });
     await world.createFolder.execute({ root: W, path: 'made/deeper' });
-    const { results } = await world.undoChanges.execute({ since_id: '0' }, 's1');
+    const { results } = await world.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(results.map((result) => [result.op, result.outcome])).toEqual([
       ['mkdir', 'restored'],
       ['copy', 'restored'],
@@ -111,7 +112,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     await world.writeFile.execute({ root: W, path: 'a.txt', content: 'x' });
     await world.writeFile.execute({ root: W, path: 'b.txt', content: 'y' });
     await world.writeFile.execute({ root: 'noundo', path: 'c.txt', content: 'z' });
-    const { results } = await world.undoChanges.execute({ since_id: '0' }, 's1');
+    const { results } = await world.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(results.map((result) => [result.path, result.outcome, result.reason])).toEqual([
       ['c.txt', 'not_undoable', 'tool undo_changes not allowed on root noundo'],
       ['b.txt', 'restored', undefined],
@@ -167,7 +168,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     await world.journal.commit(foreign);
     expect((await world.listChanges.execute({}, 's1')).changes.map((change) => change.id)).toEqual([mine.id]);
     expect((await world.undoChanges.execute({ ids: [foreign] }, 's1')).results[0].outcome).toBe('not_undoable');
-    expect((await world.undoChanges.execute({ since_id: '0', dry_run: true }, 's1')).results.map((result) => result.id)).toEqual([mine.id]);
+    expect((await world.undoChanges.execute({ since_id: THE_START, dry_run: true }, 's1')).results.map((result) => result.id)).toEqual([mine.id]);
   });
 
   it('undoes at most 500 changes a call: a since_id or path selecting more is refused whole, and nothing is undone', async () => {
@@ -176,7 +177,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     for (let i = 1; i <= 501; i += 1) await world.writeFile.execute({ root: W, path: 'a.txt', content: `v${i}\n` });
     const all = await world.journal.list({});
     expect(all).toHaveLength(501);
-    await expect(world.undoChanges.execute({ since_id: '0', force: true }, 's1')).rejects.toThrow(
+    await expect(world.undoChanges.execute({ since_id: THE_START, force: true }, 's1')).rejects.toThrow(
       'undo_changes: since_id selects more than 500 of your changes, and one call undoes at most 500; nothing was undone',
     );
     await expect(world.undoChanges.execute({ root: W, path: 'a.txt' }, 's1')).rejects.toThrow('path a.txt in root workspace selects more than 500');
@@ -202,7 +203,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
   it('asks for exactly one selector', async () => {
     const world = journalWorld();
     await expect(world.undoChanges.execute({}, 's1')).rejects.toThrow('give exactly one of ids, path (with root) or since_id');
-    await expect(world.undoChanges.execute({ ids: [], since_id: '0' }, 's1')).rejects.toThrow('exactly one');
+    await expect(world.undoChanges.execute({ ids: [], since_id: THE_START }, 's1')).rejects.toThrow('exactly one');
   });
 });
 

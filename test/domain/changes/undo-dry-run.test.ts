@@ -57,7 +57,7 @@ describe('UndoChanges dry run: plays the undos in order, as the real call makes 
     await world.writeFile.execute({ root: W, path: 'r.txt', content: 'r2 is longer' });
     await world.removeFile.execute({ root: W, path: 'r.txt' });
     await world.writeFile.execute({ root: W, path: 'made/x.txt', content: 'x' });
-    const { dry, real } = await dryThenReal(world, { since_id: '0' });
+    const { dry, real } = await dryThenReal(world, { since_id: '00000000000000000' });
     expect(dry.map(([op, , outcome]) => [op, outcome])).toEqual([
       ['create', 'would_restore'],
       ['mkdir', 'would_restore'],
@@ -85,7 +85,7 @@ describe('UndoChanges dry run: plays the undos in order, as the real call makes 
     world.tree.seedFile('/ws/from.txt', 'a');
     await world.writeFile.execute({ root: W, path: 'from.txt', content: 'ab' });
     await world.move.execute({ source_root: W, source_path: 'from.txt', dest_root: W, dest_path: 'to.txt' });
-    const { dry, real } = await dryThenReal(world, { since_id: '0' });
+    const { dry, real } = await dryThenReal(world, { since_id: '00000000000000000' });
     expect(dry.map(([op, , outcome]) => [op, outcome])).toEqual([
       ['move', 'would_restore'],
       ['modify', 'would_restore'],
@@ -111,7 +111,7 @@ describe('diffs of the journal are bounded (issue 32)', () => {
       ['huge.txt', VERSION_TOO_LARGE],
     ]);
     expect(listed.diffs_omitted).toBe(2);
-    const { results } = await world.undoChanges.execute({ since_id: '0', dry_run: true }, 's1');
+    const { results } = await world.undoChanges.execute({ since_id: '00000000000000000', dry_run: true }, 's1');
     expect(results.map((result) => [result.outcome, result.diff_omitted ?? result.diff])).toEqual([
       ['would_restore', '--- a/small.txt\n+++ b/small.txt\n@@ -1,1 +0,0 @@\n-small\n'],
       ['would_restore', DIFF_TOO_LARGE],

@@ -1,3 +1,4 @@
+import { THE_START } from '../../../src/domain/changes/change-id.js';
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { displayPath, type RootPath } from '../../../src/domain/roots.js';
@@ -53,7 +54,7 @@ describe('UndoChanges: a recreated folder gets its mode back, never more open me
     const world = privateTree();
     await world.removeFolder.execute({ root: W, path: 'private' });
     expect(world.tree.exists('/ws/private')).toBe(false);
-    const { results } = await world.undoChanges.execute({ since_id: '0' }, 's1');
+    const { results } = await world.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(results).toEqual([expect.objectContaining({ op: 'rmdir', outcome: 'restored' })]);
     expect(results[0].reason).toBeUndefined();
     expect(modes(world)).toEqual(['750', '700', '555', '640', '600', '444']);
@@ -64,7 +65,7 @@ describe('UndoChanges: a recreated folder gets its mode back, never more open me
     const world = privateTree();
     await world.removeFolder.execute({ root: W, path: 'private' });
     world.tree.log.length = 0;
-    await world.undoChanges.execute({ since_id: '0' }, 's1');
+    await world.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(world.tree.log).toEqual([
       'mkdir private 700',
       'write private/a.txt',
@@ -87,7 +88,7 @@ describe('UndoChanges: a recreated folder gets its mode back, never more open me
       if (permissions === 0o555) throw new DomainError('PERMISSION_DENIED', 'permission denied: private/secret/sealed');
       return permissions & ~0o2000;
     };
-    const { results } = await world.undoChanges.execute({ since_id: '0' }, 's1');
+    const { results } = await world.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(results).toEqual([
       expect.objectContaining({
         op: 'rmdir',
@@ -106,7 +107,7 @@ describe('UndoChanges: a recreated folder gets its mode back, never more open me
     world.tree.chmod = () => {
       throw new TypeError('a bug');
     };
-    await expect(world.undoChanges.execute({ since_id: '0' }, 's1')).rejects.toThrow('a bug');
+    await expect(world.undoChanges.execute({ since_id: THE_START }, 's1')).rejects.toThrow('a bug');
     expect(modes(world).slice(0, 3)).toEqual(['700', '700', '700']);
     expect((await world.journal.list({})).find((change) => change.op === 'rmdir')?.undoneBy).toBeUndefined();
   });
@@ -116,7 +117,7 @@ describe('UndoChanges: a recreated folder gets its mode back, never more open me
     world.tree.seedDirectory('/ws/mnt');
     world.tree.seedDevice('/ws/mnt', 2);
     await world.move.execute({ source_root: W, source_path: 'private', dest_root: W, dest_path: 'moved' });
-    await world.undoChanges.execute({ since_id: '0' }, 's1');
+    await world.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(modes(world)).toEqual(['750', '700', '555', '640', '600', '444']);
 
     const crossing = privateTree();
@@ -124,7 +125,7 @@ describe('UndoChanges: a recreated folder gets its mode back, never more open me
     crossing.tree.seedDevice('/ws/mnt', 2);
     await crossing.move.execute({ source_root: W, source_path: 'private', dest_root: W, dest_path: 'mnt/private' });
     expect(crossing.tree.exists('/ws/private')).toBe(false);
-    const { results } = await crossing.undoChanges.execute({ since_id: '0' }, 's1');
+    const { results } = await crossing.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(results.every((result) => result.outcome === 'restored' && result.reason === undefined)).toBe(true);
     expect(modes(crossing)).toEqual(['750', '700', '555', '640', '600', '444']);
     expect(crossing.tree.list('/ws/mnt')).toEqual([]);
@@ -137,7 +138,7 @@ describe('UndoChanges: a recreated folder gets its mode back, never more open me
     world.tree.seedFile('/ws/from/private/added/b.txt', 'b');
     await world.copy.execute({ source_root: W, source_path: 'from/private', dest_root: W, dest_path: '.' });
     expect(world.tree.readText('/ws/private/secret/key')).toBe('new k');
-    const { results } = await world.undoChanges.execute({ since_id: '0' }, 's1');
+    const { results } = await world.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(results.every((result) => result.outcome === 'restored')).toBe(true);
     expect(world.tree.readText('/ws/private/secret/key')).toBe('k');
     expect(modes(world)).toEqual(['750', '700', '555', '640', '600', '444']);

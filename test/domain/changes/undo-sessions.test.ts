@@ -11,10 +11,10 @@ describe('UndoChanges: whose changes a path or since_id reaches (issue 32 §5)',
     world.as(UNRESTRICTED_PRINCIPAL, 'stdio-bbbb');
     await world.writeFile.execute({ root: W, path: 'b.txt', content: 'second conversation' });
 
-    expect((await world.undoChanges.execute({ since_id: '0', dry_run: true }, 'stdio-bbbb')).results.map((result) => result.path)).toEqual(['b.txt']);
+    expect((await world.undoChanges.execute({ since_id: '00000000000000000', dry_run: true }, 'stdio-bbbb')).results.map((result) => result.path)).toEqual(['b.txt']);
     expect((await world.undoChanges.execute({ root: W, path: 'a.txt' }, 'stdio-bbbb')).results).toEqual([]);
     expect(world.tree.readBytes('/ws/a.txt')).toBeDefined();
-    expect((await world.undoChanges.execute({ since_id: '0', session: 'all', dry_run: true }, 'stdio-bbbb')).results.map((result) => result.path)).toEqual(['b.txt', 'a.txt']);
+    expect((await world.undoChanges.execute({ since_id: '00000000000000000', session: 'all', dry_run: true }, 'stdio-bbbb')).results.map((result) => result.path)).toEqual(['b.txt', 'a.txt']);
     const [theirs] = await world.journal.list({ session: 'stdio-aaaa' });
     expect((await world.undoChanges.execute({ ids: [theirs.id] }, 'stdio-bbbb')).results.map((result) => result.outcome)).toEqual(['restored']);
   });
@@ -25,7 +25,7 @@ describe('UndoChanges: whose changes a path or since_id reaches (issue 32 §5)',
     await world.writeFile.execute({ root: W, path: 'a.txt', content: 'one' });
     world.as('token:alice', 's2');
     await world.writeFile.execute({ root: W, path: 'b.txt', content: 'two' });
-    expect((await world.undoChanges.execute({ since_id: '0', dry_run: true }, 's2')).results.map((result) => result.path)).toEqual(['b.txt', 'a.txt']);
-    expect((await world.undoChanges.execute({ since_id: '0', session: 'this', dry_run: true }, 's2')).results.map((result) => result.path)).toEqual(['b.txt']);
+    expect((await world.undoChanges.execute({ since_id: '00000000000000000', dry_run: true }, 's2')).results.map((result) => result.path)).toEqual(['b.txt', 'a.txt']);
+    expect((await world.undoChanges.execute({ since_id: '00000000000000000', session: 'this', dry_run: true }, 's2')).results.map((result) => result.path)).toEqual(['b.txt']);
   });
 });

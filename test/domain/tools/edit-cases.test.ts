@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { domainError, editorWorld } from './editor-harness.js';
 
-// The 40 drift cases of issue 19 (built by scripts/edit-cases/cases.mjs; `node scripts/edit-cases.mjs
+// The drift cases of issues 19 and 32 (built by scripts/edit-cases/cases.mjs; `node scripts/edit-cases.mjs
 // --write` regenerates them and prints our result next to the reference server's).
 interface EditCase {
   name: string;

@@ -81,4 +81,28 @@ describe('ReadFiles', () => {
     const codes = result.files.map((entry) => ('error' in entry ? entry.error.code : entry.truncated ? 'truncated' : 'whole'));
     expect(codes).toEqual(['whole', 'whole', 'truncated', 'RESULT_BUDGET', 'RESULT_BUDGET', 'RESULT_BUDGET']);
   });
+
+  it('a file cut at max_full_read_size (offset_lines, no limit_lines) spends only what it returned: later files are read', async () => {
+    const { fs, readFiles } = fileToolsWorld({ maxFullReadSize: 5000, maxResultBytes: 200_000 });
+    fs.seedFile('/ws/long.txt', 'line of forty bytes, more or less......\n'.repeat(1000));
+    fs.seedFile('/ws/after.txt', 'one\ntwo\n');
+    const result = await readFiles.execute({ root: 'workspace', paths: ['long.txt', 'after.txt'], offset_lines: 2 });
+    expect(result.files[0]).toMatchObject({ path: 'long.txt', truncated: true, next_offset_lines: expect.any(Number) });
+    expect(result.files[1]).toEqual({ path: 'after.txt', content: 'two\n', size: 8, truncated: false, encoding: 'utf-8', binary: false, lines_total: 2 });
+  });
+
+  it('a whole text file cut by the budget stops at a line end and continues by offset_lines, which read_files takes', async () => {
+    const { fs, readFiles } = fileToolsWorld({ maxResultBytes: 8 * 1024 });
+    const text = Array.from({ length: 1000 }, (_, i) => `line ${i + 1}\n`).join('');
+    fs.seedFile('/ws/lines.txt', text);
+    const [first] = (await readFiles.execute({ root: 'workspace', paths: ['lines.txt'] })).files;
+    if ('error' in first) throw new Error(first.error.message);
+    expect(first).toMatchObject({ truncated: true, lines_total: 1000 });
+    expect(first.next_offset_bytes).toBeUndefined();
+    expect(first.content.endsWith('\n')).toBe(true);
+    const [rest] = (await readFiles.execute({ root: 'workspace', paths: ['lines.txt'], offset_lines: first.next_offset_lines })).files;
+    if ('error' in rest) throw new Error(rest.error.message);
+    expect(rest.content.startsWith(`line ${first.next_offset_lines}\n`)).toBe(true);
+    expect(text.startsWith(first.content)).toBe(true);
+  });
 });

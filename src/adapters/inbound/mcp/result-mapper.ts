@@ -101,6 +101,7 @@ export async function invokeTool(
   const sizes = new Map<unknown, number>();
   let errorCode: string | undefined;
   let denial: string | undefined;
+  let entries: ToolOutput['entries'];
   try {
     const args = parseArguments(definition.name, tool.input, rawArgs);
     fields = logFieldsOf(definition, args);
@@ -108,6 +109,7 @@ export async function invokeTool(
     const mismatch = outputMismatch(tool, output);
     if (mismatch === undefined) {
       result = toCallToolResult(output, definition, sizes);
+      entries = output.entries;
     } else {
       // Our bug, not the caller's: a result that breaks the declared schema is never sent.
       errorCode = 'INTERNAL_ERROR';
@@ -146,11 +148,40 @@ export async function invokeTool(
       `RESULT_TOO_LARGE: the result of ${definition.name} would be ${responseBytes} bytes, over the ${MAX_RESULT_MESSAGE_BYTES} one message may carry; narrow the request (a subdirectory, a pattern, max_results)`,
     );
     responseBytes = jsonByteLength(result);
+    entries = undefined;
   }
-  const record = logCall(logger, { tool: definition.name, ...fields }, errorCode, started, responseBytes, context);
+  if (entries !== undefined) {
+    logEntries(definition.name, fields, entries, context, logger, observer, onFailure);
+    return result;
+  }
+  const record = logCall(logger, { tool: definition.name, ...fields }, errorCode, performance.now() - started, responseBytes, context);
   observer?.toolCallFinished({ ...record, writtenBytes: definition.annotations.readOnlyHint ? 0 : contentBytesOf(rawArgs), denial });
   if (errorCode !== undefined && errorCode !== 'CANCELLED') onFailure?.({ tool: definition.name, code: errorCode, text: firstText(result), denial: denial !== undefined });
   return result;
+}
+
+/**
+ * Security: a batch's entries are its calls (issue 32). One line, one metric and one MCP message
+ * each, so a denied path in a batch is logged exactly as the same path alone would be.
+ */
+function logEntries(
+  tool: string,
+  fields: ToolLogFields,
+  entries: NonNullable<ToolOutput['entries']>,
+  context: ToolCallContext,
+  logger: Logger,
+  observer?: ToolCallObserver,
+  onFailure?: (call: FailedCall) => void,
+): void {
+  for (const entry of entries) {
+    const where = { root: fields.root, path: entry.path };
+    const record = logCall(logger, { tool, ...where }, entry.error?.code, entry.durationMs, entry.responseBytes, context);
+    const cause = entry.error?.cause;
+    const denied = cause?.isSecurityDenial === true;
+    if (denied) logDenial(logger, tool, where, cause, context);
+    observer?.toolCallFinished({ ...record, writtenBytes: 0, denial: denied ? cause.code : undefined });
+    if (entry.error !== undefined) onFailure?.({ tool, code: entry.error.code, text: entry.error.text, denial: denied });
+  }
 }
 
 /** Bytes a writing call asks to store: its `content` (write_file, file_write, create_file) or replacement text. */
@@ -188,7 +219,7 @@ function rejectCall(
 ): CallToolResult {
   const started = performance.now();
   const result = errorResult(error.toClientText());
-  const record = logCall(logger, { tool: name }, error.code, started, jsonByteLength(result), context);
+  const record = logCall(logger, { tool: name }, error.code, performance.now() - started, jsonByteLength(result), context);
   if (error.isSecurityDenial) logDenial(logger, name, {}, error, context);
   observer?.toolCallFinished({ ...record, tool: metricName, writtenBytes: 0, denial: error.isSecurityDenial ? error.code : undefined });
   onFailure?.({ tool: name, code: error.code, text: firstText(result), denial: error.isSecurityDenial });
@@ -199,11 +230,10 @@ function logCall(
   logger: Logger,
   call: ToolLogFields & { tool: string },
   errorCode: string | undefined,
-  started: number,
+  elapsedMs: number,
   responseBytes: number,
   context: ToolCallContext,
 ): Omit<ToolCallRecord, 'writtenBytes'> {
-  const elapsedMs = performance.now() - started;
   const outcome = errorCode === undefined ? 'success' : errorCode === 'CANCELLED' ? 'cancelled' : 'error';
   logger.info('tool call', {
     tool: call.tool,

@@ -1,4 +1,5 @@
 import type { ZodRawShape, z } from 'zod';
+import type { DomainError } from '../../../domain/errors.js';
 import type { WorkContext } from '../../../domain/work-context.js';
 import type { CallUndoReach } from './call-author.js';
 
@@ -27,6 +28,20 @@ export interface ToolOutput {
   readonly isError?: boolean;
   /** An image content block (base64 data). */
   readonly image?: { readonly data: string; readonly mimeType: string };
+  /**
+   * A batch (read_files): each entry is a call of its own to the call log, the metrics and the MCP
+   * log, so a denied path is logged as a denial whatever the other paths did.
+   */
+  readonly entries?: readonly BatchEntryCall[];
+}
+
+/** One entry of a batch, as the call log records it. */
+export interface BatchEntryCall {
+  readonly path: string;
+  /** Absent when the entry succeeded; `text` is what the client read for it. */
+  readonly error?: { readonly code: string; readonly text: string; readonly cause?: DomainError };
+  readonly durationMs: number;
+  readonly responseBytes: number;
 }
 
 export interface ToolAnnotations {

@@ -1,19 +1,24 @@
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import type { FileWatcher, Watch, WatchedKind } from '../../../domain/ports/file-watcher.port.js';
 import { errors } from '../../../domain/errors.js';
-import { baseName, displayPath, isRootItself, parentPath, type RootPath } from '../../../domain/roots.js';
+import { displayPath, isRootItself, type RootPath } from '../../../domain/roots.js';
 import type { NodeFileSystem } from '../node-file-system.js';
 
 /**
  * fs.watch (inotify on Linux: no polling, no library needed for a single directory). A path is
  * watched through its parent directory, which reports the entry's content changes and its
  * removal, replacement or rename by name; a directory is also watched itself for its entries.
+ * Each folder above the parent, up to the root, is watched for the name of the next one: inotify
+ * follows a directory, not a name, so a folder on the way removed (or moved) and made again would
+ * otherwise leave the watch on the old one for good (issue 32). When one is, the watches below it
+ * are made again, and the subscriber told.
  * Security: each watch is added on a directory the confined walk opened (/proc/self/fd/N, the very
  * object checked), so a directory reached through a link leading outside is never watched. When the
- * subscribed entry is replaced, its own watch is dropped at once (events of the same read that
- * follow are not delivered to a closed watcher) and made again through the confined walk: a
- * replacement by a link leading outside gets no watch, so nothing about the outside target is
- * ever reported. Linux inotify sees local file systems; changes on network mounts may go unseen.
+ * subscribed entry or a folder above it is replaced, the watches below are dropped at once (events
+ * of the same read that follow are not delivered to a closed watcher) and made again through the
+ * confined walk: a replacement by a link leading outside gets no watch, so nothing about the
+ * outside target is ever reported. Linux inotify sees local file systems; changes on network
+ * mounts may go unseen.
  */
 export class NodeFileWatcher implements FileWatcher {
   private open = 0;
@@ -27,48 +32,10 @@ export class NodeFileWatcher implements FileWatcher {
   async watch(path: RootPath, kind: WatchedKind, onChange: () => void): Promise<Watch> {
     // Security: what a read refuses (missing, a link leading outside) is refused here too.
     if (!(await this.files.stat(path, { followSymlinks: true }))) throw errors.notFound('path', path.root.name, displayPath(path));
-    if (isRootItself(path)) return this.track(await this.entries(path, onChange));
-    const name = baseName(path);
-    let inner: FSWatcher | undefined = kind === 'directory' ? await this.entries(path, onChange) : undefined;
-    let closed = false;
-    const rewatch = (): void => {
-      inner?.close();
-      inner = undefined;
-      this.entries(path, onChange).then(
-        (watcher) => {
-          if (closed) watcher.close();
-          else inner = watcher;
-        },
-        // Gone, or now a link leading outside: no watch until it is replaced again.
-        () => undefined,
-      );
-    };
-    const parent = await this.files.atDirectory(parentPath(path), (self) =>
-      fsWatch(self, { persistent: false }, (event, filename) => {
-        if (closed || filename !== name) return;
-        if (kind === 'directory' && event === 'rename') rewatch();
-        onChange();
-      }),
-    );
-    parent.on('error', () => undefined);
-    return this.track({
-      close: () => {
-        closed = true;
-        parent.close();
-        inner?.close();
-      },
-    });
-  }
-
-  /** A watch of a directory's own entries (added, removed, renamed). */
-  private entries(path: RootPath, onChange: () => void): Promise<FSWatcher> {
-    return this.files.atDirectory(path, (self) => {
-      const watcher = fsWatch(self, { persistent: false }, (event) => {
-        if (event === 'rename') onChange();
-      });
-      watcher.on('error', () => undefined);
-      return watcher;
-    });
+    if (isRootItself(path)) return this.track(await watchEntries(this.files, path, onChange));
+    const chain = new WatchChain(this.files, path, kind, onChange);
+    await chain.start();
+    return this.track(chain);
   }
 
   private track(watch: Watch): Watch {
@@ -82,5 +49,102 @@ export class NodeFileWatcher implements FileWatcher {
         watch.close();
       },
     };
+  }
+}
+
+/** A watch of a directory's own entries (added, removed, renamed). */
+function watchEntries(files: NodeFileSystem, path: RootPath, onChange: () => void): Promise<FSWatcher> {
+  return files.atDirectory(path, (self) => {
+    const watcher = fsWatch(self, { persistent: false }, (event) => {
+      if (event === 'rename') onChange();
+    });
+    watcher.on('error', () => undefined);
+    return watcher;
+  });
+}
+
+/**
+ * Level k watches the folder of the path's first k segments for the name segments[k]; the last
+ * level is the parent, which reports the entry itself. A directory entry adds `inner`, its entries.
+ */
+class WatchChain implements Watch {
+  private readonly levels: (FSWatcher | undefined)[];
+  private inner?: FSWatcher;
+  /** Bumped by every rebuild, so a slower, older one stops rather than set watches over a newer one's. */
+  private epoch = 0;
+  private closed = false;
+
+  constructor(
+    private readonly files: NodeFileSystem,
+    private readonly path: RootPath,
+    private readonly kind: WatchedKind,
+    private readonly onChange: () => void,
+  ) {
+    this.levels = path.segments.map(() => undefined);
+  }
+
+  async start(): Promise<void> {
+    try {
+      for (let k = 0; k < this.levels.length; k += 1) this.levels[k] = await this.level(k);
+      if (this.kind === 'directory') this.inner = await watchEntries(this.files, this.path, this.onChange);
+    } catch (error) {
+      this.close();
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.dropFrom(0);
+  }
+
+  private level(k: number): Promise<FSWatcher> {
+    const name = this.path.segments[k];
+    const last = k === this.levels.length - 1;
+    return this.files.atDirectory({ root: this.path.root, segments: this.path.segments.slice(0, k) }, (self) => {
+      const watcher = fsWatch(self, { persistent: false }, (event, filename) => {
+        if (this.closed || filename !== name || (!last && event !== 'rename')) return;
+        if (!last) this.rebuildFrom(k + 1);
+        else if (this.kind === 'directory' && event === 'rename') this.rebuildFrom(k + 1);
+        this.onChange();
+      });
+      watcher.on('error', () => undefined);
+      return watcher;
+    });
+  }
+
+  private dropFrom(k: number): void {
+    for (let i = k; i < this.levels.length; i += 1) {
+      this.levels[i]?.close();
+      this.levels[i] = undefined;
+    }
+    this.inner?.close();
+    this.inner = undefined;
+  }
+
+  /** The folder (or, past the last level, the watched directory) at level k was replaced: watch what is there now. */
+  private rebuildFrom(k: number): void {
+    this.dropFrom(k);
+    const epoch = (this.epoch += 1);
+    const current = () => !this.closed && this.epoch === epoch;
+    void (async () => {
+      try {
+        for (let i = k; i < this.levels.length; i += 1) {
+          const watcher = await this.level(i);
+          if (!current()) return watcher.close();
+          this.levels[i] = watcher;
+        }
+        if (this.kind === 'directory') {
+          const watcher = await watchEntries(this.files, this.path, this.onChange);
+          if (!current()) return watcher.close();
+          this.inner = watcher;
+        }
+      } catch {
+        // Gone, or now a link leading outside: no watch below until the folder above changes again.
+        return;
+      }
+      // What changed below while nothing watched it is unknown: the subscriber looks again.
+      this.onChange();
+    })();
   }
 }

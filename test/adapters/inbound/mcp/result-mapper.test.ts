@@ -181,6 +181,38 @@ describe('invokeTool', () => {
     });
   });
 
+  it('a batch output: each entry is a call (its own log line, metric and MCP failure), a denied one a denial; no line for the envelope', async () => {
+    const denial = errors.outsideRoot('workspace', 'link', '/etc/passwd');
+    const entries = [
+      { path: 'a.txt', durationMs: 1, responseBytes: 10 },
+      { path: 'link', error: { code: 'ACCESS_DENIED', text: denial.toClientText(), cause: denial }, durationMs: 2, responseBytes: 20 },
+      { path: 'gone', error: { code: 'NOT_FOUND', text: 'NOT_FOUND: file not found: gone' }, durationMs: 3, responseBytes: 30 },
+    ];
+    const finished: unknown[] = [];
+    const failures: unknown[] = [];
+    await invokeTool(
+      toolThat(async () => ({ structured: { files: [] }, text: 'x', entries })),
+      ARGS,
+      CONTEXT,
+      logger,
+      { toolCallFinished: (call) => finished.push(call) },
+      (call) => failures.push(call),
+    );
+    expect(logger.withMessage('tool call').map((entry) => [entry.fields.path, entry.fields.outcome, entry.fields.error_code, entry.fields.response_bytes])).toEqual([
+      ['a.txt', 'success', undefined, 10],
+      ['link', 'error', 'ACCESS_DENIED', 20],
+      ['gone', 'error', 'NOT_FOUND', 30],
+    ]);
+    expect(logger.withMessage('security denial').map((entry) => entry.fields)).toEqual([
+      expect.objectContaining({ tool: 'read_file', root: 'workspace', attempted_path: 'link', resolved_path: '/etc/passwd' }),
+    ]);
+    expect(finished.map((call) => (call as { denial?: string }).denial)).toEqual([undefined, 'ACCESS_DENIED', undefined]);
+    expect(failures).toEqual([
+      { tool: 'read_file', code: 'ACCESS_DENIED', text: denial.toClientText(), denial: true },
+      { tool: 'read_file', code: 'NOT_FOUND', text: 'NOT_FOUND: file not found: gone', denial: false },
+    ]);
+  });
+
   it('logs an allowlist denial at WARN', async () => {
     await invokeTool(toolThat(async () => Promise.reject(errors.toolNotAllowed('read_file', 'logs'))), { root: 'logs', path: 'x' }, CONTEXT, logger);
     expect(logger.withMessage('security denial')[0].fields).toMatchObject({ tool: 'read_file', root: 'logs', error_code: 'TOOL_NOT_ALLOWED' });

@@ -127,6 +127,39 @@ describe('NodeFileWatcher sees changes made by anyone', () => {
     watch.close();
   });
 
+  it('a file whose folder is removed and made again: later changes are seen again (issue 32)', async () => {
+    const changes = counter();
+    const watch = await fixture.watcher.watch(at('dir', 'b.txt'), 'file', changes.bump);
+    expect(await changes.after(() => rmSync(fixture.host('dir'), { recursive: true }))).toBeGreaterThan(0);
+    expect(await changes.after(() => {
+      mkdirSync(fixture.host('dir'));
+      writeFileSync(fixture.host('dir/b.txt'), 'again');
+    })).toBeGreaterThan(0);
+    // The rebuilt watch sees a change in place, and a sibling still does not count.
+    expect(await changes.after(() => writeFileSync(fixture.host('dir/b.txt'), 'edited'))).toBeGreaterThan(0);
+    expect(await changes.after(() => writeFileSync(fixture.host('dir/sibling.txt'), 'x'))).toBe(0);
+    watch.close();
+  });
+
+  it('two levels up: a folder on the way moved away and made again, and a watched directory under it', async () => {
+    mkdirSync(fixture.host('deep/er'), { recursive: true });
+    writeFileSync(fixture.host('deep/er/c.txt'), 'c');
+    const file = counter();
+    const dir = counter();
+    const fileWatch = await fixture.watcher.watch(at('deep', 'er', 'c.txt'), 'file', file.bump);
+    const dirWatch = await fixture.watcher.watch(at('deep', 'er'), 'directory', dir.bump);
+    expect(await file.after(() => renameSync(fixture.host('deep'), fixture.host('gone')))).toBeGreaterThan(0);
+    expect(await file.after(() => mkdirSync(fixture.host('deep/er'), { recursive: true }))).toBeGreaterThan(0);
+    // Let the rebuilt watches settle, then changes at the new folders are seen, and none from the moved-away one.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await file.after(() => writeFileSync(fixture.host('deep/er/c.txt'), 'new'))).toBeGreaterThan(0);
+    expect(await dir.after(() => writeFileSync(fixture.host('deep/er/d.txt'), 'new'))).toBeGreaterThan(0);
+    expect(await file.after(() => writeFileSync(fixture.host('gone/er/c.txt'), 'old one'))).toBe(0);
+    fileWatch.close();
+    dirWatch.close();
+    expect(fixture.watcher.size).toBe(0);
+  });
+
   it('Security: a watched directory swapped for a link leading outside reports the swap, never the outside target', async () => {
     const changes = counter();
     const watch = await fixture.watcher.watch(at('dir'), 'directory', changes.bump);

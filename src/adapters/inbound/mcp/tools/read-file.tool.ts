@@ -50,14 +50,15 @@ type ReadFileStructured = Awaited<ReturnType<ReadFile['execute']>>;
 
 /**
  * The raw text of the window, as the model would quote it; base64 windows get a one-line note
- * first. A window that stops early gets a second block saying where to continue.
+ * first. A window that stops early gets a second block saying where to continue; `byteReader`
+ * names the tool that takes offset_bytes when the caller (read_files) does not.
  */
-export function readFileText(result: ReadFileStructured): string[] {
+export function readFileText(result: ReadFileStructured, byteReader = ''): string[] {
   const blocks =
     result.encoding === 'base64'
       ? [`Binary content of ${result.path} (${formatSize(result.size)} file), base64:\n${result.content}`]
       : [result.content === '' ? `(no content: ${result.path} is ${formatSize(result.size)}; nothing at this offset)` : result.content];
-  if (result.next_offset_bytes !== undefined) blocks.push(`[truncated: continue with offset_bytes ${result.next_offset_bytes} (file size ${result.size} bytes)]`);
+  if (result.next_offset_bytes !== undefined) blocks.push(`[truncated: continue with ${byteReader}offset_bytes ${result.next_offset_bytes} (file size ${result.size} bytes)]`);
   else if (result.next_offset_lines !== undefined) blocks.push(`[truncated: continue with offset_lines ${result.next_offset_lines} (${result.lines_total} lines in all)]`);
   return blocks;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isReadError, MAX_READ_FILES_PATHS, type ReadFiles, type ReadFilesResult } from '../../../../domain/tools/read-files.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { escapedLength } from '../../../../domain/result-budget.js';
+import { READ_ONLY, defineTool, type BatchEntryCall, type ToolDefinition } from '../tool-definition.js';
 import { READ_FILE_OUTPUT, readFileText } from './read-file.tool.js';
 
 export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
@@ -10,7 +11,7 @@ export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
     description:
       `Read 1-${MAX_READ_FILES_PATHS} files of a root, each as read_file would (same permission). A bad path fails ` +
       'only its entry ({path, error}). One max_result_bytes budget: the file past it is truncated, later ones get ' +
-      'RESULT_BUDGET (ask again).',
+      'RESULT_BUDGET (ask again). A whole read cut short continues by offset_lines.',
     inputSchema: {
       root: z.string(),
       paths: z.array(z.string()).min(1).max(MAX_READ_FILES_PATHS),
@@ -30,8 +31,20 @@ export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root }),
     handle: async (args, context) => {
-      const result = await readFiles.execute(args, context.work);
-      return { structured: { ...result }, text: readFilesText(result), isError: result.files.every(isReadError) };
+      const entries: BatchEntryCall[] = [];
+      let settled = performance.now();
+      const result = await readFiles.execute(args, context.work, (entry, cause) => {
+        const now = performance.now();
+        const failed = isReadError(entry);
+        entries.push({
+          path: entry.path,
+          error: failed ? { code: entry.error.code, text: `${entry.error.code}: ${entry.error.message}`, cause } : undefined,
+          durationMs: now - settled,
+          responseBytes: escapedLength(entry.path) + (failed ? escapedLength(entry.error.message) : escapedLength(entry.content)),
+        });
+        settled = now;
+      });
+      return { structured: { ...result }, text: readFilesText(result), isError: result.files.every(isReadError), entries };
     },
   });
 }
@@ -40,7 +53,7 @@ export function readFilesTool(readFiles: ReadFiles): ToolDefinition {
 export function readFilesText(result: ReadFilesResult): string {
   return result.files
     .map((entry) => {
-      const body = isReadError(entry) ? `ERROR ${entry.error.code}: ${entry.error.message}` : readFileText(entry).join('\n');
+      const body = isReadError(entry) ? `ERROR ${entry.error.code}: ${entry.error.message}` : readFileText(entry, 'read_file ').join('\n');
       return `==> ${entry.path} <==\n${body}${body.endsWith('\n') ? '' : '\n'}`;
     })
     .join('\n');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { THE_START } from '../../../../domain/changes/change-id.js';
 import { MAX_SELECTED, type UndoChanges } from '../../../../domain/changes/undo-changes.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 import { undoResultSchema } from './change-schemas.js';
@@ -17,7 +18,7 @@ export function undoChangesTool(undoChanges: UndoChanges): ToolDefinition {
       ids: z.array(z.string()).max(MAX_SELECTED).optional().describe('Change ids from list_changes.'),
       root: z.string().optional().describe('Root of path; also limits since_id.'),
       path: z.string().optional().describe('Undo every change of yours to this path (needs root).'),
-      since_id: z.string().optional().describe('Undo every later change of yours.'),
+      since_id: z.string().optional().describe(`Undo every later change of yours (${THE_START}: from the start).`),
       session: z.enum(['this', 'all']).optional().describe('For path, since_id. Default "this" without auth, else "all".'),
       dry_run: z.boolean().optional().describe('Report what would be restored; change nothing.'),
       force: z.boolean().optional().describe('Restore even where the path changed since.'),
