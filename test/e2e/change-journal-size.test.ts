@@ -7,7 +7,10 @@ import { startTestServer } from '../support/server.js';
 
 // Issue 27 §2: journal.max_bytes bounds the journal's whole directory, not only its before-images.
 
-/** What stays above max_bytes (docs/overview.md, "The journal's size"): the begin log's next segment, made ahead (its header). */
+/**
+ * What stays above max_bytes between calls (docs/deployment.md, "The journal's size"), directories
+ * aside: the begin log's next segment, made ahead (its header, under 200 bytes).
+ */
 const FIXED_OVERHEAD = 512;
 const MAX_BYTES = 20_000;
 const TEN_KB = 10 * 1024;

@@ -176,7 +176,7 @@ export class RedisChangeJournal implements ChangeJournal {
   }
 
   async forget(id: string): Promise<void> {
-    if (CHANGE_ID.test(id)) await this.remove(id);
+    if (CHANGE_ID.test(id) && (await this.get(id)) !== null) await this.remove(id);
   }
 
   close(): Promise<void> {
