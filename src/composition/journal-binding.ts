@@ -35,7 +35,7 @@ export function bindJournal(container: Container, journal: JournalConfig, redis?
   container
     .bind(TOKENS.ChangeJournal)
     .toResolvedValue(
-      (clock: Clock, logger: Logger) => (redis ? redis.store(redis.url, journal, retentionMs, clock, logger) : new DiskChangeJournal(journal.dir, clock)),
+      (clock: Clock, logger: Logger) => (redis ? redis.store(redis.url, journal, retentionMs, clock, logger) : new DiskChangeJournal(journal.dir, clock, journal.maxBytes)),
       [TOKENS.Clock, TOKENS.Logger],
     )
     .inSingletonScope();

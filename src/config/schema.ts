@@ -219,7 +219,7 @@ export const configSchema: convict.Schema<RawConfig> = {
       default: '',
       env: 'MCP_FS_JOURNAL_DIR',
     },
-    max_bytes: { doc: 'Before-image bytes kept in all; the oldest go first', format: 'positive-int', default: JOURNAL_DEFAULTS.maxBytes, env: 'MCP_FS_JOURNAL_MAX_BYTES' },
+    max_bytes: { doc: 'Bytes the journal directory holds in all (before-images, records, begin log); the oldest go first', format: 'positive-int', default: JOURNAL_DEFAULTS.maxBytes, env: 'MCP_FS_JOURNAL_MAX_BYTES' },
     max_file_bytes: {
       doc: 'A before-image larger than this is not kept (the change is listed, not undoable)',
       format: 'positive-int',

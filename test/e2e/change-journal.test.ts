@@ -300,16 +300,17 @@ describe('change journal: principals and restarts', () => {
 describe('change journal: operators (metrics, call log) and limits', () => {
   it('exports journal bytes, records, evictions and undo outcomes, logs each undo with the change ids, and evicts past max_bytes', async () => {
     const journalDir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-e2e-journal-ops-')));
-    const server = await startTestServer({ journal: { dir: join(journalDir, 'j'), maxBytes: 30, maxFileBytes: 20, retentionHours: 1 } });
+    // Records (under 1 KB each) take less than a quarter of max_bytes, so before-images are what is evicted: three of 6,000 bytes do not fit.
+    const server = await startTestServer({ journal: { dir: join(journalDir, 'j'), maxBytes: 20_000, maxFileBytes: 7000, retentionHours: 1 } });
     try {
       const client = await server.connect();
       const root = server.rootPath('workspace');
-      for (const name of ['a', 'b', 'c']) await writeFile(join(root, `${name}.txt`), `${name}`.repeat(12));
-      await writeFile(join(root, 'big.txt'), 'x'.repeat(21));
+      for (const name of ['a', 'b', 'c']) await writeFile(join(root, `${name}.txt`), `${name}`.repeat(6000));
+      await writeFile(join(root, 'big.txt'), 'x'.repeat(7001));
       for (const name of ['a', 'b', 'c', 'big']) await ok(client, 'write_file', { root: 'workspace', path: `${name}.txt`, content: 'new' });
       const { changes } = await ok(client, 'list_changes', {});
       expect(changes.map((change: { path: string; undoable: boolean; reason?: string }) => [change.path, change.undoable, change.reason?.split(':')[0]])).toEqual([
-        ['big.txt', false, 'the file was larger than the journal keeps (21 bytes > journal.max_file_bytes 20), so its previous content was not kept'],
+        ['big.txt', false, 'the file was larger than the journal keeps (7001 bytes > journal.max_file_bytes 7000), so its previous content was not kept'],
         ['c.txt', true, undefined],
         ['b.txt', true, undefined],
         ['a.txt', false, 'evicted'],
@@ -320,7 +321,7 @@ describe('change journal: operators (metrics, call log) and limits', () => {
       const sample = (series: string) => Number(body.split('\n').find((line) => line.startsWith(`${series} `))?.slice(series.length + 1));
       expect(sample('mcp_fs_journal_evictions_total')).toBeGreaterThanOrEqual(1);
       expect(sample('mcp_fs_journal_records')).toBe(5);
-      expect(sample('mcp_fs_journal_bytes')).toBeLessThanOrEqual(30);
+      expect(sample('mcp_fs_journal_bytes')).toBeLessThanOrEqual(20_000);
       expect(sample('mcp_fs_undo_outcomes_total{outcome="restored"}')).toBe(1);
       expect(sample('mcp_fs_undo_outcomes_total{outcome="not_undoable"}')).toBe(1);
       const logged = server.logger.entries.filter((entry) => entry.message === 'tool call' && entry.fields?.tool === 'undo_changes');

@@ -53,9 +53,9 @@ export class PrometheusMetrics implements ToolCallObserver, JournalObserver, Adm
       labelNames: ['reason'],
       registers,
     });
-    this.journalBytes = new Gauge({ name: 'mcp_fs_journal_bytes', help: 'Bytes of before-images the change journal holds', registers });
+    this.journalBytes = new Gauge({ name: 'mcp_fs_journal_bytes', help: 'Bytes the change journal holds against journal.max_bytes (the disk store: its whole directory)', registers });
     this.journalRecords = new Gauge({ name: 'mcp_fs_journal_records', help: 'Changes the journal holds', registers });
-    this.journalEvictions = new Counter({ name: 'mcp_fs_journal_evictions_total', help: 'Before-images evicted to stay within journal.max_bytes', registers });
+    this.journalEvictions = new Counter({ name: 'mcp_fs_journal_evictions_total', help: 'Before-images evicted, and records forgotten, to stay within journal.max_bytes', registers });
     this.admittedBytes = new Counter({ name: 'mcp_fs_request_bytes_admitted_total', help: 'Request body bytes the admission budget let in', registers });
     this.refusedBytes = new Counter({
       name: 'mcp_fs_request_bytes_refused_total',

@@ -118,8 +118,20 @@ export interface ChangeJournal {
   prune(before: Date): Promise<number>;
   /** Bytes held by before-images, and how many records are kept. */
   usage(): Promise<{ readonly bytes: number; readonly records: number }>;
+  /**
+   * Every byte the store keeps where journal.max_bytes applies (the disk store: its whole
+   * directory, records and begin log included), as it will be once the writes of the calls
+   * answered are done. Absent: the before-images are all it keeps there (usage().bytes).
+   */
+  storedBytes?(): Promise<number>;
+  /** Frees what the store keeps beyond its records and images (the disk store's begin log); the bounds call it before evicting. */
+  compact?(): Promise<void>;
   /** Ids of committed records that still hold an image, oldest first (eviction order). */
   oldestWithImage(limit: number): Promise<string[]>;
+  /** Ids of committed records, oldest first. */
+  oldest(limit: number): Promise<string[]>;
+  /** Removes a committed record and its image (the journal's bounds: the oldest go when records alone pass their share). */
+  forget(id: string): Promise<void>;
   /** Shutdown: lets go of what the store holds open (a connection, a heartbeat); stores that hold nothing need none. */
   close?(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, fdatasync, openSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beginPayload, frame, writeAll, writeAllOnPool } from './begin-log-format.js';
@@ -7,8 +7,13 @@ import type { Owner } from './journal-owners.js';
 
 const fdatasyncOnPool = promisify(fdatasync);
 
-/** A segment is checkpointed and removed once it holds this much. */
+/** A segment is checkpointed and removed once it holds this much (or an eighth of journal.max_bytes, if less). */
 const SEGMENT_BYTES = 32 * 1024 * 1024;
+
+/** The segment size for a journal bounded to `maxBytes`: the log's part of the bound stays small. */
+export function segmentBytesFor(maxBytes: number): number {
+  return Math.min(SEGMENT_BYTES, Math.floor(maxBytes / 8));
+}
 const IDLE_CLOSE_MS = 200;
 /** How many image files a checkpoint syncs at once. */
 const SYNC_TOGETHER = 8;
@@ -59,6 +64,10 @@ interface Segment {
  */
 export class BeginLog {
   private segment: Segment | null = null;
+  /** The next segment, made ahead when one is retired: its name's directory sync is no call's. */
+  private next: Promise<Segment | null> | null = null;
+  /** Bytes of retired segments whose checkpoint has not removed them yet. */
+  private retired = 0;
   private sequence = 0;
   private queue: Appending[] = [];
   private flushing: Promise<void> | null = null;
@@ -121,13 +130,31 @@ export class BeginLog {
     }
   }
 
+  /** What the log's segments of this server hold on disk now. */
+  bytes(): number {
+    return (this.segment?.offset ?? 0) + this.retired;
+  }
+
+  /** Waits for the checkpoints under way, so the segments they cover are gone (the journal's bounds, before evicting). */
+  async compact(): Promise<void> {
+    await this.checkpoints;
+  }
+
   /** Writes what is queued, checkpoints the open segment, and waits for every checkpoint. */
   async close(): Promise<void> {
     await this.flushing;
     if (this.idle !== null) clearTimeout(this.idle);
     this.idle = null;
-    this.retire();
+    this.retire(false);
     await this.checkpoints;
+    // The segment made ahead holds no begin: nothing to checkpoint.
+    const next = await this.next;
+    this.next = null;
+    if (next !== null) {
+      if (next.fd !== null) closeSync(next.fd);
+      // Left behind, the next start-up removes it (its owner is gone, and it holds no begin).
+      rmSync(join(this.dir, next.name), { force: true });
+    }
   }
 
   private async flush(): Promise<void> {
@@ -136,6 +163,7 @@ export class BeginLog {
         const batch = this.queue.splice(0);
         try {
           const segment = this.segment ?? (await this.open());
+          this.segment = segment;
           const bytes = Buffer.concat(batch.map((appending) => appending.frame));
           const at = segment.offset;
           segment.offset += bytes.byteLength;
@@ -157,8 +185,15 @@ export class BeginLog {
     }
   }
 
-  /** A new segment: its owner frame written under a temp name, renamed, and the name made durable. */
+  /** The segment made ahead, or a new one. */
   private async open(): Promise<Segment> {
+    const next = this.next;
+    this.next = null;
+    return (await next) ?? (await this.create());
+  }
+
+  /** A new segment: its owner frame written under a temp name, renamed, and the name made durable. */
+  private async create(): Promise<Segment> {
     this.sequence += 1;
     const name = `${this.owner.instance}-${this.sequence}.log`;
     const temp = join(this.dir, `.${name}.tmp`);
@@ -168,20 +203,33 @@ export class BeginLog {
       writeAll(fd, owner, 0);
       renameSync(temp, join(this.dir, name));
       await syncPath(this.dir);
-      this.segment = { fd, name, ids: new Set(), offset: owner.byteLength };
-      return this.segment;
+      return { fd, name, ids: new Set(), offset: owner.byteLength };
     } catch (error) {
       closeSync(fd);
       throw error;
     }
   }
 
-  /** Stops appending to the open segment and queues its checkpoint. */
-  private retire(): void {
+  /** Stops appending to the open segment and queues its checkpoint; `ahead`: makes the next one meanwhile. */
+  private retire(ahead = true): void {
     const segment = this.segment;
     if (segment === null) return;
     this.segment = null;
+    this.retired += segment.offset;
     this.checkpoints = this.checkpoints.then(() => this.checkpoint(segment)).catch(() => undefined);
+    if (ahead) this.next ??= this.ahead();
+  }
+
+  /** The next segment, made off every call's path; held without a descriptor until used (null: the next begin makes one). */
+  private async ahead(): Promise<Segment | null> {
+    try {
+      const segment = await this.create();
+      if (segment.fd !== null) closeSync(segment.fd);
+      segment.fd = null;
+      return segment;
+    } catch {
+      return null;
+    }
   }
 
   private async checkpoint(segment: Segment): Promise<void> {
@@ -194,7 +242,10 @@ export class BeginLog {
       }
       await syncPath(this.files.records);
       // An image file that could not be written (a full disk): the next start-up replays it from here.
-      if (written) unlinkSync(join(this.dir, segment.name));
+      if (written) {
+        unlinkSync(join(this.dir, segment.name));
+        this.retired -= segment.offset;
+      }
     } finally {
       if (segment.fd !== null) closeSync(segment.fd);
       segment.fd = null;

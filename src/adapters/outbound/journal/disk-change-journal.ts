@@ -8,7 +8,7 @@ import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { checkPrivate } from '../node-fs/in-flight.js';
 import { gone, HOST, settleDeadClaims, type Claim, type Owner } from './journal-owners.js';
-import { BeginLog } from './begin-log.js';
+import { BeginLog, segmentBytesFor } from './begin-log.js';
 import { ForeignBeginLogs, type LoggedChange } from './begin-log-reader.js';
 import { replayBeginLogs } from './begin-log-replay.js';
 import { readStored, RecordIndex, type Held, type Stored } from './record-index.js';
@@ -29,6 +29,11 @@ import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncPat
  * is gone are left for the domain's recovery, which commits or aborts each by what the roots hold.
  * The records are indexed in memory and read again when the records directory changed (another
  * server on the same journal wrote one).
+ *
+ * journal.max_bytes bounds the whole directory (issue 27): each record's files are measured as they
+ * are written (an image file not written yet, at the size it will have), the begin log's segments
+ * are counted until their checkpoint removes them, and a segment is retired at an eighth of
+ * max_bytes, so the bounds can evict down to the number whatever the log holds.
  */
 export class DiskChangeJournal implements ChangeJournal {
   private readonly index = new RecordIndex();
@@ -47,6 +52,8 @@ export class DiskChangeJournal implements ChangeJournal {
   constructor(
     private readonly dir: string,
     private readonly clock: Clock,
+    /** journal.max_bytes: the begin log's segments are sized from it. */
+    maxBytes?: number,
   ) {
     // Security: records steer what an undo writes into a root; only this user may write them.
     checkPrivate(dir, 'journal directory');
@@ -57,9 +64,10 @@ export class DiskChangeJournal implements ChangeJournal {
     const files = { records: this.records, imageFile: (id: string) => this.imageFile(id), recordFile: (id: string) => this.recordFile(id) };
     replayBeginLogs(logDir, this.instance, files);
     this.foreign = new ForeignBeginLogs(logDir, this.instance);
-    this.unwritten = new UnwrittenImages(this.records, (id) => this.storedNow(id));
+    this.unwritten = new UnwrittenImages(this.records, (id) => this.storedNow(id), (id) => this.measure(id));
     const settle = async (ids: Iterable<string>) => (await Promise.allSettled([...ids].map((id) => this.unwritten.write(id)))).every((write) => write.status === 'fulfilled');
-    this.log = new BeginLog(logDir, { pid: process.pid, instance: this.instance, host: HOST }, files, settle);
+    const segmentBytes = maxBytes === undefined ? undefined : segmentBytesFor(maxBytes);
+    this.log = new BeginLog(logDir, { pid: process.pid, instance: this.instance, host: HOST }, files, settle, { segmentBytes });
     this.load();
   }
 
@@ -68,7 +76,7 @@ export class DiskChangeJournal implements ChangeJournal {
     const id = this.ids.next(now);
     const record: ChangeRecord = { ...draft, id, time: now.toISOString() };
     const owner: Owner = { pid: process.pid, instance: this.instance, host: HOST };
-    const began: Held = { record, committed: false, imageBytes: 0, owner };
+    const began: Held = { record, committed: false, imageBytes: 0, stored: 0, owner };
     this.index.put(id, began);
     try {
       // Durable in the begin log (one fdatasync, while the caller writes its temp file); the image
@@ -78,6 +86,7 @@ export class DiskChangeJournal implements ChangeJournal {
       const { bytes, imageBytes } = encodeImageFile(image, { state: 'pending', record, owner } satisfies Stored);
       this.unwritten.add(id, image);
       this.index.put(id, { ...began, imageBytes });
+      this.measure(id);
       await this.log.append(id, bytes);
     } catch (error) {
       await this.abort(id);
@@ -93,9 +102,12 @@ export class DiskChangeJournal implements ChangeJournal {
     if (after !== undefined) {
       held.record = { ...held.record, after };
       await this.writeRecord({ state: 'committed', record: held.record }, false);
+      this.measure(id);
       this.unwritten.later(this.unwritten.write(id));
       return;
     }
+    // Its image file, if not written yet, will say committed.
+    this.measure(id);
     // Fast path: a commit frame in the begin log (not synced, as the marker below is not), and the
     // image file, not written yet, written after the call saying committed. Lost in a power cut,
     // the pending record is committed at start-up by what the root holds.
@@ -162,6 +174,7 @@ export class DiskChangeJournal implements ChangeJournal {
     }
     held.record = { ...held.record, undoneBy: undoId };
     await this.writeRecord({ state: 'committed', record: held.record });
+    this.measure(id);
     return true;
   }
 
@@ -172,6 +185,7 @@ export class DiskChangeJournal implements ChangeJournal {
     held.record = record;
     await this.writeRecord({ state: 'committed', record });
     await rm(join(this.claims, id), { force: true });
+    this.measure(id);
   }
 
   async dropImage(id: string, reason: string): Promise<void> {
@@ -184,6 +198,7 @@ export class DiskChangeJournal implements ChangeJournal {
     // The record first (durably, in its own file): the image file may be the only place it was.
     await this.writeRecord({ state: held.committed ? 'committed' : 'pending', record: held.record, ...(held.owner ? { owner: held.owner } : {}) });
     await rm(this.imageFile(id), { force: true });
+    this.measure(id);
   }
 
   async prune(before: Date): Promise<number> {
@@ -219,8 +234,40 @@ export class DiskChangeJournal implements ChangeJournal {
     return this.index.usage();
   }
 
+  /** The records' files, and the begin log's segments until their checkpoint removes them. */
+  async storedBytes(): Promise<number> {
+    return this.index.stored() + this.log.bytes();
+  }
+
+  async compact(): Promise<void> {
+    await this.log.compact();
+  }
+
   async oldestWithImage(limit: number): Promise<string[]> {
     return this.index.oldestWithImage(limit);
+  }
+
+  async oldest(limit: number): Promise<string[]> {
+    return this.index.oldest(limit);
+  }
+
+  async forget(id: string): Promise<void> {
+    if (this.index.get(id)?.committed) await this.abort(id);
+  }
+
+  /**
+   * Records what `id`'s files hold now: its image file (or, not written yet, the size it will
+   * have), its later record, its claim. `names`: the records directory's listing, when at hand.
+   */
+  private measure(id: string, names?: ReadonlySet<string>): void {
+    const held = this.index.get(id);
+    if (held === undefined) return;
+    const present = (name: string) => names === undefined || names.has(name);
+    const image = present(`${id}.img`) ? sizeOf(this.imageFile(id)) : 0;
+    let bytes = image > 0 ? image : this.unwritten.length(id);
+    if (present(`${id}.json`)) bytes += sizeOf(this.recordFile(id));
+    if (held.record.undoneBy !== undefined) bytes += sizeOf(join(this.claims, id));
+    this.index.restate(id, bytes);
   }
 
   private recordFile(id: string): string {
@@ -276,7 +323,8 @@ export class DiskChangeJournal implements ChangeJournal {
       const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : names.has(`${id}.img`) ? imageFileSize(this.imageFile(id)) : 0;
       // A commit of this server's whose marker is still being written stays committed.
       const committed = stored.state === 'committed' || names.has(`${id}.done`) || (mine?.committed === true && mine.owner?.instance === this.instance);
-      this.index.put(id, { record: stored.record, committed, imageBytes, owner: stored.owner });
+      this.index.put(id, { record: stored.record, committed, imageBytes, stored: mine?.stored ?? 0, owner: stored.owner });
+      this.measure(id, names);
     }
     // Committed by another server on this journal whose image file is not written yet: from its log.
     this.logged = this.foreign.read(look);
@@ -287,11 +335,20 @@ export class DiskChangeJournal implements ChangeJournal {
       this.ids.observe(id);
       const mine = this.index.get(id);
       if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
-      this.index.put(id, { record: stored.record, committed: true, imageBytes: change.imageBytes, owner: stored.owner });
+      // Its image file is another server's to write: counted once it is (the log is that server's).
+      this.index.put(id, { record: stored.record, committed: true, imageBytes: change.imageBytes, stored: 0, owner: stored.owner });
     }
     // Gone from disk: another writer's abort or prune. Not a change this server is beginning, whose
     // file is not in place yet (a re-read in that window must not lose it, or its commit would be).
     // Nor one whose image file is not written yet.
     for (const [id, held] of this.index.entries()) if (!known.has(id) && !this.unwritten.has(id) && !(held.owner?.instance === this.instance && !held.committed)) this.index.put(id, undefined);
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
   }
 }

@@ -35,6 +35,17 @@ export async function writeImageFile(file: string, image: BeforeImage | null, re
 
 /** The bytes of an image file (see writeImageFile), and how many of them are file content. */
 export function encodeImageFile(image: BeforeImage | null, record?: unknown): { bytes: Buffer; imageBytes: number } {
+  const { line, blobs, imageBytes } = imageFileParts(image, record);
+  return { bytes: Buffer.concat([Buffer.from(line), ...blobs]), imageBytes };
+}
+
+/** How many bytes encodeImageFile would make, without copying the content. */
+export function imageFileLength(image: BeforeImage | null, record?: unknown): number {
+  const { line, imageBytes } = imageFileParts(image, record);
+  return Buffer.byteLength(line) + imageBytes;
+}
+
+function imageFileParts(image: BeforeImage | null, record: unknown): { line: string; blobs: Uint8Array[]; imageBytes: number } {
   const manifest: ManifestEntry[] = [];
   const blobs: Uint8Array[] = [];
   let offset = 0;
@@ -48,7 +59,7 @@ export function encodeImageFile(image: BeforeImage | null, record?: unknown): { 
     offset += entry.content.byteLength;
   }
   const header: Header = { manifest: image === null ? null : manifest, ...(record === undefined ? {} : { record }) };
-  return { bytes: Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...blobs]), imageBytes: offset };
+  return { line: `${JSON.stringify(header)}\n`, blobs, imageBytes: offset };
 }
 
 /** The image in `file`, or null when there is none (never written, dropped or evicted). */

@@ -98,6 +98,17 @@ export class InMemoryChangeJournal implements ChangeJournal {
       .slice(0, limit);
   }
 
+  async oldest(limit: number): Promise<string[]> {
+    return [...this.committed()]
+      .map((record) => record.id)
+      .sort()
+      .slice(0, limit);
+  }
+
+  async forget(id: string): Promise<void> {
+    if (this.held.get(id)?.committed) this.held.delete(id);
+  }
+
   private *committed(): Iterable<ChangeRecord> {
     for (const held of this.held.values()) if (held.committed) yield held.record;
   }

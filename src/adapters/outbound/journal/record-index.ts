@@ -24,16 +24,20 @@ export interface Held {
   record: ChangeRecord;
   committed: boolean;
   imageBytes: number;
+  /** What its files in the journal directory hold (image file, record file, claim), or will once its image file is written. */
+  stored: number;
   owner?: Owner;
 }
 
 /**
- * The disk journal's records in memory, with the running total of their before-images' bytes:
- * every change goes through `put`, so the total is kept as it changes, not summed per call.
+ * The disk journal's records in memory, with the running totals of their before-images' bytes and
+ * of their files' bytes: every change goes through `put`, so the totals are kept as they change,
+ * not summed per call.
  */
 export class RecordIndex {
   private readonly held = new Map<string, Held>();
   private bytes = 0;
+  private storedBytes = 0;
 
   get(id: string): Held | undefined {
     return this.held.get(id);
@@ -48,13 +52,30 @@ export class RecordIndex {
   }
 
   put(id: string, held: Held | undefined): void {
-    this.bytes -= this.held.get(id)?.imageBytes ?? 0;
+    const was = this.held.get(id);
+    this.bytes -= was?.imageBytes ?? 0;
+    this.storedBytes -= was?.stored ?? 0;
     if (held === undefined) {
       this.held.delete(id);
       return;
     }
     this.held.set(id, held);
     this.bytes += held.imageBytes;
+    this.storedBytes += held.stored;
+  }
+
+  /** `id`'s files now hold `bytes` (measured after each write or removal of one of them). */
+  restate(id: string, bytes: number): void {
+    const held = this.held.get(id);
+    if (held === undefined) return;
+    // In place: a caller holding this entry across an await must not mutate a replaced copy.
+    this.storedBytes += bytes - held.stored;
+    held.stored = bytes;
+  }
+
+  /** What the records' files hold in all. */
+  stored(): number {
+    return this.storedBytes;
   }
 
   *committed(): Iterable<ChangeRecord> {
@@ -72,8 +93,13 @@ export class RecordIndex {
 
   /** The oldest committed records that still hold a before-image. */
   oldestWithImage(limit: number): string[] {
+    return this.oldest(limit, (held) => held.imageBytes > 0);
+  }
+
+  /** The oldest committed records (that `include` accepts). */
+  oldest(limit: number, include: (held: Held) => boolean = () => true): string[] {
     return [...this.held.values()]
-      .filter((held) => held.committed && held.imageBytes > 0)
+      .filter((held) => held.committed && include(held))
       .map((held) => held.record.id)
       .sort()
       .slice(0, limit);

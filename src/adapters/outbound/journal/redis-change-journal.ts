@@ -171,6 +171,14 @@ export class RedisChangeJournal implements ChangeJournal {
     return this.store.call(() => this.store.redis.zrange(this.store.key('images'), 0, limit - 1));
   }
 
+  async oldest(limit: number): Promise<string[]> {
+    return this.store.call(() => this.store.redis.zrange(this.store.key('all'), 0, limit - 1));
+  }
+
+  async forget(id: string): Promise<void> {
+    if (CHANGE_ID.test(id) && (await this.get(id)) !== null) await this.remove(id);
+  }
+
   close(): Promise<void> {
     return this.store.close();
   }

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BeforeImage } from '../../../domain/ports/change-journal.port.js';
-import { encodeImageFile } from './image-files.js';
+import { encodeImageFile, imageFileLength } from './image-files.js';
 
 interface Unwritten {
   readonly image: BeforeImage | null;
@@ -23,10 +23,11 @@ export class UnwrittenImages {
   /** Writes made after the call that caused them (image files, commit markers), awaited by flush. */
   private readonly background = new Set<Promise<void>>();
 
-  /** `stored(id)`: what the file holds (the record, its state, its owner); null when it is gone. */
+  /** `stored(id)`: what the file holds (the record, its state, its owner); null when it is gone. `written(id)`: its file is in place. */
   constructor(
     private readonly records: string,
     private readonly stored: (id: string) => unknown,
+    private readonly written: (id: string) => void = () => undefined,
   ) {}
 
   /** Copied in and out: a caller changing its buffers changes no image. */
@@ -43,6 +44,14 @@ export class UnwrittenImages {
     return this.waiting.get(id)?.job !== null;
   }
 
+  /** The size its file will have if written now (0 when it is not held here, or its record is gone). */
+  length(id: string): number {
+    const unwritten = this.waiting.get(id);
+    if (unwritten === undefined) return 0;
+    const stored = this.stored(id);
+    return stored === null ? 0 : imageFileLength(unwritten.image, stored);
+  }
+
   /** Its before-image while it is held here; undefined when it is not. */
   image(id: string): BeforeImage | null | undefined {
     const unwritten = this.waiting.get(id);
@@ -56,6 +65,7 @@ export class UnwrittenImages {
     unwritten.job ??= this.writeFile(id, unwritten.image).then(
       () => {
         this.waiting.delete(id);
+        this.written(id);
       },
       (error: unknown) => {
         // Kept, to be tried again (by a checkpoint, or at close); the begin log still holds it.

@@ -151,6 +151,25 @@ export function changeJournalContract(make: (clock: Clock) => { journal: ChangeJ
     expect(await journal.oldestWithImage(5)).toEqual([b]);
   });
 
+  it('lists the oldest committed records, and forgets one with its image (the bounds, past max_bytes)', async () => {
+    const a = await journal.begin(draft(), { entries: [{ relativePath: '', kind: 'file', mode: 0o644, content: bytes('aaaa') }] });
+    await journal.commit(a);
+    clock.advance(1);
+    const b = await journal.begin(draft(), { entries: [{ relativePath: '', kind: 'file', mode: 0o644, content: bytes('bb') }] });
+    await journal.commit(b);
+    clock.advance(1);
+    const open = await journal.begin(draft(), null);
+    expect(await journal.oldest(1)).toEqual([a]);
+    expect(await journal.oldest(5)).toEqual([a, b]);
+    await journal.forget(a);
+    await journal.forget(open);
+    expect(await journal.get(a)).toBeNull();
+    expect(await journal.image(a)).toBeNull();
+    expect(await journal.oldest(5)).toEqual([b]);
+    // A pending record is no bound's to forget: it is still counted.
+    expect(await journal.usage()).toEqual({ bytes: 2, records: 2 });
+  });
+
   it('prunes changes older than the retention', async () => {
     const old = await journal.begin(draft(), { entries: [{ relativePath: '', kind: 'file', mode: 0o644, content: bytes('x') }] });
     await journal.commit(old);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiskChangeJournal } from '../../../../src/adapters/outbound/journal/disk-change-journal.js';
@@ -90,6 +90,70 @@ describe('DiskChangeJournal on disk', () => {
     const again = new DiskChangeJournal(dir, new ManualClock());
     expect(readdirSync(join(dir, 'records'))).toEqual([`${pending}.img`]);
     expect((await again.pending()).map((record) => record.id)).toEqual([pending]);
+  });
+});
+
+describe('DiskChangeJournal: what it keeps on disk, counted (issue 27)', () => {
+  let base: string;
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'journal-size-'));
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  function filesBytes(dir: string): number {
+    let total = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      total += entry.isDirectory() ? filesBytes(join(dir, entry.name)) : statSync(join(dir, entry.name)).size;
+    }
+    return total;
+  }
+
+  /** The begin log's segments: their names, and whether each holds more than its owner frame. */
+  const segments = (dir: string) => readdirSync(join(dir, 'log')).map((name) => statSync(join(dir, 'log', name)).size);
+
+  it('storedBytes is what its directory holds: image files, records, claims and the begin log; a segment past an eighth of max_bytes is checkpointed and the next is made ahead', async () => {
+    const dir = join(base, 'journal');
+    // Segments of 8 KiB at most.
+    const journal = new DiskChangeJournal(dir, new ManualClock(), 64 * 1024);
+    const image = (fill: number) => ({ entries: [{ relativePath: '', kind: 'file' as const, mode: 0o644, content: new Uint8Array(3000).fill(fill) }] });
+    const ids: string[] = [];
+    for (let at = 0; at < 4; at += 1) {
+      const id = await journal.begin(draft({ path: `f${at}.txt` }), image(at));
+      await journal.commit(id);
+      ids.push(id);
+    }
+    await journal.commit(ids[0], null);
+    expect(await journal.claimUndo(ids[1], 'undo-1')).toBe(true);
+    await journal.dropImage(ids[2], 'evicted');
+    // Counted before the image files written after the calls are in place: as they will be.
+    const counted = await journal.storedBytes();
+    await journal.settled();
+    await journal.compact();
+    // The third begin passed 8 KiB: that segment is gone, and the next one was made ahead (its owner frame only, uncounted).
+    const log = segments(dir);
+    expect(log.length).toBeLessThanOrEqual(2);
+    const ahead = log.filter((size) => size < 200).reduce((sum, size) => sum + size, 0);
+    expect(await journal.storedBytes()).toBe(filesBytes(dir) - ahead);
+    expect(counted).toBeGreaterThanOrEqual(filesBytes(dir) - ahead);
+    // A forgotten record takes its files with it.
+    await journal.forget(ids[1]);
+    await journal.forget(ids[2]);
+    expect(await journal.storedBytes()).toBe(filesBytes(dir) - ahead);
+    expect(readdirSync(join(dir, 'claims'))).toEqual([]);
+    await journal.close();
+    expect(readdirSync(join(dir, 'log'))).toEqual([]);
+  });
+
+  it('a reopened journal counts the records it reads', async () => {
+    const dir = join(base, 'journal');
+    const journal = new DiskChangeJournal(dir, new ManualClock(), 64 * 1024);
+    const id = await journal.begin(draft(), { entries: [{ relativePath: '', kind: 'file' as const, mode: 0o644, content: new Uint8Array(500) }] });
+    await journal.commit(id);
+    await journal.claimUndo(id, 'undo-1');
+    await journal.close();
+    const again = new DiskChangeJournal(dir, new ManualClock(), 64 * 1024);
+    await again.list({});
+    expect(await again.storedBytes()).toBe(filesBytes(dir));
   });
 });
 
