@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
 
 async function recoverJournal(container: Container): Promise<void> {
   if (!container.isBound(TOKENS.ChangeJournal)) return;
-  await recoverJournalAtStartup(container.get(TOKENS.ChangeJournal), container.get(TOKENS.PathPolicy), container.get(TOKENS.Snapshots), container.get(TOKENS.Logger));
+  await recoverJournalAtStartup(container.get(TOKENS.ChangeJournal), container.get(TOKENS.PathPolicy), container.get(TOKENS.Snapshots), container.get(TOKENS.FileSystem), container.get(TOKENS.Logger));
 }
 
 function signalLogger(logger: Logger): (signal: string) => void {

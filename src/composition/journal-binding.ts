@@ -6,6 +6,8 @@ import type { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.
 import type { JournalConfig } from '../config/app-config.js';
 import { JournalingFileSystem } from '../domain/changes/journaling-file-system.js';
 import { recoverJournal } from '../domain/changes/recovery.js';
+import { Restorer } from '../domain/changes/restorer.js';
+import { recoverUndos } from '../domain/changes/undo-recovery.js';
 import { Snapshots } from '../domain/changes/snapshots.js';
 import type { PathPolicy } from '../domain/path-policy.js';
 import type { Logger } from '../domain/ports/logger.port.js';
@@ -64,10 +66,12 @@ export function bindJournal(container: Container, journal: JournalConfig, redis?
 
 /**
  * Start-up, before anything is served: opens the journal (its directory checks refuse to start on a
- * bad one) and finishes or drops the records a killed server left half done.
+ * bad one), finishes or drops the records a killed server left half done, then finishes or releases
+ * the undos it left in flight (their restoring writes go through `files`, journaled like any).
  */
-export async function recoverJournalAtStartup(journal: ChangeJournal, paths: PathPolicy, snapshots: Snapshots, logger: Logger, retryMs = RECOVERY_RETRY_MS): Promise<void> {
-  await recoverOrDefer(() => recoverJournal(journal, paths, snapshots), logger, retryMs, false);
+export async function recoverJournalAtStartup(journal: ChangeJournal, paths: PathPolicy, snapshots: Snapshots, files: FileSystemPort, logger: Logger, retryMs = RECOVERY_RETRY_MS): Promise<void> {
+  const recover = async () => ({ ...(await recoverJournal(journal, paths, snapshots)), ...(await recoverUndos(journal, paths, snapshots, new Restorer(files))) });
+  await recoverOrDefer(recover, logger, retryMs, false);
 }
 
 /**
@@ -75,10 +79,12 @@ export async function recoverJournalAtStartup(journal: ChangeJournal, paths: Pat
  * (every request gets 503 until the session store is back, as without the journal) and retries.
  * Safe while serving: pending() returns only records of servers that are gone, never this one's.
  */
-async function recoverOrDefer(recover: () => Promise<{ committed: number; dropped: number }>, logger: Logger, retryMs: number, deferred: boolean): Promise<void> {
+type Recovered = { committed: number; dropped: number; finished: number; released: number };
+
+async function recoverOrDefer(recover: () => Promise<Recovered>, logger: Logger, retryMs: number, deferred: boolean): Promise<void> {
   try {
-    const { committed, dropped } = await recover();
-    if (committed + dropped > 0 || deferred) logger.info('journal recovered', { committed, dropped });
+    const { committed, dropped, finished, released } = await recover();
+    if (committed + dropped + finished + released > 0 || deferred) logger.info('journal recovered', { committed, dropped, undosFinished: finished, undosReleased: released });
   } catch (error) {
     if (!(error instanceof JournalStoreUnavailable)) throw error;
     if (!deferred) logger.warn('journal recovery deferred until its store is reachable', { error: error.reason });

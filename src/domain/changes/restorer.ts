@@ -49,6 +49,21 @@ export class Restorer {
     }
   }
 
+  /**
+   * Start-up recovery: finishes a restore a crash cut short, from the point it reached. A move
+   * renamed back only needs what it had replaced put back (running it whole would take the origin
+   * for someone else's); a tree gets what is missing, and its recorded mode back on each folder the
+   * cut-short restore had made (still RECREATED_FOLDER_MODE); anything else is restored again, which
+   * leaves what is already back as it is.
+   */
+  async resume(record: ChangeRecord, image: BeforeImage | null, source: RootPath, target: RootPath, force: boolean): Promise<string | undefined> {
+    if (record.op === 'rmdir') return this.putTree(target, image?.entries ?? [], force, true);
+    if (record.op !== 'move') return this.restore(record, image, source, target, force);
+    const own = image?.entries[0];
+    if (own && (await this.fs.stat(target)) === null) await this.putFile(target, own, false);
+    return undefined;
+  }
+
   /** A file back with its content and mode: replaced in place when something is there, else created. */
   private async putFile(path: RootPath, entry: ImageEntry | undefined, replace: boolean): Promise<void> {
     if (!entry?.content) throw errors.conflict(path.root.name, displayPath(path), 'no before-image to restore');
@@ -70,7 +85,7 @@ export class Restorer {
    * files go back, then gets its recorded mode, deepest first (a folder its owner may not write or
    * search would refuse its own entries). A mode that cannot be set leaves the folder 0700, and says so.
    */
-  private async putTree(path: RootPath, entries: readonly ImageEntry[], force: boolean): Promise<string | undefined> {
+  private async putTree(path: RootPath, entries: readonly ImageEntry[], force: boolean, resuming = false): Promise<string | undefined> {
     const made: ImageEntry[] = [];
     for (const entry of entries) {
       const at = childOf(path, entry.relativePath);
@@ -78,6 +93,7 @@ export class Restorer {
       if (entry.kind === 'directory') {
         if (now === null && (await this.fs.createDirectory(at, { permissions: RECREATED_FOLDER_MODE })).created) made.push(entry);
         else if (now !== null && now.kind !== 'directory') throw errors.notADirectory(at.root.name, displayPath(at));
+        else if (resuming && now?.permissions === RECREATED_FOLDER_MODE) made.push(entry);
       } else if (now === null || force) {
         await this.putFile(at, entry, force);
       }

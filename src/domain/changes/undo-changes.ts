@@ -142,7 +142,10 @@ export class UndoChanges {
       await dryRun.simulation.undo(record, image, source, target);
       return { ...shown, outcome: 'would_restore', ...preview };
     }
-    if (!(await this.journal.claimUndo(record.id, sessionId))) {
+    // The claim is the undo in flight, durable with its plan; the record says undone only once the
+    // restore is on disk (each write the restorer makes returns once fsync'd with its folder). A
+    // crash in between leaves the claim to start-up recovery (recoverUndos), never a false "undone".
+    if (!(await this.journal.claimUndo(record.id, sessionId, input.force === true))) {
       return { ...shown, outcome: 'conflict', reason: 'another undo of this change ran first' };
     }
     let unrestored: string | undefined;
@@ -153,6 +156,7 @@ export class UndoChanges {
       if (error instanceof DomainError) return { ...shown, outcome: 'conflict', reason: error.message };
       throw error;
     }
+    await this.journal.finishUndo(record.id);
     return { ...shown, outcome: 'restored', ...(unrestored === undefined ? {} : { reason: unrestored }) };
   }
 

@@ -44,6 +44,13 @@ export interface ChangeRecord {
   readonly undoneBy?: string;
 }
 
+/** An undo claimed by a server that is gone before it finished or released it. */
+export interface UndoInFlight {
+  readonly id: string;
+  readonly undoId: string;
+  readonly force: boolean;
+}
+
 /** What a caller knows of a change before it is made; the journal gives it an id and a time. */
 export type ChangeDraft = Omit<ChangeRecord, 'id' | 'time' | 'undoneBy'>;
 
@@ -107,11 +114,19 @@ export interface ChangeJournal {
   /** The before-image of a change, or null when none was kept (or it was evicted). */
   image(id: string): Promise<BeforeImage | null>;
   /**
-   * Marks `id` undone by `undoId`, atomically: false when another undo has claimed it already.
-   * `release` gives the claim back (the undo found a conflict or failed).
+   * Claims `id` for the undo `undoId`, atomically and durably: false when another undo holds it or
+   * finished it. The claim is the undo in flight (with its plan: `force`); the record does not say
+   * undone yet, so a crash before `finishUndo` leaves the change undoable once recovery settles it.
    */
-  claimUndo(id: string, undoId: string): Promise<boolean>;
+  claimUndo(id: string, undoId: string, force?: boolean): Promise<boolean>;
+  /** The restore is durable on disk: the record says undone by the claim's undoId (durably), and the claim goes. */
+  finishUndo(id: string): Promise<void>;
+  /** Gives the claim back (the undo found a conflict or failed): the record is as it was, undoable. */
   releaseUndo(id: string): Promise<void>;
+  /** Start-up recovery's: claims of servers that are gone, whose undo was neither finished nor released. */
+  undosInFlight(): Promise<UndoInFlight[]>;
+  /** Takes over a gone server's claim (from undosInFlight); false when another server took it first. */
+  adoptUndo(id: string): Promise<boolean>;
   /** Drops the before-image of `id`; the record stays, not undoable, with the reason. */
   dropImage(id: string, reason: string): Promise<void>;
   /** Removes records (and images) of changes made before `time`. */

@@ -9,7 +9,8 @@ import { Restorer } from '../../../src/domain/changes/restorer.js';
 import { Snapshots } from '../../../src/domain/changes/snapshots.js';
 import { UndoChanges } from '../../../src/domain/changes/undo-changes.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
-import type { ChangeAuthor, UndoReach } from '../../../src/domain/ports/change-journal.port.js';
+import type { ChangeAuthor, ChangeJournal, UndoReach } from '../../../src/domain/ports/change-journal.port.js';
+import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../src/domain/principal.js';
 import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { Copy } from '../../../src/domain/tools/copy.js';
@@ -56,9 +57,12 @@ export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSyste
     tree,
     journal,
     fs,
+    paths,
     outcomes,
     /** How far an undo reaches, for every change made in a call, in order. */
     reaches,
+    /** undo_changes over another journal or file system (a crash test's, say). */
+    undoVia: (store: ChangeJournal, files: FileSystemPort) => new UndoChanges(store, paths, tools, principals, contents, snapshots, new Restorer(files), TEST_SETTINGS, observer),
     as(name: Principal | string, session = 's1', tool = 'write_file') {
       principal = typeof name === 'string' ? { name, readOnly: false } : name;
       author = { principal: principal.name, session, tool };

@@ -4,10 +4,11 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
 import { newestFirst } from '../../../domain/changes/change-query.js';
-import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
+import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState, UndoInFlight } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import { checkPrivate } from '../node-fs/in-flight.js';
-import { gone, HOST, settleDeadClaims, type Claim, type Owner } from './journal-owners.js';
+import { gone, HOST, type Owner } from './journal-owners.js';
+import { UndoClaims } from './undo-claims.js';
 import { BeginLog, segmentBytesFor } from './begin-log.js';
 import { ForeignBeginLogs, type LoggedChange } from './begin-log-reader.js';
 import { replayBeginLogs } from './begin-log-replay.js';
@@ -40,6 +41,7 @@ export class DiskChangeJournal implements ChangeJournal {
   private readonly ids = new ChangeIds();
   private readonly records: string;
   private readonly claims: string;
+  private readonly undos: UndoClaims;
   private readonly instance = randomBytes(6).toString('hex');
   private readonly log: BeginLog;
   private readonly unwritten: UnwrittenImages;
@@ -61,6 +63,7 @@ export class DiskChangeJournal implements ChangeJournal {
     this.claims = join(dir, 'claims');
     const logDir = join(dir, 'log');
     for (const sub of [dir, this.records, this.claims, logDir]) mkdirSync(sub, { recursive: true, mode: 0o700 });
+    this.undos = new UndoClaims(this.claims, { pid: process.pid, instance: this.instance, host: HOST });
     const files = { records: this.records, imageFile: (id: string) => this.imageFile(id), recordFile: (id: string) => this.recordFile(id) };
     replayBeginLogs(logDir, this.instance, files);
     this.foreign = new ForeignBeginLogs(logDir, this.instance);
@@ -159,33 +162,39 @@ export class DiskChangeJournal implements ChangeJournal {
     return image === null && logged !== undefined ? this.foreign.image(logged) : image;
   }
 
-  async claimUndo(id: string, undoId: string): Promise<boolean> {
+  async claimUndo(id: string, undoId: string, force = false): Promise<boolean> {
     this.refresh();
     const held = this.index.get(id);
     if (!CHANGE_ID.test(id) || !held?.committed || held.record.undoneBy !== undefined) return false;
-    // The claim is a file made with O_EXCL: of two undos, in this process or in two servers on one
-    // shared journal, exactly one creates it.
-    try {
-      const claim: Claim = { undoId, pid: process.pid, instance: this.instance, host: HOST };
-      await writeSynced(join(this.claims, id), Buffer.from(JSON.stringify(claim)), 'wx');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw error;
-    }
-    held.record = { ...held.record, undoneBy: undoId };
+    // The record is left as it is: it says undone only once the restore is on disk (finishUndo).
+    return this.undos.claim(id, undoId, force);
+  }
+
+  async finishUndo(id: string): Promise<void> {
+    const held = this.index.get(id);
+    const claim = this.undos.read(id);
+    if (!held || claim === null) return;
+    held.record = { ...held.record, undoneBy: claim.undoId };
+    // The record durably first: a kill before the claim goes leaves a claim start-up removes (removeFinished).
     await this.writeRecord({ state: 'committed', record: held.record });
     this.measure(id);
-    return true;
+    await this.undos.release(id);
   }
 
   async releaseUndo(id: string): Promise<void> {
-    const held = this.index.get(id);
-    if (!held) return;
-    const { undoneBy: _released, ...record } = held.record;
-    held.record = record;
-    await this.writeRecord({ state: 'committed', record });
-    await rm(join(this.claims, id), { force: true });
-    this.measure(id);
+    await this.undos.release(id);
+  }
+
+  async undosInFlight(): Promise<UndoInFlight[]> {
+    this.refresh();
+    return this.undos.dead().filter(({ id }) => {
+      const held = this.index.get(id);
+      return held?.committed === true && held.record.undoneBy === undefined;
+    });
+  }
+
+  adoptUndo(id: string): Promise<boolean> {
+    return this.undos.adopt(id);
   }
 
   async dropImage(id: string, reason: string): Promise<void> {
@@ -294,7 +303,7 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Start-up: reads every record; a temp of an interrupted record write, a torn begin, and a marker with no record are litter. */
   private load(): void {
     this.refresh();
-    settleDeadClaims(this.claims, this.instance, (id) => this.index.get(id)?.record.undoneBy !== undefined);
+    this.undos.removeFinished((id) => this.index.get(id)?.record.undoneBy !== undefined);
     for (const name of readdirSync(this.records)) {
       const id = name.replace(/\.(img|done|json)$/, '');
       if ((name.startsWith('.') && name.endsWith('.tmp')) || (id !== name && !this.index.has(id))) rmSync(join(this.records, name), { force: true });
@@ -318,7 +327,7 @@ export class DiskChangeJournal implements ChangeJournal {
       known.add(id);
       this.ids.observe(id);
       const mine = this.index.get(id);
-      // A claim this server made is on disk (claims/) before its record is rewritten: keep it.
+      // An undo this server finished is in the index before its record is rewritten: keep it.
       if (mine?.record.undoneBy !== undefined && stored.record.undoneBy === undefined) stored.record = { ...stored.record, undoneBy: mine.record.undoneBy };
       const imageBytes = mine && mine.imageBytes > 0 ? mine.imageBytes : names.has(`${id}.img`) ? imageFileSize(this.imageFile(id)) : 0;
       // A commit of this server's whose marker is still being written stays committed.

@@ -1,6 +1,6 @@
 import { ChangeIds } from '../../../domain/changes/change-id.js';
 import { imageBytes, newestFirst } from '../../../domain/changes/change-query.js';
-import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
+import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState, UndoInFlight } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 
 interface Held {
@@ -9,12 +9,39 @@ interface Held {
   image: BeforeImage | null;
 }
 
-/** The journal in process memory: for domain tests, and the contract the disk store is held to. */
-export class InMemoryChangeJournal implements ChangeJournal {
-  private readonly held = new Map<string, Held>();
-  private readonly ids = new ChangeIds();
+interface Claim {
+  readonly undoId: string;
+  readonly force: boolean;
+  /** The journal object (a "server") that holds it. */
+  owner: object;
+}
 
-  constructor(private readonly clock: Clock) {}
+interface State {
+  readonly held: Map<string, Held>;
+  readonly claims: Map<string, Claim>;
+  readonly ids: ChangeIds;
+}
+
+/**
+ * The journal in process memory: for domain tests, and the contract the disk store is held to.
+ * `restarted()` is the same journal as a server started after this one was killed would see it.
+ */
+export class InMemoryChangeJournal implements ChangeJournal {
+  private readonly held: Map<string, Held>;
+  private readonly claims: Map<string, Claim>;
+  private readonly ids: ChangeIds;
+
+  constructor(
+    private readonly clock: Clock,
+    state: State = { held: new Map(), claims: new Map(), ids: new ChangeIds() },
+  ) {
+    ({ held: this.held, claims: this.claims, ids: this.ids } = state);
+  }
+
+  /** A new server over this journal's state; this one counts as gone (its claims are in flight). */
+  restarted(): InMemoryChangeJournal {
+    return new InMemoryChangeJournal(this.clock, { held: this.held, claims: this.claims, ids: this.ids });
+  }
 
   async begin(draft: ChangeDraft, image: BeforeImage | null): Promise<string> {
     const now = this.clock.now();
@@ -32,6 +59,7 @@ export class InMemoryChangeJournal implements ChangeJournal {
 
   async abort(id: string): Promise<void> {
     this.held.delete(id);
+    this.claims.delete(id);
   }
 
   async pending(): Promise<ChangeRecord[]> {
@@ -51,18 +79,33 @@ export class InMemoryChangeJournal implements ChangeJournal {
     return copyImage(this.held.get(id)?.image ?? null);
   }
 
-  async claimUndo(id: string, undoId: string): Promise<boolean> {
+  async claimUndo(id: string, undoId: string, force = false): Promise<boolean> {
     const held = this.held.get(id);
-    if (!held?.committed || held.record.undoneBy !== undefined) return false;
-    held.record = { ...held.record, undoneBy: undoId };
+    if (!held?.committed || held.record.undoneBy !== undefined || this.claims.has(id)) return false;
+    this.claims.set(id, { undoId, force, owner: this });
     return true;
   }
 
-  async releaseUndo(id: string): Promise<void> {
+  async finishUndo(id: string): Promise<void> {
     const held = this.held.get(id);
-    if (!held) return;
-    const { undoneBy: _released, ...record } = held.record;
-    held.record = record;
+    const claim = this.claims.get(id);
+    if (held && claim) held.record = { ...held.record, undoneBy: claim.undoId };
+    this.claims.delete(id);
+  }
+
+  async releaseUndo(id: string): Promise<void> {
+    this.claims.delete(id);
+  }
+
+  async undosInFlight(): Promise<UndoInFlight[]> {
+    return [...this.claims].filter(([, claim]) => claim.owner !== this).map(([id, { undoId, force }]) => ({ id, undoId, force }));
+  }
+
+  async adoptUndo(id: string): Promise<boolean> {
+    const claim = this.claims.get(id);
+    if (claim === undefined || claim.owner === this) return false;
+    claim.owner = this;
+    return true;
   }
 
   async dropImage(id: string, reason: string): Promise<void> {
@@ -76,7 +119,7 @@ export class InMemoryChangeJournal implements ChangeJournal {
     let removed = 0;
     for (const [id, held] of this.held) {
       if (held.committed && Date.parse(held.record.time) < before.getTime()) {
-        this.held.delete(id);
+        await this.abort(id);
         removed += 1;
       }
     }

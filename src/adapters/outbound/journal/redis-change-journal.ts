@@ -3,13 +3,13 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGE_ID, ChangeIds } from '../../../domain/changes/change-id.js';
 import { imageBytes, matchesQuery } from '../../../domain/changes/change-query.js';
-import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState } from '../../../domain/ports/change-journal.port.js';
+import type { BeforeImage, ChangeDraft, ChangeJournal, ChangeQuery, ChangeRecord, EntryState, UndoInFlight } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { checkPrivate } from '../node-fs/in-flight.js';
 import { readImageFile, syncPath, writeImageFile } from './image-files.js';
 import { RedisJournalConnection } from './redis-journal-connection.js';
-import { BEGIN_SCRIPT, CLAIM_SCRIPT, COMMIT_SCRIPT, DROP_IMAGE_SCRIPT, REMOVE_SCRIPT } from './redis-journal-scripts.js';
+import { ADOPT_SCRIPT, BEGIN_SCRIPT, CLAIM_SCRIPT, COMMIT_SCRIPT, DROP_IMAGE_SCRIPT, FINISH_SCRIPT, RELEASE_SCRIPT, REMOVE_SCRIPT } from './redis-journal-scripts.js';
 
 export interface RedisJournalOptions {
   readonly url: string;
@@ -137,13 +137,45 @@ export class RedisChangeJournal implements ChangeJournal {
     return CHANGE_ID.test(id) ? readImageFile(this.imageFile(id)) : null;
   }
 
-  async claimUndo(id: string, undoId: string): Promise<boolean> {
+  async claimUndo(id: string, undoId: string, force = false): Promise<boolean> {
     if (!CHANGE_ID.test(id)) return false;
-    return (await this.store.script(CLAIM_SCRIPT, id, undoId)) === 1;
+    await this.started();
+    const claim = JSON.stringify({ undoId, force, owner: this.store.instance });
+    return (await this.store.script(CLAIM_SCRIPT, id, claim, this.store.instance, this.ttlMs)) === 1;
+  }
+
+  async finishUndo(id: string): Promise<void> {
+    if (CHANGE_ID.test(id)) await this.store.script(FINISH_SCRIPT, id);
   }
 
   async releaseUndo(id: string): Promise<void> {
-    if (CHANGE_ID.test(id)) await this.store.call(() => this.store.redis.hdel(this.store.key(`record:${id}`), 'undoneBy'));
+    if (CHANGE_ID.test(id)) await this.store.script(RELEASE_SCRIPT, id);
+  }
+
+  /** Claims whose owner's heartbeat is gone. */
+  async undosInFlight(): Promise<UndoInFlight[]> {
+    await this.started();
+    const owners = await this.store.call(() => this.store.redis.hgetall(this.store.key('claims')));
+    const found: UndoInFlight[] = [];
+    for (const [id, owner] of Object.entries(owners)) {
+      if (owner === this.store.instance || (await this.store.alive(owner))) continue;
+      const claim = await this.claimOf(id);
+      if (claim === null) await this.store.call(() => this.store.redis.hdel(this.store.key('claims'), id));
+      else found.push({ id, undoId: claim.undoId, force: claim.force });
+    }
+    return found;
+  }
+
+  async adoptUndo(id: string): Promise<boolean> {
+    const claim = CHANGE_ID.test(id) ? await this.claimOf(id) : null;
+    if (claim === null) return false;
+    const mine = JSON.stringify({ ...claim, owner: this.store.instance });
+    return (await this.store.script(ADOPT_SCRIPT, id, claim.owner, this.store.instance, mine)) === 1;
+  }
+
+  private async claimOf(id: string): Promise<{ undoId: string; force: boolean; owner: string } | null> {
+    const text = await this.store.call(() => this.store.redis.hget(this.store.key(`record:${id}`), 'claim'));
+    return text === null ? null : (JSON.parse(text) as { undoId: string; force: boolean; owner: string });
   }
 
   async dropImage(id: string, reason: string): Promise<void> {

@@ -4,7 +4,8 @@
  * the records. ARGV[1] is always the key prefix; keys are made from it inside the script (one
  * Redis, not a cluster, as the session store). Under the prefix:
  *   record:<id>        hash: record (JSON), state, owner (while pending), ms, principal,
- *                      after (JSON, set by commit), dropped (the reason), undoneBy
+ *                      after (JSON, set by commit), dropped (the reason), undoneBy,
+ *                      claim (JSON: the undo in flight, its owner and plan; gone once finished)
  *   ids                hash: id -> "<image bytes> <principal>", for every record (the totals' truth)
  *   pending            sorted set of ids begun and not yet committed, by time (ms)
  *   all                sorted set of committed ids, by time (ms); equal times sort by id
@@ -13,13 +14,14 @@
  *   bytes, records     running totals (usage() reads these, never the records)
  *   last               the newest id minted, so a restarted replica mints later ones
  *   owner:<instance>   a live server's heartbeat; its pending records are not recovery's
+ *   claims             hash: id -> owner instance, for every undo in flight (recovery's index)
  * Every key expires with the retention, refreshed when written; the shared ones on every write,
  * so they outlive every record they index.
  */
 
 /** Refreshes the TTL (ms, ARGV[ttlArg]) of the keys every record shares. */
 const touchShared = (ttlArg: number) => `
-for _, name in ipairs({'ids', 'pending', 'all', 'images', 'bytes', 'records', 'last'}) do
+for _, name in ipairs({'ids', 'pending', 'all', 'images', 'bytes', 'records', 'last', 'claims'}) do
   redis.call('PEXPIRE', ARGV[1] .. name, ARGV[${ttlArg}])
 end`;
 
@@ -85,6 +87,7 @@ if principal then
   if bytes > 0 then redis.call('DECRBY', P .. 'bytes', bytes) end
 end
 redis.call('DEL', P .. 'record:' .. id)
+redis.call('HDEL', P .. 'claims', id)
 if principal then return 1 end
 return 0`;
 
@@ -101,8 +104,40 @@ redis.call('ZREM', P .. 'images', id)
 if redis.call('EXISTS', P .. 'record:' .. id) == 1 then redis.call('HSET', P .. 'record:' .. id, 'dropped', ARGV[3]) end
 return 1`;
 
-/** Of any number of undos of one change, on any replicas, exactly one gets 1. ARGV: prefix, id, undo id. */
+/**
+ * Of any number of undos of one change, on any replicas, exactly one gets 1: the claim (the undo in
+ * flight) is set; undoneBy only by FINISH_SCRIPT. ARGV: prefix, id, claim JSON, owner instance, ttl ms.
+ */
 export const CLAIM_SCRIPT = `
-local key = ARGV[1] .. 'record:' .. ARGV[2]
-if redis.call('HGET', key, 'state') ~= 'committed' then return 0 end
-return redis.call('HSETNX', key, 'undoneBy', ARGV[3])`;
+local P, id = ARGV[1], ARGV[2]
+local key = P .. 'record:' .. id
+if redis.call('HGET', key, 'state') ~= 'committed' or redis.call('HEXISTS', key, 'undoneBy') == 1 then return 0 end
+if redis.call('HSETNX', key, 'claim', ARGV[3]) == 0 then return 0 end
+redis.call('HSET', P .. 'claims', id, ARGV[4])
+redis.call('PEXPIRE', P .. 'claims', ARGV[5])
+return 1`;
+
+/** The restore is on disk: undoneBy from the claim, which goes. ARGV: prefix, id. */
+export const FINISH_SCRIPT = `
+local P, id = ARGV[1], ARGV[2]
+local key = P .. 'record:' .. id
+local claim = redis.call('HGET', key, 'claim')
+if claim then redis.call('HSET', key, 'undoneBy', cjson.decode(claim).undoId) end
+redis.call('HDEL', key, 'claim')
+redis.call('HDEL', P .. 'claims', id)
+return 1`;
+
+/** The claim goes; the record is as it was. ARGV: prefix, id. */
+export const RELEASE_SCRIPT = `
+local P, id = ARGV[1], ARGV[2]
+redis.call('HDEL', P .. 'record:' .. id, 'claim')
+redis.call('HDEL', P .. 'claims', id)
+return 1`;
+
+/** A gone server's claim becomes this one's, unless another took it first. ARGV: prefix, id, gone owner, new owner, new claim JSON. */
+export const ADOPT_SCRIPT = `
+local P, id = ARGV[1], ARGV[2]
+if redis.call('HGET', P .. 'claims', id) ~= ARGV[3] then return 0 end
+redis.call('HSET', P .. 'claims', id, ARGV[4])
+redis.call('HSET', P .. 'record:' .. id, 'claim', ARGV[5])
+return 1`;

@@ -125,16 +125,50 @@ export function changeJournalContract(make: (clock: Clock) => { journal: ChangeJ
     expect((await journal.list({ roots: new Map([['workspace', 'k1']]) })).map((record) => record.id)).toEqual([ours]);
   });
 
-  it('lets one undo claim a change, never two, until the claim is released', async () => {
+  it('lets one undo claim a change, never two, until the claim is released; the record says undone only once it is finished', async () => {
     const id = await journal.begin(draft(), null);
     await journal.commit(id);
     const claims = await Promise.all([journal.claimUndo(id, 'u1'), journal.claimUndo(id, 'u2')]);
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect((await journal.get(id))?.undoneBy).toBe(claims[0] ? 'u1' : 'u2');
+    // In flight: not undone yet, and no other undo may claim it.
+    expect((await journal.get(id))?.undoneBy).toBeUndefined();
+    expect(await journal.claimUndo(id, 'u5')).toBe(false);
     await journal.releaseUndo(id);
     expect((await journal.get(id))?.undoneBy).toBeUndefined();
     expect(await journal.claimUndo(id, 'u3')).toBe(true);
+    await journal.finishUndo(id);
+    expect((await journal.get(id))?.undoneBy).toBe('u3');
+    expect(await journal.claimUndo(id, 'u6')).toBe(false);
     expect(await journal.claimUndo('0000000000000zzzz', 'u4')).toBe(false);
+  });
+
+  it('hands an undo a killed server left in flight to the next server, plan and all, once', async () => {
+    const [one, two, three] = [await journal.begin(draft(), null), await journal.begin(draft({ path: 'b.txt' }), null), await journal.begin(draft({ path: 'c.txt' }), null)];
+    for (const id of [one, two, three]) await journal.commit(id);
+    expect(await journal.claimUndo(one, 'u1', true)).toBe(true);
+    expect(await journal.claimUndo(two, 'u2')).toBe(true);
+    expect(await journal.claimUndo(three, 'u3')).toBe(true);
+    await journal.finishUndo(three);
+    // This server's own claims are not in flight for it: it is alive.
+    expect(await journal.undosInFlight()).toEqual([]);
+    const again = await reopen();
+    const inFlight = (await again.undosInFlight()).sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(inFlight).toEqual([
+      { id: one, undoId: 'u1', force: true },
+      { id: two, undoId: 'u2', force: false },
+    ]);
+    expect((await again.get(one))?.undoneBy).toBeUndefined();
+    expect(await again.adoptUndo(one)).toBe(true);
+    expect(await again.adoptUndo(two)).toBe(true);
+    // Adopted: this server's now, so no longer in flight for it, and still claimed.
+    expect(await again.undosInFlight()).toEqual([]);
+    expect(await again.claimUndo(one, 'u4')).toBe(false);
+    await again.finishUndo(one);
+    await again.releaseUndo(two);
+    expect((await again.get(one))?.undoneBy).toBe('u1');
+    expect((await again.get(two))?.undoneBy).toBeUndefined();
+    expect((await again.get(three))?.undoneBy).toBe('u3');
+    expect(await again.claimUndo(two, 'u5')).toBe(true);
   });
 
   it('drops an image (eviction): the record stays, not undoable, with the reason', async () => {
@@ -185,6 +219,7 @@ export function changeJournalContract(make: (clock: Clock) => { journal: ChangeJ
     const done = await journal.begin(draft(), { entries: [{ relativePath: '', kind: 'file', mode: 0o600, content: bytes('keep') }] });
     await journal.commit(done);
     await journal.claimUndo(done, 'u1');
+    await journal.finishUndo(done);
     const open = await journal.begin(draft({ path: 'b.txt' }), null);
     const again = await reopen();
     expect((await again.list({})).map((record) => [record.id, record.undoneBy])).toEqual([[done, 'u1']]);

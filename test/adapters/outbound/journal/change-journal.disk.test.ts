@@ -39,6 +39,11 @@ describe('DiskChangeJournal on disk', () => {
     await journal.settled();
     expect(readdirSync(join(dir, 'records'))).toEqual([`${id}.img`]);
     expect(await journal.claimUndo(id, 'undo-session')).toBe(true);
+    expect(readdirSync(join(dir, 'records'))).toEqual([`${id}.img`]);
+    expect(readdirSync(join(dir, 'claims'))).toEqual([id]);
+    expect(statSync(join(dir, 'claims', id)).mode & 0o777).toBe(0o600);
+    await journal.finishUndo(id);
+    expect(readdirSync(join(dir, 'claims'))).toEqual([]);
     expect(readdirSync(join(dir, 'records')).sort()).toEqual([`${id}.img`, `${id}.json`]);
     for (const name of readdirSync(join(dir, 'records'))) expect(statSync(join(dir, 'records', name)).mode & 0o777).toBe(0o600);
     // A clean close syncs the image files and removes the log.
@@ -200,7 +205,7 @@ describe('DiskChangeJournal: claims left by a server that died', () => {
   /** The pid of a process that has exited. */
   const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
 
-  it('a claim whose record never said undone, by a dead server on this host, is cleared at start-up; live or remote ones stay', async () => {
+  it("a dead server's claim on this host is an undo in flight for the next server; live, remote and ownerless ones are not, and none is taken", async () => {
     const dir = join(base, 'journal');
     const journal = new DiskChangeJournal(dir, new ManualClock());
     const ids: string[] = [];
@@ -210,29 +215,36 @@ describe('DiskChangeJournal: claims left by a server that died', () => {
       ids.push(id);
     }
     const [dead, live, remote, old] = ids;
-    // What a kill -9 between the claim and its record (or inside a release) leaves.
+    // What a kill -9 inside an undo leaves.
     const claim = (id: string, owner: object | string) => writeFileSync(join(dir, 'claims', id), typeof owner === 'string' ? owner : JSON.stringify({ undoId: 's9', instance: 'gone', ...owner }));
-    claim(dead, { pid: deadPid(), host: hostname() });
+    claim(dead, { pid: deadPid(), host: hostname(), force: true });
     claim(live, { pid: process.ppid, host: hostname() });
     claim(remote, { pid: deadPid(), host: 'another-host' });
     claim(old, 's9');
+    // A claim torn by a kill before it was linked into place: litter, never a claim.
+    writeFileSync(join(dir, 'claims', `.${dead}.0a0b.tmp`), JSON.stringify({ undoId: 's8', instance: 'gone', pid: deadPid(), host: hostname() }));
     const again = new DiskChangeJournal(dir, new ManualClock());
-    expect(await again.claimUndo(dead, 's1')).toBe(true);
-    expect(await again.claimUndo(live, 's1')).toBe(false);
-    expect(await again.claimUndo(remote, 's1')).toBe(false);
-    expect(await again.claimUndo(old, 's1')).toBe(false);
+    expect(await again.undosInFlight()).toEqual([{ id: dead, undoId: 's9', force: true }]);
+    for (const id of ids) expect(await again.claimUndo(id, 's1')).toBe(false);
+    expect(readdirSync(join(dir, 'claims')).sort()).toEqual([dead, live, remote, old].sort());
+    expect(await again.adoptUndo(live)).toBe(false);
+    expect(await again.adoptUndo(dead)).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'claims', dead), 'utf8'))).toMatchObject({ undoId: 's9', force: true, pid: process.pid });
     expect(readdirSync(join(dir, 'claims')).sort()).toEqual([dead, live, remote, old].sort());
   });
 
-  it('a claim whose record says undone stays, whoever made it', async () => {
+  it("a finished undo's claim left by a kill before it went is removed at start-up; the record stays undone", async () => {
     const dir = join(base, 'journal');
     const journal = new DiskChangeJournal(dir, new ManualClock());
     const id = await journal.begin(draft(), null);
     await journal.commit(id);
     expect(await journal.claimUndo(id, 's1')).toBe(true);
-    const claimed = JSON.parse(readFileSync(join(dir, 'claims', id), 'utf8'));
-    writeFileSync(join(dir, 'claims', id), JSON.stringify({ ...claimed, pid: deadPid(), instance: 'gone' }));
+    const claimed = readFileSync(join(dir, 'claims', id), 'utf8');
+    await journal.finishUndo(id);
+    writeFileSync(join(dir, 'claims', id), JSON.stringify({ ...JSON.parse(claimed), pid: deadPid(), instance: 'gone' }));
     const again = new DiskChangeJournal(dir, new ManualClock());
+    expect(readdirSync(join(dir, 'claims'))).toEqual([]);
+    expect(await again.undosInFlight()).toEqual([]);
     expect(await again.claimUndo(id, 's2')).toBe(false);
     expect((await again.get(id))?.undoneBy).toBe('s1');
   });
@@ -258,6 +270,8 @@ describe('DiskChangeJournal shared by two servers', () => {
     expect(await two.image(done)).toEqual(image);
     expect(await one.pending()).toEqual([]);
     expect(await two.claimUndo(done, 'u1')).toBe(true);
+    expect(await one.claimUndo(done, 'u2')).toBe(false);
+    await two.finishUndo(done);
     expect((await one.get(done))?.undoneBy).toBe('u1');
     await one.commit(open);
     expect((await two.list({})).map((record) => record.id)).toEqual([open, done]);

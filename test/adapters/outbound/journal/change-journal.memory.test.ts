@@ -4,6 +4,6 @@ import { changeJournalContract } from './change-journal.contract.js';
 describe('change journal contract: InMemoryChangeJournal', () => {
   changeJournalContract((clock) => {
     const journal = new InMemoryChangeJournal(clock);
-    return { journal, reopen: () => journal };
+    return { journal, reopen: () => journal.restarted() };
   });
 });

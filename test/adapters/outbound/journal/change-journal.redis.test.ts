@@ -84,6 +84,8 @@ describeWithRedis('RedisChangeJournal against a real redis-server', () => {
     const claims = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? one : two).claimUndo(id, `u${index}`)));
     expect(claims.filter(Boolean)).toHaveLength(1);
     const winner = `u${claims.indexOf(true)}`;
+    expect((await two.get(id))?.undoneBy).toBeUndefined();
+    await one.finishUndo(id);
     expect((await two.get(id))?.undoneBy).toBe(winner);
     expect((await one.get(id))?.undoneBy).toBe(winner);
   });
