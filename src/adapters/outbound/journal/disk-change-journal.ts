@@ -175,10 +175,10 @@ export class DiskChangeJournal implements ChangeJournal {
     const claim = this.undos.read(id);
     if (!held || claim === null) return;
     held.record = { ...held.record, undoneBy: claim.undoId };
-    // The record durably first: a kill before the claim goes leaves a claim start-up removes (removeFinished).
+    // The claim stays while the record does: another server whose index has not seen this record yet
+    // (a directory's mtime is coarse) must still find the change claimed, never claim it again.
     await this.writeRecord({ state: 'committed', record: held.record });
     this.measure(id);
-    await this.undos.release(id);
   }
 
   async releaseUndo(id: string): Promise<void> {
@@ -303,7 +303,7 @@ export class DiskChangeJournal implements ChangeJournal {
   /** Start-up: reads every record; a temp of an interrupted record write, a torn begin, and a marker with no record are litter. */
   private load(): void {
     this.refresh();
-    this.undos.removeFinished((id) => this.index.get(id)?.record.undoneBy !== undefined);
+    this.undos.removeLitter();
     for (const name of readdirSync(this.records)) {
       const id = name.replace(/\.(img|done|json)$/, '');
       if ((name.startsWith('.') && name.endsWith('.tmp')) || (id !== name && !this.index.has(id))) rmSync(join(this.records, name), { force: true });

@@ -18,7 +18,9 @@ export interface Claim extends Owner {
  * The undo claims of the disk journal (issue 27), one file per change in `dir`. A claim is written
  * whole and fsync'd under a temp name, then linked into place: link(2) fails if a claim is there, so
  * of two undos (two sessions, two servers on one journal) exactly one claims, and a claim is never
- * torn by a kill. The claims directory is synced before the undo restores anything.
+ * torn by a kill. The claims directory is synced before the undo restores anything. A finished
+ * undo's claim stays as long as its record (abort and prune remove both): the record says undone,
+ * and the claim keeps a server whose index is behind from claiming the change again.
  */
 export class UndoClaims {
   constructor(
@@ -72,15 +74,12 @@ export class UndoClaims {
     }
   }
 
-  /**
-   * Start-up: a claim whose record says undone was finished (a kill came before its file went); a
-   * temp or moved-aside claim of a server that is gone is litter. Neither holds anything back.
-   */
-  removeFinished(undone: (id: string) => boolean): void {
+  /** Start-up: a temp or moved-aside claim of a server that is gone is litter (never a claim). */
+  removeLitter(): void {
     for (const name of readdirSync(this.dir)) {
       const file = join(this.dir, name);
       const litter = name.startsWith('.') && (name.endsWith('.tmp') || name.endsWith('.adopt'));
-      if (CHANGE_ID.test(name) ? undone(name) : litter && isDead(readClaim(file), this.owner.instance)) rmSync(file, { force: true });
+      if (litter && isDead(readClaim(file), this.owner.instance)) rmSync(file, { force: true });
     }
   }
 

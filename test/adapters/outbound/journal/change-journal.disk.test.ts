@@ -43,7 +43,7 @@ describe('DiskChangeJournal on disk', () => {
     expect(readdirSync(join(dir, 'claims'))).toEqual([id]);
     expect(statSync(join(dir, 'claims', id)).mode & 0o777).toBe(0o600);
     await journal.finishUndo(id);
-    expect(readdirSync(join(dir, 'claims'))).toEqual([]);
+    expect(readdirSync(join(dir, 'claims'))).toEqual([id]);
     expect(readdirSync(join(dir, 'records')).sort()).toEqual([`${id}.img`, `${id}.json`]);
     for (const name of readdirSync(join(dir, 'records'))) expect(statSync(join(dir, 'records', name)).mode & 0o777).toBe(0o600);
     // A clean close syncs the image files and removes the log.
@@ -233,20 +233,22 @@ describe('DiskChangeJournal: claims left by a server that died', () => {
     expect(readdirSync(join(dir, 'claims')).sort()).toEqual([dead, live, remote, old].sort());
   });
 
-  it("a finished undo's claim left by a kill before it went is removed at start-up; the record stays undone", async () => {
+  it("a finished undo's claim stays with its record, whoever made it: not in flight, and the change is never claimed again; a prune removes both", async () => {
     const dir = join(base, 'journal');
     const journal = new DiskChangeJournal(dir, new ManualClock());
     const id = await journal.begin(draft(), null);
     await journal.commit(id);
     expect(await journal.claimUndo(id, 's1')).toBe(true);
-    const claimed = readFileSync(join(dir, 'claims', id), 'utf8');
     await journal.finishUndo(id);
-    writeFileSync(join(dir, 'claims', id), JSON.stringify({ ...JSON.parse(claimed), pid: deadPid(), instance: 'gone' }));
+    const claimed = JSON.parse(readFileSync(join(dir, 'claims', id), 'utf8'));
+    writeFileSync(join(dir, 'claims', id), JSON.stringify({ ...claimed, pid: deadPid(), instance: 'gone' }));
     const again = new DiskChangeJournal(dir, new ManualClock());
-    expect(readdirSync(join(dir, 'claims'))).toEqual([]);
+    expect(readdirSync(join(dir, 'claims'))).toEqual([id]);
     expect(await again.undosInFlight()).toEqual([]);
     expect(await again.claimUndo(id, 's2')).toBe(false);
     expect((await again.get(id))?.undoneBy).toBe('s1');
+    expect(await again.prune(new Date(Date.parse('2027-01-01T00:00:00Z')))).toBe(1);
+    expect(readdirSync(join(dir, 'claims'))).toEqual([]);
   });
 });
 
