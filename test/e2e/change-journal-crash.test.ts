@@ -1,9 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool } from '../support/mcp.js';
-import { spawnServer, workspaceConfig, type SpawnedServer } from '../support/spawned-server.js';
+import { scratchWorkspace, spawnServer, workspaceConfig } from '../support/spawned-server.js';
 
 // Issue 20: kill -9 at random moments during a stream of writes, edits and removals, then restart.
 const ROUNDS = 4;
@@ -11,21 +10,7 @@ const FILES = 6;
 /** list_changes shows at most 500: a round is killed within its 121st call at the latest, so 4 rounds stay under. */
 const CALLS_PER_ROUND = 120;
 
-let dir: string;
-let workspace: string;
-let server: SpawnedServer | undefined;
-
-beforeEach(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-e2e-journal-crash-')));
-  workspace = join(dir, 'workspace');
-  await mkdir(workspace);
-});
-
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = scratchWorkspace('mcp-fs-e2e-journal-crash-');
 
 async function snapshot(host: string, prefix = ''): Promise<Record<string, string>> {
   const found: Record<string, string> = {};
@@ -58,6 +43,7 @@ async function oneCall(client: Client, step: number): Promise<{ tool: string; pa
 
 describe('change journal: kill -9 during a stream of changes (issue 20)', () => {
   it('after a restart every acknowledged change is listed and undoable, nothing half-recorded is left, no litter in the root', async () => {
+    const { dir, workspace } = scratch;
     const seed: Record<string, string> = {};
     for (let index = 0; index < FILES; index += 1) seed[`f${index}.txt`] = `seed ${index}\n`;
     for (const [name, content] of Object.entries(seed)) await writeFile(join(workspace, name), content);
@@ -66,7 +52,7 @@ describe('change journal: kill -9 during a stream of changes (issue 20)', () => 
     let acknowledged = 0;
     let step = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
-      server = await spawnServer(config);
+      const server = (scratch.server = await spawnServer(config));
       const client = await server.connect();
       const child = server.child;
       const killAfter = 300 + Math.floor(Math.random() * 1200);
@@ -83,12 +69,12 @@ describe('change journal: kill -9 during a stream of changes (issue 20)', () => 
         // The connection broke with the kill: the call in flight is not acknowledged.
       }
       await server.stop();
-      server = undefined;
+      scratch.server = undefined;
     }
     expect(acknowledged).toBeGreaterThan(0);
     if (process.env.JOURNAL_CRASH_REPORT) process.stderr.write(`acknowledged ${acknowledged} of ${step} calls\n`);
 
-    server = await spawnServer(config);
+    const server = (scratch.server = await spawnServer(config));
     const client = await server.connect();
     const listed = await callTool(client, 'list_changes', { limit: 500 });
     const changes = listed.structured.changes as { id: string; undoable: boolean; reason?: string }[];

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +16,29 @@ export interface SpawnedServer {
   connect(): Promise<Client>;
   /** Closes its clients and stops the process (SIGTERM, then SIGKILL if it lingers). */
   stop(): Promise<void>;
+}
+
+/** A test's scratch folder (`dir`) with an empty `workspace` in it, and the server it started (`server`, stopped after the test). */
+export interface Scratch {
+  dir: string;
+  workspace: string;
+  server?: SpawnedServer;
+}
+
+/** Makes a fresh Scratch before each test of the suite, and stops its server and removes it after. */
+export function scratchWorkspace(prefix: string): Scratch {
+  const scratch: Scratch = { dir: '', workspace: '' };
+  beforeEach(async () => {
+    scratch.dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+    scratch.workspace = join(scratch.dir, 'workspace');
+    await mkdir(scratch.workspace);
+  });
+  afterEach(async () => {
+    await scratch.server?.stop();
+    scratch.server = undefined;
+    await rm(scratch.dir, { recursive: true, force: true });
+  });
+  return scratch;
 }
 
 /** Writes a config with one root `workspace` at `workspace` (all tools) into `dir`; returns its path. */
