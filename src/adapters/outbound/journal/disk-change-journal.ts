@@ -22,6 +22,7 @@ import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncPat
  *   records/<id>.json   a later version of the record (replaces the one in the image file atomically)
  *   records/<id>.done   empty: the change was made (the record committed without rewriting it)
  *   log/                the begin log (BeginLog): what makes a begin durable in one fdatasync
+ *   claims/<id>         an undo's claim: in flight until the record says undone (UndoClaims)
  * Order makes it crash-safe: a begin is durable in the log before the change is made (the adapter
  * waits for begin before its rename); its image file is made durable when the log segment is
  * checkpointed, or rewritten from the log at start-up. Abort removes the image before the record,
@@ -40,7 +41,6 @@ export class DiskChangeJournal implements ChangeJournal {
   private readonly index = new RecordIndex();
   private readonly ids = new ChangeIds();
   private readonly records: string;
-  private readonly claims: string;
   private readonly undos: UndoClaims;
   private readonly instance = randomBytes(6).toString('hex');
   private readonly log: BeginLog;
@@ -60,10 +60,10 @@ export class DiskChangeJournal implements ChangeJournal {
     // Security: records steer what an undo writes into a root; only this user may write them.
     checkPrivate(dir, 'journal directory');
     this.records = join(dir, 'records');
-    this.claims = join(dir, 'claims');
+    const claims = join(dir, 'claims');
     const logDir = join(dir, 'log');
-    for (const sub of [dir, this.records, this.claims, logDir]) mkdirSync(sub, { recursive: true, mode: 0o700 });
-    this.undos = new UndoClaims(this.claims, { pid: process.pid, instance: this.instance, host: HOST });
+    for (const sub of [dir, this.records, claims, logDir]) mkdirSync(sub, { recursive: true, mode: 0o700 });
+    this.undos = new UndoClaims(claims, { pid: process.pid, instance: this.instance, host: HOST });
     const files = { records: this.records, imageFile: (id: string) => this.imageFile(id), recordFile: (id: string) => this.recordFile(id) };
     replayBeginLogs(logDir, this.instance, files);
     this.foreign = new ForeignBeginLogs(logDir, this.instance);
@@ -132,7 +132,7 @@ export class DiskChangeJournal implements ChangeJournal {
     await rm(this.imageFile(id), { force: true });
     await rm(this.recordFile(id), { force: true });
     await rm(this.markerFile(id), { force: true });
-    await rm(join(this.claims, id), { force: true });
+    await this.undos.release(id);
   }
 
   /** Pending records begun by another instance whose process is gone (or is this one: a reopened journal). */
@@ -187,10 +187,7 @@ export class DiskChangeJournal implements ChangeJournal {
 
   async undosInFlight(): Promise<UndoInFlight[]> {
     this.refresh();
-    return this.undos.dead().filter(({ id }) => {
-      const held = this.index.get(id);
-      return held?.committed === true && held.record.undoneBy === undefined;
-    });
+    return this.undos.dead().filter(({ id }) => this.index.get(id)?.committed === true && this.index.get(id)?.record.undoneBy === undefined);
   }
 
   adoptUndo(id: string): Promise<boolean> {
