@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool } from '../support/mcp.js';
@@ -27,7 +27,8 @@ async function snapshot(host: string, prefix = ''): Promise<Record<string, strin
   const found: Record<string, string> = {};
   for (const entry of await readdir(host, { withFileTypes: true })) {
     const name = prefix + entry.name;
-    if (entry.isDirectory()) Object.assign(found, { [`${name}/`]: '' }, await snapshot(join(host, entry.name), `${name}/`));
+    // A folder with its mode: an undo finished at start-up gives a recreated folder its recorded mode too.
+    if (entry.isDirectory()) Object.assign(found, { [`${name}/`]: ((await stat(join(host, entry.name))).mode & 0o777).toString(8) }, await snapshot(join(host, entry.name), `${name}/`));
     else {
       // Its first line and size: enough to tell every version of a file here apart, and a readable diff.
       const content = await readFile(join(host, entry.name), 'latin1');
@@ -42,7 +43,7 @@ const text = (label: string, size: number) => `${label}\n`.padEnd(size, label.sl
 async function seed(): Promise<void> {
   for (let index = 0; index < 8; index += 1) await writeFile(join(scratch.workspace, `f${index}.txt`), text(`seed f${index}`, BIG));
   for (let index = 0; index < 7; index += 1) await writeFile(join(scratch.workspace, `r${index}.txt`), text(`seed r${index}`, BIG));
-  for (const sub of ['tree/a', 'tree/a/b', 'tree/c']) await mkdir(join(scratch.workspace, sub), { recursive: true });
+  for (const [sub, mode] of [['tree', 0o750], ['tree/a', 0o755], ['tree/a/b', 0o700], ['tree/c', 0o751]] as const) await mkdir(join(scratch.workspace, sub), { mode });
   for (const [index, file] of ['tree/x.txt', 'tree/a/y.txt', 'tree/a/b/z.txt', 'tree/c/w.txt', 'tree/c/v.txt'].entries()) await writeFile(join(scratch.workspace, file), text(`tree ${index}`, BIG / 2));
   await writeFile(join(scratch.workspace, 'moved.txt'), text('moved', BIG));
   await writeFile(join(scratch.workspace, 'dest.txt'), text('replaced by the move', BIG));
