@@ -110,7 +110,7 @@ describe('undo_changes: kill -9 inside undos, on two sessions at once (issue 27)
       // The first round by since_id (nothing but the 30 is in the journal yet; made on another session: all); later ones by ids, on two sessions at once.
       const calls =
         round === 0
-          ? [callTool(one, 'undo_changes', { since_id: '0', session: 'all' })]
+          ? [callTool(one, 'undo_changes', { since_id: '00000000000000000', session: 'all' })]
           : [callTool(one, 'undo_changes', { ids: ids.filter((_, index) => index % 2 === round % 2) }), callTool(two, 'undo_changes', { ids })];
       const answers = await Promise.allSettled(calls);
       clearTimeout(timer);

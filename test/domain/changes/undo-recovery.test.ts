@@ -1,4 +1,5 @@
 import type { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
+import { THE_START } from '../../../src/domain/changes/change-id.js';
 import { Restorer } from '../../../src/domain/changes/restorer.js';
 import { recoverUndos } from '../../../src/domain/changes/undo-recovery.js';
 import type { ChangeJournal } from '../../../src/domain/ports/change-journal.port.js';
@@ -81,7 +82,7 @@ describe('recoverUndos: an undo cut short by a kill is finished or given back, n
       const killed = killedAfter(steps, world.fs, world.journal);
       const undo = world.undoVia(killed.journal, killed.fs);
       // Two sessions at once: one by since_id, one by ids (half of them).
-      const calls = Promise.all([undo.execute({ since_id: '0' }, 's1'), undo.execute({ ids: ids.filter((_, index) => index % 2 === 0) }, 's2')]);
+      const calls = Promise.all([undo.execute({ since_id: THE_START }, 's1'), undo.execute({ ids: ids.filter((_, index) => index % 2 === 0) }, 's2')]);
       if ((await Promise.race([calls, killed.crashed])) !== 'crashed') break;
       await new Promise((resolve) => setTimeout(resolve, 5));
 

@@ -167,7 +167,9 @@ export class DiskChangeJournal implements ChangeJournal {
     const held = this.index.get(id);
     if (!CHANGE_ID.test(id) || !held?.committed || held.record.undoneBy !== undefined) return false;
     // The record is left as it is: it says undone only once the restore is on disk (finishUndo).
-    return this.undos.claim(id, undoId, force);
+    const claimed = await this.undos.claim(id, undoId, force);
+    if (claimed) this.measure(id);
+    return claimed;
   }
 
   async finishUndo(id: string): Promise<void> {
@@ -183,6 +185,7 @@ export class DiskChangeJournal implements ChangeJournal {
 
   async releaseUndo(id: string): Promise<void> {
     await this.undos.release(id);
+    this.measure(id);
   }
 
   async undosInFlight(): Promise<UndoInFlight[]> {
@@ -272,7 +275,8 @@ export class DiskChangeJournal implements ChangeJournal {
     const image = present(`${id}.img`) ? sizeOf(this.imageFile(id)) : 0;
     let bytes = image > 0 ? image : this.unwritten.length(id);
     if (present(`${id}.json`)) bytes += sizeOf(this.recordFile(id));
-    if (held.record.undoneBy !== undefined) bytes += sizeOf(join(this.claims, id));
+    // An undo's claim, in flight or finished (it stays with its record).
+    bytes += sizeOf(this.undos.file(id));
     this.index.restate(id, bytes);
   }
 

@@ -32,6 +32,11 @@ export class UndoClaims {
     return this.place(id, { undoId, force, ...this.owner });
   }
 
+  /** Where `id`'s claim is (the journal's size counts it). */
+  file(id: string): string {
+    return join(this.dir, id);
+  }
+
   read(id: string): Claim | null {
     return CHANGE_ID.test(id) ? readClaim(join(this.dir, id)) : null;
   }
