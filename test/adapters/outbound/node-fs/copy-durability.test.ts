@@ -70,7 +70,7 @@ describeWithStrace('a tree copy through the server: what it syncs, and when', ()
     if (run.status !== 0) throw new Error(`the traced copy failed: ${run.stderr}`);
     const all = completed(readFileSync(trace, 'utf8'), base);
     // The first copy ends with its last folder's sync.
-    const split = all.findLastIndex((event) => event.kind === 'fsync' && event.path.startsWith('ws/fresh')) + 1;
+    const split = lastIndex(all, (event) => event.kind === 'fsync' && event.path.startsWith('ws/fresh')) + 1;
     events = { fresh: all.slice(0, split), over: all.slice(split) };
   });
 
@@ -100,7 +100,7 @@ describeWithStrace('a tree copy through the server: what it syncs, and when', ()
     for (const [folder, names] of Object.entries(FILES)) {
       const firstRename = Math.min(...names.map((name) => over.findIndex((event) => event.kind === 'rename' && event.name === `${name}.txt`)));
       // The previous folder's sync (or the first copy's last) ends the previous batch: this batch's records were synced after it and before its first rename.
-      const previousBatchEnd = over.slice(0, firstRename).findLastIndex((event) => event.kind === 'fsync' && !event.path.endsWith('/TEMP'));
+      const previousBatchEnd = lastIndex(over.slice(0, firstRename), (event) => event.kind === 'fsync' && !event.path.endsWith('/TEMP'));
       expect(over.slice(previousBatchEnd + 1, firstRename).some((event) => event.kind === 'logsync')).toBe(true);
       expect(over.filter((event) => event.kind === 'fsync' && event.path === join('ws/over/src', folder))).toHaveLength(1);
     }
@@ -133,4 +133,9 @@ function completed(text: string, base: string): Event[] {
     if (renamed && !renamed[1].startsWith('.')) events.push({ kind: 'rename', name: renamed[1] });
   }
   return events;
+}
+
+function lastIndex(events: readonly Event[], wanted: (event: Event) => boolean): number {
+  for (let index = events.length - 1; index >= 0; index -= 1) if (wanted(events[index])) return index;
+  return -1;
 }
