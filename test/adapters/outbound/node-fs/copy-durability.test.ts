@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeWithStrace } from '../../../support/strace.js';
 
 /**
  * Issue 27 point 6: a tree copy syncs each folder once, not once per entry, and is as durable
@@ -11,15 +12,7 @@ import { join } from 'node:path';
  * the kernel can show that: the built server (dist/) runs under strace and the test reads its
  * fsyncs, fdatasyncs and renames, in the order they completed.
  */
-// strace must be there and allowed to trace (a container may forbid ptrace).
-const hasStrace = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', process.execPath, '-e', '0'], { stdio: 'ignore' }).status === 0;
-if (!hasStrace) {
-  console.warn(
-    'NOT RUN test/adapters/outbound/node-fs/copy-durability.test.ts (a tree copy syncs each folder once): strace is missing or may not trace here. ' +
-      'Install it (Debian/Ubuntu: apt-get install -y strace), as .ci/run does.',
-  );
-}
-const describeWithStrace = hasStrace ? describe : describe.skip;
+const describeTraced = describeWithStrace('test/adapters/outbound/node-fs/copy-durability.test.ts', 'a tree copy syncs each folder once');
 
 /** Copies ws/src to ws/fresh (nothing there), then into ws/over, over ws/over/src (the same names with other content), through the SDK client. */
 const DRIVER = `
@@ -47,7 +40,7 @@ const FILES: Record<string, string[]> = { '': ['top-0', 'top-1', 'top-2'], d0: [
 
 type Event = { kind: 'fsync' | 'logsync'; path: string } | { kind: 'rename'; name: string };
 
-describeWithStrace('a tree copy through the server: what it syncs, and when', () => {
+describeTraced('a tree copy through the server: what it syncs, and when', () => {
   let base: string;
   let events: { fresh: Event[]; over: Event[] };
 
