@@ -6,6 +6,7 @@ import { LOCAL_OPERATOR } from '../principal.js';
 import { displayPath, parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { JournalBounds, type JournalLimits } from './journal-bounds.js';
+import { journaledCopyBatch } from './journaled-copy-batch.js';
 import { ReadThroughFileSystem } from './read-through-file-system.js';
 import { Snapshots, stateOf, tooLarge } from './snapshots.js';
 
@@ -209,36 +210,20 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     return this.recorded(author, from, { op: 'copy', before, after, toPath: to, reason }, image, () => this.inner.copyFile(from, to));
   }
 
-  /**
-   * A tree copy's batch: a record per file copied and per folder made, all begun at once (the
-   * journal makes them durable together, while the adapter writes the files aside) and durable
-   * before anything is placed; committed for what was placed, aborted for the rest.
-   */
+  /** A tree copy's batch: a record per file copied and per folder made, begun together (see journaledCopyBatch). */
   async copyBatch(entries: readonly CopyBatchEntry[], options: { readonly beforeCommit?: () => Promise<void> } = {}): Promise<CopyBatchOutcome> {
     const author = this.author();
-    const changes = await Promise.all(entries.map((entry) => this.planBatchEntry(entry)));
-    const ids = changes.map((planned) => (planned === null ? Promise.resolve(null) : this.begin(author, planned.path, planned.change, planned.image)));
-    // Each settles before this returns (below); a rejection is never left unobserved.
-    for (const id of ids) id.catch(() => undefined);
-    let outcome: CopyBatchOutcome;
-    try {
-      outcome = await this.inner.copyBatch(entries, {
-        beforeCommit: async () => {
-          await options.beforeCommit?.();
-          await Promise.all(ids);
-        },
-      });
-    } catch (error) {
-      for (const id of await Promise.allSettled(ids)) if (id.status === 'fulfilled' && id.value !== null) await this.journal.abort(id.value.id);
-      throw error;
-    }
-    for (const [index, id] of (await Promise.all(ids)).entries()) {
-      if (id === null) continue;
-      // A folder that was there already (made meanwhile) was not made by this copy: an undo must not remove it.
-      if (index < outcome.placed.length && (entries[index].kind === 'file' || outcome.placed[index].created)) await this.commit(id);
-      else await this.journal.abort(id.id);
-    }
-    return outcome;
+    return journaledCopyBatch(
+      this.inner,
+      {
+        plan: (entry) => this.planBatchEntry(entry),
+        begin: (planned) => this.begin(author, planned.path, planned.change, planned.image),
+        commit: (begun) => this.commit(begun),
+        abort: (begun) => this.journal.abort(begun.id),
+      },
+      entries,
+      options.beforeCommit,
+    );
   }
 
   /** What copyBatch records for one entry (null: nothing, as copyFile and createDirectory record nothing there). */

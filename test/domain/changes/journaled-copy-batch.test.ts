@@ -52,4 +52,25 @@ describe('JournalingFileSystem.copyBatch: a tree copy journaled a folder at a ti
     expect(world.tree.readBytes('/ws/dst/b.txt')).toBeUndefined();
     expect(await world.journal.list({})).toEqual([]);
   });
+
+  it('splits a batch whose before-images would pass 16 MiB in memory into groups, each begun and placed on its own', async () => {
+    const world = journalWorld({ maxBytes: 64 * 1024 * 1024, maxFileBytes: 10 * 1024 * 1024 });
+    const big = 'x'.repeat(9 * 1024 * 1024);
+    for (const name of ['a', 'b', 'c']) {
+      world.tree.seedFile(`/ws/src/${name}.txt`, name);
+      world.tree.seedFile(`/ws/dst/${name}.txt`, big);
+    }
+    const groups: number[] = [];
+    const copyBatch = world.tree.copyBatch.bind(world.tree);
+    world.tree.copyBatch = (entries, options) => {
+      groups.push(entries.length);
+      return copyBatch(entries, options);
+    };
+    const root = makeRoot('workspace', '/ws');
+    const at = (...segments: string[]) => ({ root, segments });
+    const outcome = await world.fs.copyBatch(['a', 'b', 'c'].map((name) => ({ kind: 'file' as const, from: at('src', `${name}.txt`), to: at('dst', `${name}.txt`) })));
+    expect(groups).toEqual([1, 1, 1]);
+    expect(outcome).toEqual({ placed: [1, 1, 1].map((size) => ({ size, created: false })) });
+    expect((await world.journal.list({})).filter((change) => change.op === 'copy' && change.undoable)).toHaveLength(3);
+  });
 });
