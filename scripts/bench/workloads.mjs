@@ -2,7 +2,7 @@
 // a rotating order) so that machine noise hits them alike, checks every answer, and returns a row.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, createReadStream, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, createReadStream, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -443,13 +443,56 @@ export async function journal(ctx) {
   const content = 'x'.repeat(4095) + '\n';
   const writeWith = (client, who) => () => call(client, 'write_file', { root: 'bench', path: `work/journal-write-${who}.txt`, content });
   const writes = await interleaved(rounds, { on: writeWith(ctx.ours, 'on'), off: writeWith(ctx.oursNoJournal, 'off') });
-  const row = (name, samples) => {
+  const row = (name, samples, limit) => {
     const on = latency(samples.on);
     const off = latency(samples.off);
     const value = ratio(on.median, off.median);
-    return { name, ours: on, floors: [['journal off', off]], ratio: ratioText(value, 'journal off'), bar: '≤ 1.25× journal off', met: value <= 1.25 };
+    return { name, ours: on, floors: [['journal off', off]], ratio: ratioText(value, 'journal off'), bar: `≤ ${limit}× journal off`, met: value <= limit };
   };
-  return { rows: [row('view + str_replace, journal on', edits), row('write_file 4 KiB overwrite, journal on', writes)] };
+  // Issue 27: the crash guarantee stays (no redo log, no torn file after a power cut), so a journaled
+  // write keeps its third durable flush: its bar is 1.5×; an edit's read and diff dilute it to 1.25×.
+  return { rows: [row('view + str_replace, journal on', edits, 1.25), row('write_file 4 KiB overwrite, journal on', writes, 1.5)] };
+}
+
+/**
+ * Issue 27: copy a tree of 1,000 files (10 folders of 100, 2 KiB each) with the journal on, off, and
+ * `cp -r` (no fsync at all) as the floor, interleaved; the ratio is taken round by round (min–max shown).
+ */
+export async function copyTree(ctx) {
+  const rounds = ctx.quick ? 1 : 5;
+  // Our own folder in the shared corpus's scratch space, removed at the end.
+  const base = join(ctx.corpus, 'work', `copy-tree-${process.pid}`);
+  const source = join(base, 'src');
+  for (let folder = 0; folder < 10; folder += 1) {
+    mkdirSync(join(source, `d${folder}`), { recursive: true });
+    for (let file = 0; file < 100; file += 1) writeFileSync(join(source, `d${folder}`, `f${file}.txt`), `${folder}/${file} `.repeat(2048 / 8).slice(0, 2048));
+  }
+  const relative = `work/copy-tree-${process.pid}`;
+  let copies = 0;
+  const copyWith = (client) => async () => {
+    const dest = `${relative}/out-${(copies += 1)}`;
+    const result = await call(client, 'copy', { source_root: ROOT, source_path: `${relative}/src`, dest_root: ROOT, dest_path: dest });
+    expectEqual('files copied', result.files_copied, 1000);
+    expectEqual('a copied file', readFileSync(join(ctx.corpus, dest, 'd7', 'f42.txt'), 'utf8'), readFileSync(join(source, 'd7', 'f42.txt'), 'utf8'));
+  };
+  const cp = async () => {
+    await run('cp', ['-r', source, join(base, `out-${(copies += 1)}`)]);
+  };
+  try {
+    const samples = await interleaved(rounds, { on: copyWith(ctx.ours), off: copyWith(ctx.oursNoJournal), cp });
+    const paired = samples.on.map((ms, index) => ms / samples.off[index]).sort((a, b) => a - b);
+    const median = paired[Math.floor(paired.length / 2)];
+    return {
+      name: 'copy a 1,000-file tree, journal on',
+      ours: latency(samples.on),
+      floors: [['journal off', latency(samples.off)], ['cp -r', latency(samples.cp)]],
+      ratio: `${ratioText(median, 'journal off')} (paired, ${paired[0].toFixed(2)}–${paired[paired.length - 1].toFixed(2)})`,
+      bar: '≤ 1.5× journal off',
+      met: median <= 1.5,
+    };
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 }
 
 /** `sessions` clients, each making `calls` sequential calls; returns calls/s and the per-call p99. */

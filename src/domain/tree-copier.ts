@@ -1,6 +1,6 @@
 import { DomainError, errors, inRoot } from './errors.js';
 import { fitsHostPath, hostPathTooLong } from './path-policy.js';
-import type { EntryStat, FileSystemPort } from './ports/file-system.port.js';
+import type { CopyBatchEntry, EntryStat, FileSystemPort } from './ports/file-system.port.js';
 import { baseName, childPath, displayPath, parentPath, type RootPath } from './roots.js';
 import { walkTree, type WalkEntry } from './tree-walker.js';
 import { throwIfCancelled, type WorkContext } from './work-context.js';
@@ -127,7 +127,6 @@ export async function copySnapshot(
 ): Promise<TreeCopyOutcome> {
   let size = 0;
   let filesCopied = 0;
-  const skipped: SkippedEntry[] = [];
   const destinationOf = (entry: WalkEntry): RootPath => ({
     root: target.root,
     segments: [...target.segments, ...entry.path.segments.slice(source.segments.length)],
@@ -136,28 +135,60 @@ export async function copySnapshot(
   const tooDeep = entries.find((entry) => isCopied(entry) && !fitsHostPath(destinationOf(entry)));
   if (tooDeep !== undefined) throw hostPathTooLong(destinationOf(tooDeep));
   await fs.createDirectory(target);
-  for (const [index, entry] of entries.entries()) {
-    // A cancelled copy stops between entries; what was copied so far stays (move removes it).
+  let done = 0;
+  for (const batch of folderBatches(entries.filter(isCopied), destinationOf)) {
+    // A cancelled copy stops between batches; what was copied so far stays (move removes it).
     throwIfCancelled(work);
-    work?.progress?.(index, entries.length, 'entries copied');
-    const to = destinationOf(entry);
-    switch (entry.stat.kind) {
-      case 'directory':
-        await fs.createDirectory(to);
-        break;
-      case 'file':
-        size += (await fs.copyFile(entry.path, to)).size;
-        filesCopied += 1;
-        break;
-      case 'symlink':
-        skipped.push({ path: displayPath(entry.path), reason: 'symlink' });
-        break;
-      case 'other':
-        skipped.push({ path: displayPath(entry.path), reason: 'not a regular file' });
-        break;
-    }
+    work?.progress?.(done, entries.length, 'entries copied');
+    const outcome = await fs.copyBatch(batch);
+    outcome.placed.forEach((placed, index) => {
+      if (batch[index].kind !== 'file') return;
+      size += placed.size;
+      filesCopied += 1;
+    });
+    if (outcome.failure !== undefined) throw outcome.failure;
+    done += batch.length;
   }
+  work?.progress?.(entries.length, entries.length, 'entries copied');
+  // OQ-004: symlinks are neither followed nor recreated, and neither is anything but a file or a folder.
+  const skipped = entries
+    .filter((entry) => !isCopied(entry))
+    .map((entry) => ({ path: displayPath(entry.path), reason: entry.stat.kind === 'symlink' ? 'symlink' : 'not a regular file' }));
   return { size, filesCopied, skipped };
+}
+
+/** Entries of one destination folder copied as one batch at most: each holds its folder open, and its source bytes are read meanwhile. */
+const BATCH_ENTRIES = 128;
+const BATCH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The copied entries grouped by destination folder, parents before children (the walk is
+ * pre-order), so that each folder is synced once per batch, not once per entry (FileSystemPort.copyBatch).
+ */
+function folderBatches(entries: readonly WalkEntry[], destinationOf: (entry: WalkEntry) => RootPath): CopyBatchEntry[][] {
+  const folders = new Map<string, { batches: CopyBatchEntry[][]; bytes: number }>();
+  for (const entry of entries) {
+    const to = destinationOf(entry);
+    const key = keyOf(parentPath(to));
+    let folder = folders.get(key);
+    if (folder === undefined) {
+      folder = { batches: [[]], bytes: 0 };
+      folders.set(key, folder);
+    }
+    const size = entry.stat.kind === 'file' ? entry.stat.size : 0;
+    const last = folder.batches[folder.batches.length - 1];
+    if (last.length >= BATCH_ENTRIES || (last.length > 0 && folder.bytes + size > BATCH_BYTES)) {
+      folder.batches.push([]);
+      folder.bytes = 0;
+    }
+    folder.batches[folder.batches.length - 1].push(entry.stat.kind === 'file' ? { kind: 'file', from: entry.path, to } : { kind: 'directory', to });
+    folder.bytes += size;
+  }
+  return [...folders.values()].flatMap((folder) => folder.batches);
+}
+
+function keyOf(path: RootPath): string {
+  return path.segments.join('/');
 }
 
 function isCopied(entry: WalkEntry): boolean {

@@ -2,6 +2,8 @@ import { DomainError, errors, inRoot } from '../../domain/errors.js';
 import { fitsHostPath, hostPathInside, hostPathOf, hostPathTooLong, normalizeAbsolute } from '../../domain/path-policy.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type {
+  CopyBatchEntry,
+  CopyBatchOutcome,
   EntryStat,
   FileLock,
   FileSystemPort,
@@ -210,6 +212,30 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
   }
 
   async copyFile(from: RootPath, to: RootPath): Promise<{ size: number }> {
+    return this.copyPlan(from, to).place();
+  }
+
+  /** Like the Node adapter: every file is checked (and read) before anything is placed, then each entry is placed in order. */
+  async copyBatch(entries: readonly CopyBatchEntry[], options: { readonly beforeCommit?: () => Promise<void> } = {}): Promise<CopyBatchOutcome> {
+    for (const entry of entries) if (entry.kind === 'file') this.copyPlan(entry.from, entry.to);
+    await options.beforeCommit?.();
+    const placed: { size: number; created: boolean }[] = [];
+    for (const entry of entries) {
+      try {
+        if (entry.kind === 'directory') placed.push({ size: 0, created: (await this.createDirectory(entry.to)).created });
+        else {
+          const created = this.tree.walk(entry.to, false).status !== 'found';
+          placed.push({ size: this.copyPlan(entry.from, entry.to).place().size, created });
+        }
+      } catch (failure) {
+        return { placed, failure };
+      }
+    }
+    return { placed };
+  }
+
+  /** The checks of a copy, made before anything changes; `place` then puts the copy there. */
+  private copyPlan(from: RootPath, to: RootPath): { place(): { size: number } } {
     const source = this.tree.walk(from, true);
     if (source.status !== 'found') throw walkFailure(source, from, 'source file');
     if (source.node.kind === 'directory') throw errors.isADirectory(from.root.name, displayPath(from));
@@ -226,8 +252,12 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     this.checkInjectedFailure(destination.path, to);
     // Like temp file + rename: whatever non-directory was at the destination is replaced, not written through.
     const copy = newFile(this.now(), source.node.data.slice(), source.node.permissions);
-    this.attach(destination.parent as DirectoryNode, baseName(destination.path), copy);
-    return { size: copy.data.length };
+    return {
+      place: () => {
+        this.attach(destination.parent as DirectoryNode, baseName(destination.path), copy);
+        return { size: copy.data.length };
+      },
+    };
   }
 
   async ownerNames(uid: number, gid: number): Promise<{ owner: string; group: string }> {

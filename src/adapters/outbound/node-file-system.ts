@@ -3,6 +3,8 @@ import { readdir } from 'node:fs/promises';
 import { injectable } from 'inversify';
 import { DomainError, errors } from '../../domain/errors.js';
 import type {
+  CopyBatchEntry,
+  CopyBatchOutcome,
   EntryStat,
   FileLock,
   FileSystemPort,
@@ -31,6 +33,7 @@ import { scanTree } from './node-fs/tree-scan.js';
 import { DIRECTORY_FLAGS, Walk, Walker, type Dir, type Located } from './node-fs/walker.js';
 import { WorkingDirectory } from './node-fs/working-directory.js';
 import { versionOf, Writer } from './node-fs/writes.js';
+import { copyBatch } from './node-fs/copy-batch.js';
 import { Removals } from './node-fs/removals.js';
 import { descriptorOpener, fileHandleOpener, openRegularFile } from './node-fs/regular-files.js';
 
@@ -256,6 +259,10 @@ export class NodeFileSystem implements FileSystemPort {
     } finally {
       await source.handle.close();
     }
+  }
+
+  copyBatch(entries: readonly CopyBatchEntry[], options: { readonly beforeCommit?: () => Promise<void> } = {}): Promise<CopyBatchOutcome> {
+    return copyBatch(this.walker, this.writer, entries, options.beforeCommit);
   }
 
   ownerNames(uid: number, gid: number): Promise<{ owner: string; group: string }> {

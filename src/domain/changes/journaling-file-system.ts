@@ -1,15 +1,17 @@
 import { DomainError, inRoot } from '../errors.js';
 import type { BeforeImage, ChangeAuthor, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver, UndoReach } from '../ports/change-journal.port.js';
 import type { Clock } from '../ports/clock.port.js';
-import type { EntryStat, FileSystemPort, FileVersion, WriteOptions, WriteResult } from '../ports/file-system.port.js';
+import type { CopyBatchEntry, CopyBatchOutcome, EntryStat, FileSystemPort, FileVersion, WriteOptions, WriteResult } from '../ports/file-system.port.js';
 import { LOCAL_OPERATOR } from '../principal.js';
 import { displayPath, parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { JournalBounds, type JournalLimits } from './journal-bounds.js';
+import { journaledCopyBatch } from './journaled-copy-batch.js';
 import { ReadThroughFileSystem } from './read-through-file-system.js';
 import { Snapshots, stateOf, tooLarge } from './snapshots.js';
 
 const OUTSIDE_A_CALL: ChangeAuthor = { principal: LOCAL_OPERATOR, session: '-', tool: '-' };
+const NEW_FOLDER: EntryState = { kind: 'directory', size: 0, mode: 0o755, sha256: null };
 /** A replace is tried again this often when the file changed between its before-image and its rename. */
 const REPLACE_ATTEMPTS = 3;
 type Change = Pick<ChangeDraft, 'op' | 'before' | 'after'> & { readonly toPath?: RootPath; readonly reason?: string; readonly notRestorable?: string };
@@ -206,6 +208,36 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     const after = (await this.snapshots.file(from, source)).state;
     const { image, reason, state: before } = await this.replacedImage(to, replaced);
     return this.recorded(author, from, { op: 'copy', before, after, toPath: to, reason }, image, () => this.inner.copyFile(from, to));
+  }
+
+  /** A tree copy's batch: a record per file copied and per folder made, begun together (see journaledCopyBatch). */
+  async copyBatch(entries: readonly CopyBatchEntry[], options: { readonly beforeCommit?: () => Promise<void> } = {}): Promise<CopyBatchOutcome> {
+    const author = this.author();
+    return journaledCopyBatch(
+      this.inner,
+      {
+        plan: (entry) => this.planBatchEntry(entry),
+        begin: (planned) => this.begin(author, planned.path, planned.change, planned.image),
+        commit: (begun) => this.commit(begun),
+        abort: (begun) => this.journal.abort(begun.id),
+      },
+      entries,
+      options.beforeCommit,
+    );
+  }
+
+  /** What copyBatch records for one entry (null: nothing, as copyFile and createDirectory record nothing there). */
+  private async planBatchEntry(entry: CopyBatchEntry): Promise<{ path: RootPath; change: Change; image: BeforeImage | null } | null> {
+    if (entry.kind === 'directory') {
+      if ((await this.inner.stat(entry.to, { followSymlinks: true })) !== null) return null;
+      return { path: entry.to, change: { op: 'mkdir', before: null, after: NEW_FOLDER }, image: null };
+    }
+    const source = await this.inner.stat(entry.from, { followSymlinks: true });
+    if (source === null || source.kind !== 'file') return null;
+    const replaced = await this.inner.stat(entry.to);
+    const after = (await this.snapshots.file(entry.from, source)).state;
+    const { image, reason, state: before } = await this.replacedImage(entry.to, replaced);
+    return { path: entry.from, change: { op: 'copy', before, after, toPath: entry.to, reason }, image };
   }
 
   /** Begins the record, runs the change, commits it, or aborts it when the change threw. */

@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.js';
 import type { ChangeFeed } from '../ports/change-feed.port.js';
-import type { FileSystemPort, WriteOptions, WriteResult } from '../ports/file-system.port.js';
+import type { CopyBatchEntry, CopyBatchOutcome, FileSystemPort, WriteOptions, WriteResult } from '../ports/file-system.port.js';
 import { parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { ReadThroughFileSystem } from './read-through-file-system.js';
@@ -82,6 +82,14 @@ export class NotifyingFileSystem extends ReadThroughFileSystem implements FileSy
     // The source is only read: the copy is the one entry that changed.
     this.publish([to]);
     return result;
+  }
+
+  async copyBatch(entries: readonly CopyBatchEntry[], options?: { readonly beforeCommit?: () => Promise<void> }): Promise<CopyBatchOutcome> {
+    const outcome = await this.inner.copyBatch(entries, options);
+    // What was placed changed, even when a failure stopped the rest: a file copied, a folder made.
+    const changed = entries.filter((entry, index) => index < outcome.placed.length && (entry.kind === 'file' || outcome.placed[index].created));
+    if (changed.length > 0) this.publish(changed.map((entry) => entry.to));
+    return outcome;
   }
 
   /** One change per root touched (a move between two roots tells each of them its own). */

@@ -186,6 +186,16 @@ export interface WriteResult {
   readonly size: number;
 }
 
+/** One entry of a copy batch (FileSystemPort.copyBatch): a file copied to `to`, or a folder made there. */
+export type CopyBatchEntry = { readonly kind: 'file'; readonly from: RootPath; readonly to: RootPath } | { readonly kind: 'directory'; readonly to: RootPath };
+
+export interface CopyBatchOutcome {
+  /** One per entry put in place, in order (a prefix of the batch): a file's size, or whether a folder was made (size 0). */
+  readonly placed: readonly { readonly size: number; readonly created: boolean }[];
+  /** What stopped the batch after `placed`; those entries stay, durable. Absent when every entry was placed. */
+  readonly failure?: unknown;
+}
+
 /**
  * The file system as the domain needs it. Every method takes an in-root path and
  * guarantees confinement itself: adapters resolve symlinks hop by hop under PathPolicy's
@@ -253,6 +263,16 @@ export interface FileSystemPort {
 
   /** Copy one regular file (source links followed in-root) to `to`, atomically, keeping permissions. */
   copyFile(from: RootPath, to: RootPath): Promise<{ size: number }>;
+
+  /**
+   * Copies files (as copyFile does) and makes folders (one level, in-root links followed) as one
+   * durable batch, for a tree copy: every file is written aside and synced first, then
+   * `beforeCommit` is awaited, then the entries are put in place in order, and each folder that
+   * received one is synced once (not once per entry). When it resolves, every placed entry is on
+   * disk. Each entry's folder must exist before the batch. A failure before anything is placed
+   * (a source that cannot be read, a hook that rejects) rejects, and nothing changed.
+   */
+  copyBatch(entries: readonly CopyBatchEntry[], options?: { readonly beforeCommit?: () => Promise<void> }): Promise<CopyBatchOutcome>;
 
   /**
    * Lock one file for a read-modify-write: waits while another edit of the same file (same

@@ -4,6 +4,7 @@ import type { Root, RootPath } from '../../../src/domain/roots.js';
 import { describeReadContract } from './file-system-contract/read.contract.js';
 import { describeWriteContract } from './file-system-contract/write.contract.js';
 import { describeTreeContract } from './file-system-contract/tree.contract.js';
+import { describeCopyBatchContract } from './file-system-contract/copy-batch.contract.js';
 import { describeHostPathContract } from './file-system-contract/host-path.contract.js';
 import { describeLockContract } from './file-system-contract/lock.contract.js';
 import { describeScanContract } from './file-system-contract/scan.contract.js';
@@ -59,6 +60,7 @@ const CONTRACT_PARTS = {
   read: describeReadContract,
   write: describeWriteContract,
   tree: describeTreeContract,
+  copyBatch: describeCopyBatchContract,
   hostPath: describeHostPathContract,
   lock: describeLockContract,
   scan: describeScanContract,

@@ -113,16 +113,18 @@ describe('cancellation and progress in the domain (WorkContext)', () => {
     expect((await domainError(glob.execute({ root: 'workspace', path: 'tree', pattern: '**/*.txt' }, aborted.work))).code).toBe('CANCELLED');
   });
 
-  it('copy: progress counts entries copied against the total, and an abort stops the copy part-way', async () => {
+  it('copy: progress counts entries copied against the total (a folder batch at a time), and an abort stops the copy part-way', async () => {
     const fs = new InMemoryFileSystem();
     seedTree(fs, 40);
     const copy = new Copy(fs, access());
     const complete = recordingWork();
     await copy.execute({ source_root: 'workspace', source_path: 'tree', dest_root: 'workspace', dest_path: 'copy1' }, complete.work);
     expectNonDecreasing(complete.reports);
-    expect(complete.reports.at(-1)).toEqual({ done: 43, total: 44 });
+    // The top folder's 4 folders, then each folder's 10 files: 5 batches, and the end.
+    expect(complete.reports.map((report) => report.done)).toEqual([0, 4, 14, 24, 34, 44]);
+    expect(complete.reports.at(-1)).toEqual({ done: 44, total: 44 });
 
-    const aborted = recordingWork(10);
+    const aborted = recordingWork(2);
     const error = await domainError(
       copy.execute({ source_root: 'workspace', source_path: 'tree', dest_root: 'workspace', dest_path: 'copy2' }, aborted.work),
     );

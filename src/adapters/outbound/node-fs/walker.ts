@@ -36,14 +36,18 @@ export class Walker {
 
   constructor(readonly procFd: boolean) {}
 
-  /** Opens the directory at `target` (links followed in-root); `create` makes missing components (0755, the last one `lastMode`). */
-  async directory(target: RootPath, walk: Walk, create = false, lastMode = NEW_DIRECTORY_MODE): Promise<{ dir: Dir; created: boolean }> {
+  /**
+   * Opens the directory at `target` (links followed in-root); `create` makes missing components (0755,
+   * the last one `lastMode`), each synced into its parent unless `syncCreated` is false (a batch that
+   * syncs the parent itself).
+   */
+  async directory(target: RootPath, walk: Walk, create = false, lastMode = NEW_DIRECTORY_MODE, syncCreated = true): Promise<{ dir: Dir; created: boolean }> {
     let dir = await this.start(target, walk);
     let pending = target.segments.slice(dir.path.segments.length);
     let created = false;
     try {
       while (pending.length > 0) {
-        const step = await this.step(dir, pending[0], create, walk, pending.length === 1 ? lastMode : NEW_DIRECTORY_MODE);
+        const step = await this.step(dir, pending[0], create, walk, pending.length === 1 ? lastMode : NEW_DIRECTORY_MODE, syncCreated);
         if ('dir' in step) {
           await dir.close();
           dir = step.dir;
@@ -211,7 +215,7 @@ export class Walker {
   }
 
   /** Opens a child directory of `dir` without following it, or reports the link found there. */
-  private async step(dir: Dir, name: string, create: boolean, walk: Walk, mode: number): Promise<Step> {
+  private async step(dir: Dir, name: string, create: boolean, walk: Walk, mode: number, syncCreated: boolean): Promise<Step> {
     const entry = dir.entry(name);
     let created = false;
     if (create) {
@@ -237,7 +241,7 @@ export class Walker {
         // Explicit, so the umask does not decide the mode of directories we create.
         fchmodSync(fd, mode);
         // Durability: the new directory is an entry of its parent; a write into it is acknowledged only once it exists on disk.
-        await syncDirectory(dir, walk);
+        if (syncCreated) await syncDirectory(dir, walk);
       } catch (error) {
         await child.close();
         throw translate(error, walk.subject);

@@ -177,7 +177,7 @@ export class Writer {
    * its name and what to call once it is renamed or removed. The temp is recorded as in flight
    * first, so a restart after a crash removes it (InFlightWrites.recover).
    */
-  private async writeTemp(dir: Dir, content: Content, permissions: number, walk: Walk): Promise<{ name: string; size: number; done: () => Promise<void> }> {
+  async writeTemp(dir: Dir, content: Content, permissions: number, walk: Walk): Promise<{ name: string; size: number; done: () => Promise<void> }> {
     const name = tempName();
     const done = await this.inFlight.begin(hostPathOf(dir.path), name);
     let file: TempFile;
@@ -252,7 +252,7 @@ function tempName(): string {
   return `.mcp-fs-${randomBytes(8).toString('hex')}.tmp`;
 }
 
-function assertWritableFile(target: Located, walk: Walk, linkReplaced = false): void {
+export function assertWritableFile(target: Located, walk: Walk, linkReplaced = false): void {
   if (!fitsHostPath(target.path)) throw hostPathTooLong(walk.subject);
   const root = walk.subject.root.name;
   const stats = target.stats;
@@ -269,7 +269,7 @@ async function writeAll(handle: FileHandle, data: Uint8Array): Promise<number> {
   return offset;
 }
 
-async function copyAll(source: FileHandle, target: FileHandle): Promise<number> {
+export async function copyAll(source: FileHandle, target: FileHandle): Promise<number> {
   const buffer = Buffer.allocUnsafe(COPY_CHUNK);
   let position = 0;
   for (;;) {
@@ -280,7 +280,7 @@ async function copyAll(source: FileHandle, target: FileHandle): Promise<number> 
   }
 }
 
-async function unlinkQuietly(entry: string): Promise<void> {
+export async function unlinkQuietly(entry: string): Promise<void> {
   try {
     await unlink(entry);
   } catch {

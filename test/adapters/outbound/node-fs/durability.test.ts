@@ -2,21 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeWithStrace } from '../../../support/strace.js';
 
 /**
  * An acknowledged write survives a power loss: the Node adapter fsyncs what it wrote before it
  * answers. Only the kernel can show that, so the real adapter (dist/, built by `npm test`) runs
  * under strace in a child process and the test reads which fsyncs it made, in order.
  */
-// strace must be there and allowed to trace (a container may forbid ptrace).
-const hasStrace = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', process.execPath, '-e', '0'], { stdio: 'ignore' }).status === 0;
-if (!hasStrace) {
-  console.warn(
-    'NOT RUN test/adapters/outbound/node-fs/durability.test.ts (acknowledged writes are fsynced, directory included): strace is missing or may not trace here. ' +
-      'Install it (Debian/Ubuntu: apt-get install -y strace), as .ci/run does.',
-  );
-}
-const describeWithStrace = hasStrace ? describe : describe.skip;
+const describeTraced = describeWithStrace('test/adapters/outbound/node-fs/durability.test.ts', 'acknowledged writes are fsynced, directory included');
 
 const DRIVER = `
 const [distDir, host, stateDir] = process.argv.slice(1);
@@ -39,7 +32,7 @@ await fs.removeFile(at('sub/gone.txt'));
 await fs.removeDirectory(at('sub/tree'));
 `;
 
-describeWithStrace('NodeFileSystem: what an acknowledged write has fsynced', () => {
+describeTraced('NodeFileSystem: what an acknowledged write has fsynced', () => {
   let base: string;
   let calls: string[];
 
