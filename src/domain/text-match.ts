@@ -17,7 +17,8 @@ export interface Span {
 
 export type Located =
   | { readonly found: 'spans'; readonly kind: MatchKind; readonly spans: readonly Span[] }
-  | { readonly found: 'none'; readonly nearest?: NearestRegion }
+  /** nearest: 'too_large' when looking for it would compare more than NEAREST_MAX_CHARS characters. */
+  | { readonly found: 'none'; readonly nearest?: NearestRegion | 'too_large' }
   /** Several regions where one was required: how many, and the first lines (1-based) of the first few. */
   | { readonly found: 'several'; readonly kind: MatchKind; readonly count: number; readonly lines: readonly number[] };
 
@@ -44,10 +45,13 @@ export const NEAREST_SHOWN_LINES = 10;
 const NEAREST_MIN_SIMILARITY = 0.5;
 /**
  * Bounds on the search for the nearest region, so a NO_MATCH on a huge file stays cheap: file lines
- * looked at, and line pairs compared (about 0.3 s at both bounds on an idle core).
+ * looked at, line pairs compared (about 0.3 s at both bounds on an idle core), and (issue 33) the
+ * characters those comparisons go through, since a pair costs the two lines' lengths: a 400 KB one-line
+ * old_str against a 150 KB file took 26.5 s under the pair bound alone.
  */
 const NEAREST_MAX_LINES = 50_000;
 const NEAREST_MAX_COMPARISONS = 500_000;
+export const NEAREST_MAX_CHARS = 20_000_000;
 
 /**
  * Finds old_str in `content`. In a CRLF file an old_str typed with '\n' matches as CRLF and
@@ -156,11 +160,15 @@ function tolerantRegions(lines: readonly Line[], wanted: readonly string[]): num
 }
 
 /** The window of old_str's line count with the highest mean line similarity. */
-function nearestRegion(lines: readonly Line[], wanted: readonly string[]): NearestRegion | undefined {
+function nearestRegion(lines: readonly Line[], wanted: readonly string[]): NearestRegion | 'too_large' | undefined {
   if (lines.length === 0) return undefined;
   const size = Math.min(wanted.length, lines.length);
   const starts = lines.length - size + 1;
-  if (lines.length > NEAREST_MAX_LINES || starts * size > NEAREST_MAX_COMPARISONS) return undefined;
+  if (lines.length > NEAREST_MAX_LINES || starts * size > NEAREST_MAX_COMPARISONS) return 'too_large';
+  // Each old_str line meets `starts` file lines, and each file line at most `size` old_str lines.
+  const wantedChars = wanted.slice(0, size).reduce((sum, line) => sum + line.length, 0);
+  const fileChars = lines.reduce((sum, line) => sum + line.text.length, 0);
+  if (starts * wantedChars + size * fileChars > NEAREST_MAX_CHARS) return 'too_large';
   const want = wanted.slice(0, size).map((line) => bigrams(line.trim()));
   // Each file line is compared with each old_str line at most once over all windows: its bigrams are made once.
   const have = lines.map((line) => bigrams(line.text.trim()));

@@ -71,10 +71,11 @@ export function assertOldStrings(edits: readonly StrReplaceEdit[]): void {
   });
 }
 
-function noMatch(head: string, nearest: NearestRegion | undefined, display: string): DomainError {
+function noMatch(head: string, nearest: NearestRegion | 'too_large' | undefined, display: string): DomainError {
   const tail = ', not even line by line with leading and trailing whitespace ignored';
-  if (nearest === undefined) {
-    return new DomainError('NO_MATCH', `${head}${tail}, and no similar region was found; view the file and copy the text exactly`, { attemptedPath: display });
+  if (nearest === undefined || nearest === 'too_large') {
+    const why = nearest === undefined ? 'no similar region was found' : 'the file and old_str are too large to look for a similar region';
+    return new DomainError('NO_MATCH', `${head}${tail}, and ${why}; view the file and copy the text exactly`, { attemptedPath: display });
   }
   const width = Math.max(4, String(nearest.lastLine).length);
   const shown = nearest.lines.map((line, i) => {

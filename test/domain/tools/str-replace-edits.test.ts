@@ -92,6 +92,15 @@ describe('str_replace whitespace tolerance and NO_MATCH help', () => {
     expect(error.message).toContain('The most similar region is lines 3-5 (');
     expect(error.message).toMatch(/copy old_str from it:\n   3\tfunction area\(r\) \{\n   4\t  return 3\.14 \* r \* r;\n   5\t\}$/);
   });
+
+  it('NO_MATCH past the similarity bound still answers NO_MATCH, saying why no region is shown (issue 33)', async () => {
+    const world = await seededAndViewed(Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n'));
+    const started = Date.now();
+    const error = await domainError(replace(world, { path: 'a.txt', old_str: 'y'.repeat(400_000), new_str: '' }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error.code).toBe('NO_MATCH');
+    expect(error.message).toContain('the file and old_str are too large to look for a similar region; view the file and copy the text exactly');
+  });
 });
 
 describe('str_replace dry_run', () => {
