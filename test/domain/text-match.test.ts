@@ -1,4 +1,4 @@
-import { applySpans, locate, NEAREST_MAX_CHARS, type NearestRegion } from '../../src/domain/text-match.js';
+import { applySpans, locate, NEAREST_MAX_CHARS, TOLERANT_MAX_LINES_PER_CALL, type NearestRegion } from '../../src/domain/text-match.js';
 
 function edit(content: string, oldStr: string, newStr: string, replaceAll = false): { kind: string; text: string } {
   const located = locate(content, { oldStr, newStr, replaceAll });
@@ -79,6 +79,30 @@ describe('locate: where an old_str is', () => {
     expect(locate(small, { oldStr: `line 7 ${'x'.repeat(39)}y`, newStr: '', replaceAll: false })).toMatchObject({ found: 'none', nearest: { firstLine: 8 } });
     const wide = 'z'.repeat(Math.ceil(NEAREST_MAX_CHARS / 400));
     expect(locate(small, { oldStr: wide, newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: 'too_large' });
+  });
+
+  it('the whitespace-tolerant search takes the file lines it goes through from the call budget, and refuses past it (issue 33)', () => {
+    const budget = { remainingLines: 5 };
+    expect(locate('  a\n  b\nc\n', { oldStr: 'a\nb', newStr: 'x\ny', replaceAll: false }, budget)).toMatchObject({ found: 'spans', kind: 'whitespace_tolerant' });
+    expect(budget.remainingLines).toBe(2);
+    // An exact match costs nothing from it.
+    expect(locate('  a\n  b\nc\n', { oldStr: 'c', newStr: 'd', replaceAll: false }, budget)).toMatchObject({ found: 'spans', kind: 'exact' });
+    expect(budget.remainingLines).toBe(2);
+    expect(locate('  a\n  b\nc\n', { oldStr: 'b \nc', newStr: '', replaceAll: false }, budget)).toEqual({ found: 'too_many_lines', lines: 3 });
+    expect(budget.remainingLines).toBe(2);
+  });
+
+  it('the whitespace-tolerant search is linear: 1M one-character lines and a 2,000-line old_str (issue 33)', () => {
+    const file = `${Array(1_000_000).fill('a').join('\n')}\n`;
+    // Matches nowhere, but each of its first 1,999 lines matches everywhere: window by window that was 2e9 compares.
+    const old = `${Array(1999).fill(' a').join('\n')}\n b`;
+    const started = Date.now();
+    expect(locate(file, { oldStr: old, newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: 'too_large' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Overlapping candidates: the leftmost region wins and the next starts after it, as before.
+    expect(locate('a\na\na\na\na\n', { oldStr: ' a\n a', newStr: 'b', replaceAll: true })).toMatchObject({ found: 'spans', spans: [{ at: 0 }, { at: 4 }] });
+    expect(locate('a\nb\na\nb\na\nc\n', { oldStr: ' a\n b\n a\n c', newStr: '', replaceAll: false })).toMatchObject({ found: 'spans', spans: [{ at: 4 }] });
+    expect(TOLERANT_MAX_LINES_PER_CALL).toBeLessThan(1_000_000);
   });
 
   it('no match and nothing alike: no region is offered', () => {

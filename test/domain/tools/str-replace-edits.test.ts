@@ -103,6 +103,25 @@ describe('str_replace whitespace tolerance and NO_MATCH help', () => {
   });
 });
 
+describe('str_replace bounded whitespace-tolerant matching (issue 33)', () => {
+  it('past the per-call line budget an edit that is not exact is refused, naming the limit, before any is applied', async () => {
+    const content = `${Array(60_000).fill('a').join('\n')}\nend\n`;
+    const world = await seededAndViewed(content);
+    // The first edit goes through the file's 60,001 lines line by line; the second is exact; the third would go through them again.
+    const edits = [{ old_str: ' end', new_str: 'END' }, { old_str: 'END', new_str: 'End' }, { old_str: '  End', new_str: 'y' }];
+    const error = await domainError(replace(world, { path: 'a.txt', edits, dry_run: true }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toBe(
+      'edit 3 of 3: old_str is not in /workspace/a.txt exactly, and matching it line by line with whitespace ignored is limited to 100,000 file lines ' +
+        'per call, all edits together (this one needs 60,001); copy old_str exactly from the file (view it), or split the edits over several calls',
+    );
+    expect(world.fs.readText('/ws/a.txt')).toBe(content);
+    // The first two alone fit.
+    const outcome = await replace(world, { path: 'a.txt', edits: edits.slice(0, 2), dry_run: true });
+    expect(outcome.result).toMatchObject({ replacements: 2, match: 'whitespace_tolerant' });
+  });
+});
+
 describe('str_replace dry_run', () => {
   it('writes nothing, leaves the view state alone, and returns the unified diff as result and text', async () => {
     const world = await seededAndViewed('l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n');
