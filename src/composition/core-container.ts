@@ -27,6 +27,7 @@ import type { FileWatcher } from '../domain/ports/file-watcher.port.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
+import { IgnoreRuleCache } from '../domain/search/ignore-rule-cache.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 import { bindJournal, type RemoteJournalFactory } from './journal-binding.js';
@@ -123,6 +124,7 @@ export function buildCoreContainer(
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));
   container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
+  container.bind(IgnoreRuleCache).toResolvedValue((logger: Logger) => new IgnoreRuleCache(logger), [TOKENS.Logger]).inSingletonScope();
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
 
   container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remote), [TOKENS.Clock, TOKENS.Logger]);

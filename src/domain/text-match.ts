@@ -17,7 +17,10 @@ export interface Span {
 
 export type Located =
   | { readonly found: 'spans'; readonly kind: MatchKind; readonly spans: readonly Span[] }
-  | { readonly found: 'none'; readonly nearest?: NearestRegion }
+  /** nearest: 'too_large' when looking for it would compare more than NEAREST_MAX_CHARS characters. */
+  | { readonly found: 'none'; readonly nearest?: NearestRegion | 'too_large' }
+  /** Not exact, and the file's lines are more than the whitespace-tolerant search has left this call (TolerantBudget). */
+  | { readonly found: 'too_many_lines'; readonly lines: number }
   /** Several regions where one was required: how many, and the first lines (1-based) of the first few. */
   | { readonly found: 'several'; readonly kind: MatchKind; readonly count: number; readonly lines: readonly number[] };
 
@@ -44,16 +47,30 @@ export const NEAREST_SHOWN_LINES = 10;
 const NEAREST_MIN_SIMILARITY = 0.5;
 /**
  * Bounds on the search for the nearest region, so a NO_MATCH on a huge file stays cheap: file lines
- * looked at, and line pairs compared (about 0.3 s at both bounds on an idle core).
+ * looked at, line pairs compared (about 0.3 s at both bounds on an idle core), and (issue 33) the
+ * characters those comparisons go through, since a pair costs the two lines' lengths: a 400 KB one-line
+ * old_str against a 150 KB file took 26.5 s under the pair bound alone.
  */
 const NEAREST_MAX_LINES = 50_000;
 const NEAREST_MAX_COMPARISONS = 500_000;
+export const NEAREST_MAX_CHARS = 20_000_000;
+
+/**
+ * Security (issue 33): file lines the whitespace-tolerant search may go through in one call, over all its
+ * edits, which run on the event loop one after the other: about 0.1 s (1M lines took 0.7-1.2 s an edit).
+ */
+export const TOLERANT_MAX_LINES_PER_CALL = 100_000;
+
+/** What is left of a call's TOLERANT_MAX_LINES_PER_CALL; locate() takes from it. */
+export interface TolerantBudget {
+  remainingLines: number;
+}
 
 /**
  * Finds old_str in `content`. In a CRLF file an old_str typed with '\n' matches as CRLF and
  * new_str's line breaks are written as the file's, so the file keeps its endings.
  */
-export function locate(content: string, edit: EditRequest): Located {
+export function locate(content: string, edit: EditRequest, budget?: TolerantBudget): Located {
   const eol = dominantLineEnding(content);
   const replacement = withLineEnding(edit.newStr, eol);
   const literal = occurrences(content, edit.oldStr);
@@ -62,6 +79,11 @@ export function locate(content: string, edit: EditRequest): Located {
   if (exact.length > 0) {
     if (exact.length > 1 && !edit.replaceAll) return { found: 'several', kind: 'exact', count: exact.length, lines: linesOfOffsets(content, exact.slice(0, SEVERAL_NAMED)) };
     return { found: 'spans', kind: 'exact', spans: exact.map((at) => ({ at, length: needle.length, replacement })) };
+  }
+  if (budget !== undefined) {
+    const count = lineCount(content);
+    if (count > budget.remainingLines) return { found: 'too_many_lines', lines: count };
+    budget.remainingLines -= count;
   }
   const lines = splitLines(content);
   const wanted = oldLines(edit.oldStr);
@@ -139,28 +161,54 @@ function oldLines(oldStr: string): { lines: string[]; endsWithNewline: boolean }
   return { lines, endsWithNewline };
 }
 
-/** First lines (0-based) of the non-overlapping regions whose lines equal `wanted` once trimmed. */
+/**
+ * First lines (0-based) of the non-overlapping regions whose lines equal `wanted` once trimmed, leftmost first.
+ * Security (issue 33): lines are compared as ids with Knuth-Morris-Pratt, so the search is linear in the file's
+ * and old_str's lines; window by window it cost file lines x old_str lines (18 s for 3 edits of a 2,000-line
+ * old_str on a file of 1M one-character lines, every other call waiting).
+ */
 function tolerantRegions(lines: readonly Line[], wanted: readonly string[]): number[] {
   const trimmed = wanted.map((line) => line.trim());
   // An old_str of nothing but whitespace would match every blank line: never tolerated.
   if (trimmed.every((line) => line === '')) return [];
-  const have = lines.map((line) => line.text.trim());
+  const ids = new Map<string, number>();
+  const want = trimmed.map((line) => ids.get(line) ?? ids.set(line, ids.size).size - 1);
+  const fallback = kmpFallback(want);
   const found: number[] = [];
-  for (let first = 0; first + trimmed.length <= lines.length; first += 1) {
-    if (trimmed.every((line, i) => have[first + i] === line)) {
-      found.push(first);
-      first += trimmed.length - 1;
+  let matched = 0;
+  for (let at = 0; at < lines.length; at += 1) {
+    const id = ids.get(lines[at].text.trim()) ?? -1;
+    while (matched > 0 && want[matched] !== id) matched = fallback[matched - 1];
+    if (want[matched] === id) matched += 1;
+    if (matched === want.length) {
+      found.push(at - matched + 1);
+      matched = 0;
     }
   }
   return found;
 }
 
+/** KMP's table: for each prefix of `ids`, the length of its longest proper prefix that is also its suffix. */
+function kmpFallback(ids: readonly number[]): number[] {
+  const fallback = new Array<number>(ids.length).fill(0);
+  for (let at = 1, length = 0; at < ids.length; at += 1) {
+    while (length > 0 && ids[at] !== ids[length]) length = fallback[length - 1];
+    if (ids[at] === ids[length]) length += 1;
+    fallback[at] = length;
+  }
+  return fallback;
+}
+
 /** The window of old_str's line count with the highest mean line similarity. */
-function nearestRegion(lines: readonly Line[], wanted: readonly string[]): NearestRegion | undefined {
+function nearestRegion(lines: readonly Line[], wanted: readonly string[]): NearestRegion | 'too_large' | undefined {
   if (lines.length === 0) return undefined;
   const size = Math.min(wanted.length, lines.length);
   const starts = lines.length - size + 1;
-  if (lines.length > NEAREST_MAX_LINES || starts * size > NEAREST_MAX_COMPARISONS) return undefined;
+  if (lines.length > NEAREST_MAX_LINES || starts * size > NEAREST_MAX_COMPARISONS) return 'too_large';
+  // Each old_str line meets `starts` file lines, and each file line at most `size` old_str lines.
+  const wantedChars = wanted.slice(0, size).reduce((sum, line) => sum + line.length, 0);
+  const fileChars = lines.reduce((sum, line) => sum + line.text.length, 0);
+  if (starts * wantedChars + size * fileChars > NEAREST_MAX_CHARS) return 'too_large';
   const want = wanted.slice(0, size).map((line) => bigrams(line.trim()));
   // Each file line is compared with each old_str line at most once over all windows: its bigrams are made once.
   const have = lines.map((line) => bigrams(line.text.trim()));
@@ -207,9 +255,21 @@ function occurrences(text: string, needle: string): number[] {
 }
 
 export function dominantLineEnding(text: string): '\r\n' | '\n' {
-  const crlf = text.split('\r\n').length - 1;
-  const lf = text.split('\n').length - 1;
+  let crlf = 0;
+  let lf = 0;
+  // Counted in place: splitting a file of 1M lines made 2M strings on every edit.
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    lf += 1;
+    if (at > 0 && text.charCodeAt(at - 1) === 13) crlf += 1;
+  }
   return crlf > 0 && crlf >= lf - crlf ? '\r\n' : '\n';
+}
+
+/** The lines splitLines makes of `text`, counted without making them. */
+function lineCount(text: string): number {
+  let count = text.length > 0 && !text.endsWith('\n') ? 1 : 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
 }
 
 function withLineEnding(text: string, eol: '\r\n' | '\n'): string {

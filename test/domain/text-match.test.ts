@@ -1,4 +1,4 @@
-import { applySpans, locate } from '../../src/domain/text-match.js';
+import { applySpans, locate, NEAREST_MAX_CHARS, TOLERANT_MAX_LINES_PER_CALL, type NearestRegion } from '../../src/domain/text-match.js';
 
 function edit(content: string, oldStr: string, newStr: string, replaceAll = false): { kind: string; text: string } {
   const located = locate(content, { oldStr, newStr, replaceAll });
@@ -53,19 +53,56 @@ describe('locate: where an old_str is', () => {
     const located = locate(file, { oldStr: 'function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.cost;\n  return sum;\n}', newStr: '', replaceAll: false });
     expect(located).toMatchObject({ found: 'none', nearest: { firstLine: 3, lastLine: 7 } });
     if (located.found !== 'none') throw new Error('unreachable');
-    expect(located.nearest!.similarity).toBeGreaterThan(0.9);
-    expect(located.nearest!.lines).toEqual(file.split('\n').slice(2, 7));
+    expect((located.nearest as NearestRegion).similarity).toBeGreaterThan(0.9);
+    expect((located.nearest as NearestRegion).lines).toEqual(file.split('\n').slice(2, 7));
     const long = Array.from({ length: 30 }, (_, i) => `line number ${i}`).join('\n');
     const wanted = Array.from({ length: 15 }, (_, i) => `line numbr ${i + 5}`).join('\n');
     const far = locate(long, { oldStr: wanted, newStr: '', replaceAll: false });
     expect(far).toMatchObject({ found: 'none', nearest: { firstLine: 6, lastLine: 20 } });
-    if (far.found === 'none') expect(far.nearest!.lines).toHaveLength(10);
+    if (far.found === 'none') expect((far.nearest as NearestRegion).lines).toHaveLength(10);
   });
 
   it('no region is searched for in a file of more than 50,000 lines (a NO_MATCH stays cheap)', () => {
     const lines = Array.from({ length: 50_001 }, (_, i) => `entry ${i}`);
-    expect(locate(lines.join('\n'), { oldStr: 'entry 7x', newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: undefined });
+    expect(locate(lines.join('\n'), { oldStr: 'entry 7x', newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: 'too_large' });
     expect(locate(lines.slice(0, 50_000).join('\n'), { oldStr: 'entry 7x', newStr: '', replaceAll: false })).toMatchObject({ found: 'none', nearest: { firstLine: 8 } });
+  });
+
+  it('no region is searched for past NEAREST_MAX_CHARS characters compared, however few the lines (issue 33)', () => {
+    // The issue's case: a 150 KB file and a 400 KB one-line old_str took 26.5 s.
+    const file = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n');
+    const started = Date.now();
+    expect(locate(file, { oldStr: 'y'.repeat(400_000), newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: 'too_large' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    // Just under the bound, the search runs: 400 one-line windows of 50 characters against an old_str line near it.
+    const small = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n');
+    expect(locate(small, { oldStr: `line 7 ${'x'.repeat(39)}y`, newStr: '', replaceAll: false })).toMatchObject({ found: 'none', nearest: { firstLine: 8 } });
+    const wide = 'z'.repeat(Math.ceil(NEAREST_MAX_CHARS / 400));
+    expect(locate(small, { oldStr: wide, newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: 'too_large' });
+  });
+
+  it('the whitespace-tolerant search takes the file lines it goes through from the call budget, and refuses past it (issue 33)', () => {
+    const budget = { remainingLines: 5 };
+    expect(locate('  a\n  b\nc\n', { oldStr: 'a\nb', newStr: 'x\ny', replaceAll: false }, budget)).toMatchObject({ found: 'spans', kind: 'whitespace_tolerant' });
+    expect(budget.remainingLines).toBe(2);
+    // An exact match costs nothing from it.
+    expect(locate('  a\n  b\nc\n', { oldStr: 'c', newStr: 'd', replaceAll: false }, budget)).toMatchObject({ found: 'spans', kind: 'exact' });
+    expect(budget.remainingLines).toBe(2);
+    expect(locate('  a\n  b\nc\n', { oldStr: 'b \nc', newStr: '', replaceAll: false }, budget)).toEqual({ found: 'too_many_lines', lines: 3 });
+    expect(budget.remainingLines).toBe(2);
+  });
+
+  it('the whitespace-tolerant search is linear: 1M one-character lines and a 2,000-line old_str (issue 33)', () => {
+    const file = `${Array(1_000_000).fill('a').join('\n')}\n`;
+    // Matches nowhere, but each of its first 1,999 lines matches everywhere: window by window that was 2e9 compares.
+    const old = `${Array(1999).fill(' a').join('\n')}\n b`;
+    const started = Date.now();
+    expect(locate(file, { oldStr: old, newStr: '', replaceAll: false })).toEqual({ found: 'none', nearest: 'too_large' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Overlapping candidates: the leftmost region wins and the next starts after it, as before.
+    expect(locate('a\na\na\na\na\n', { oldStr: ' a\n a', newStr: 'b', replaceAll: true })).toMatchObject({ found: 'spans', spans: [{ at: 0 }, { at: 4 }] });
+    expect(locate('a\nb\na\nb\na\nc\n', { oldStr: ' a\n b\n a\n c', newStr: '', replaceAll: false })).toMatchObject({ found: 'spans', spans: [{ at: 4 }] });
+    expect(TOLERANT_MAX_LINES_PER_CALL).toBeLessThan(1_000_000);
   });
 
   it('no match and nothing alike: no region is offered', () => {

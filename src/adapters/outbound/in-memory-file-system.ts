@@ -97,7 +97,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     const result = this.tree.walk(path, true);
     if (result.status !== 'found') throw walkFailure(result, path, 'directory');
     if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
-    yield* scanMemoryTree(this.tree, result.path, result.node, options);
+    yield* scanMemoryTree(this.tree, result.path, result.node, options, (file) => this.versionOf(file));
   }
 
   async openFile(path: RootPath): Promise<ReadableFile> {

@@ -1,3 +1,4 @@
+import { IgnoreRuleCache } from '../../domain/search/ignore-rule-cache.js';
 import { ContainerModule } from 'inversify';
 import { createFolderTool } from '../../adapters/inbound/mcp/tools/create-folder.tool.js';
 import { hashFileTool } from '../../adapters/inbound/mcp/tools/hash-file.tool.js';
@@ -55,8 +56,8 @@ export const fileToolsModule = new ContainerModule(({ bind }) => {
   bindAccessAndFiles(PermissionsFile);
   bind(ListFolder)
     .toResolvedValue(
-      (access: RootAccess, files: FileSystemPort, settings: Settings) => new ListFolder(access, files, settings),
-      [RootAccess, TOKENS.FileSystem, TOKENS.Settings],
+      (access: RootAccess, files: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache) => new ListFolder(access, files, settings, ignoreCache),
+      [RootAccess, TOKENS.FileSystem, TOKENS.Settings, IgnoreRuleCache],
     )
     .inSingletonScope();
   bind(ReadFile)

@@ -1,3 +1,4 @@
+import { IgnoreRuleCache } from '../../domain/search/ignore-rule-cache.js';
 import { ContainerModule } from 'inversify';
 import { EditSessions } from '../../domain/edit-session.js';
 import { Namespace } from '../../domain/namespace.js';
@@ -19,9 +20,9 @@ export const repoToolsModule = new ContainerModule(({ bind }) => {
   bindNamespaceUseCase(bind, FileWrite);
   bind(FileList)
     .toResolvedValue(
-      (namespace: Namespace, sessions: EditSessions, files: FileSystemPort, regex: RegexEngine, settings: Settings) =>
-        new FileList(namespace, sessions, files, regex, settings),
-      [Namespace, EditSessions, TOKENS.FileSystem, TOKENS.RegexEngine, TOKENS.Settings],
+      (namespace: Namespace, sessions: EditSessions, files: FileSystemPort, regex: RegexEngine, settings: Settings, ignoreCache: IgnoreRuleCache) =>
+        new FileList(namespace, sessions, files, regex, settings, ignoreCache),
+      [Namespace, EditSessions, TOKENS.FileSystem, TOKENS.RegexEngine, TOKENS.Settings, IgnoreRuleCache],
     )
     .inSingletonScope();
 

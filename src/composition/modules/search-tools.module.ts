@@ -1,3 +1,4 @@
+import { IgnoreRuleCache } from '../../domain/search/ignore-rule-cache.js';
 import { ContainerModule } from 'inversify';
 import { copyTool } from '../../adapters/inbound/mcp/tools/copy.tool.js';
 import { globTool } from '../../adapters/inbound/mcp/tools/glob.tool.js';
@@ -24,16 +25,16 @@ export const searchToolsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(Grep)
     .toResolvedValue(
-      (fs: FileSystemPort, clock: Clock, regex: RegexEngine, settings: Settings, access: RootAccess) =>
-        new Grep(fs, clock, regex, settings, access),
-      [TOKENS.FileSystem, TOKENS.Clock, TOKENS.RegexEngine, TOKENS.Settings, RootAccess],
+      (fs: FileSystemPort, clock: Clock, regex: RegexEngine, settings: Settings, access: RootAccess, ignoreCache: IgnoreRuleCache) =>
+        new Grep(fs, clock, regex, settings, access, ignoreCache),
+      [TOKENS.FileSystem, TOKENS.Clock, TOKENS.RegexEngine, TOKENS.Settings, RootAccess, IgnoreRuleCache],
     )
     .inSingletonScope();
   bind(Glob)
     .toResolvedValue(
-      (fs: FileSystemPort, clock: Clock, regex: RegexEngine, settings: Settings, access: RootAccess) =>
-        new Glob(fs, clock, regex, settings, access),
-      [TOKENS.FileSystem, TOKENS.Clock, TOKENS.RegexEngine, TOKENS.Settings, RootAccess],
+      (fs: FileSystemPort, clock: Clock, regex: RegexEngine, settings: Settings, access: RootAccess, ignoreCache: IgnoreRuleCache) =>
+        new Glob(fs, clock, regex, settings, access, ignoreCache),
+      [TOKENS.FileSystem, TOKENS.Clock, TOKENS.RegexEngine, TOKENS.Settings, RootAccess, IgnoreRuleCache],
     )
     .inSingletonScope();
 

@@ -81,6 +81,8 @@ export interface DirectoryFiles {
 export interface DirectoryFile {
   readonly name: string;
   readonly contents: Uint8Array;
+  /** The version read (as ReadableFile.version), so what is made of it can be kept while the file is unchanged. */
+  readonly version?: FileVersion;
 }
 
 /** An entry a scan selected. */

@@ -1,17 +1,17 @@
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { compareCodePoints } from '../code-point-order.js';
 import { patternVerdict } from './ignore-verdict.js';
 import { errors } from '../errors.js';
+import { type IgnoreRuleCache, MAX_IGNORE_FILE_BYTES, type RuleFileText } from './ignore-rule-cache.js';
 import type { DirectoryFile, DirectoryFiles, EntryKind, FileSystemPort } from '../ports/file-system.port.js';
-import type { RootPath } from '../roots.js';
+import { displayPath, type RootPath } from '../roots.js';
 
 export const IGNORE_MODES = ['gitignore', 'none'] as const;
 export type IgnoreMode = (typeof IGNORE_MODES)[number];
 
 /** The rule files of one directory, highest precedence first (ripgrep's order: .ignore over .gitignore). */
 export const IGNORE_FILE_NAMES = ['.ignore', '.gitignore'] as const;
-/** A rule file larger than this is not read (no real one comes near; it bounds what a planted one costs). */
-export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+export { MAX_IGNORE_FILE_BYTES } from './ignore-rule-cache.js';
 
 /** `ignore` as the call gave it, else the operator's default (`search.ignore`, itself `gitignore` by default). */
 export function ignoreMode(value: string | undefined, fallback: IgnoreMode | undefined): IgnoreMode {
@@ -48,13 +48,16 @@ export class IgnoreRules {
   /** Their paths below the start, for a walk cut short (ignoredBefore). */
   private readonly passedOver: string[] = [];
 
-  private constructor(private readonly above: readonly RuleSource[]) {
+  private constructor(
+    private readonly above: readonly RuleSource[],
+    private readonly cache: IgnoreRuleCache,
+  ) {
     this.chains.set('', above);
   }
 
   /** Rules for a walk of `start`: those above it (see collectAncestorRules), then what the walk finds. */
-  static above(start: AncestorRules): IgnoreRules {
-    return new IgnoreRules(start.sources);
+  static above(start: AncestorRules, cache: IgnoreRuleCache): IgnoreRules {
+    return new IgnoreRules(start.sources, cache);
   }
 
   /** What a tree scan needs to apply the rules: the rule files of each directory entered, and the judgement. */
@@ -82,7 +85,7 @@ export class IgnoreRules {
   /** The rule files of a directory (below the start, '' for the start itself), before any of its entries is judged. */
   enter(directory: string, files: readonly DirectoryFile[]): void {
     const parent = directory === '' ? this.above : this.chains.get(parentOf(directory)) ?? this.above;
-    const own = files.map((file) => ({ rules: ignore().add(decode(file.contents)), relative: below(directory) }));
+    const own = files.map((file) => ({ rules: this.cache.rules({ text: decode(file.contents), version: file.version, shown: join(directory, file.name) }), relative: below(directory) }));
     this.chains.set(directory, own.length === 0 ? parent : [...sortByName(own, files), ...parent]);
   }
 
@@ -108,20 +111,20 @@ export class IgnoreRules {
 }
 
 /** The rules for a walk of `start` under `mode`, or undefined when nothing is to be ignored. */
-export async function ignoreRulesFor(fs: FileSystemPort, start: RootPath, mode: IgnoreMode): Promise<IgnoreRules | undefined> {
-  return mode === 'gitignore' ? IgnoreRules.above(await collectAncestorRules(fs, start)) : undefined;
+export async function ignoreRulesFor(fs: FileSystemPort, start: RootPath, mode: IgnoreMode, cache: IgnoreRuleCache): Promise<IgnoreRules | undefined> {
+  return mode === 'gitignore' ? IgnoreRules.above(await collectAncestorRules(fs, start, cache), cache) : undefined;
 }
 
 /**
  * The rules for the entries of one directory listed on its own (file_list): those above it and its own
  * rule files, read through the port as collectAncestorRules reads them; judge each entry with `prune(name, kind)`.
  */
-export async function directoryRulesFor(fs: FileSystemPort, directory: RootPath): Promise<IgnoreRules> {
-  const rules = IgnoreRules.above(await collectAncestorRules(fs, directory));
+export async function directoryRulesFor(fs: FileSystemPort, directory: RootPath, cache: IgnoreRuleCache): Promise<IgnoreRules> {
+  const rules = IgnoreRules.above(await collectAncestorRules(fs, directory, cache), cache);
   const files: DirectoryFile[] = [];
   for (const name of IGNORE_FILE_NAMES) {
-    const contents = await readRuleFile(fs, { root: directory.root, segments: [...directory.segments, name] });
-    if (contents !== undefined) files.push({ name, contents });
+    const file = await readRuleFile(fs, { root: directory.root, segments: [...directory.segments, name] }, cache);
+    if (file !== undefined) files.push({ name, contents: file.contents, version: file.version });
   }
   rules.enter('', files);
   return rules;
@@ -140,23 +143,23 @@ export interface AncestorRules {
  * Security: every file is read through the port, confined to the root like any read; a file that is
  * not a regular file of at most MAX_IGNORE_FILE_BYTES (a link, a directory, a FIFO) is not read.
  */
-export async function collectAncestorRules(fs: FileSystemPort, start: RootPath): Promise<AncestorRules> {
+export async function collectAncestorRules(fs: FileSystemPort, start: RootPath, cache: IgnoreRuleCache): Promise<AncestorRules> {
   const sources: RuleSource[] = [];
   for (let depth = start.segments.length - 1; depth >= 0; depth -= 1) {
     const base = { root: start.root, segments: start.segments.slice(0, depth) };
     const startBelowBase = start.segments.slice(depth).join('/');
     for (const name of IGNORE_FILE_NAMES) {
-      const bytes = await readRuleFile(fs, { root: start.root, segments: [...base.segments, name] });
-      if (bytes !== undefined) addUnlessStartIgnored(sources, decode(bytes), startBelowBase);
+      const file = await readRuleFile(fs, { root: start.root, segments: [...base.segments, name] }, cache);
+      if (file !== undefined) addUnlessStartIgnored(sources, cache, file, startBelowBase);
     }
   }
-  const exclude = await readRuleFile(fs, { root: start.root, segments: ['.git', 'info', 'exclude'] });
-  if (exclude !== undefined) addUnlessStartIgnored(sources, decode(exclude), start.segments.join('/'));
+  const exclude = await readRuleFile(fs, { root: start.root, segments: ['.git', 'info', 'exclude'] }, cache);
+  if (exclude !== undefined) addUnlessStartIgnored(sources, cache, exclude, start.segments.join('/'));
   return { sources };
 }
 
-function addUnlessStartIgnored(sources: RuleSource[], text: string, startBelowBase: string): void {
-  const rules = ignore().add(text);
+function addUnlessStartIgnored(sources: RuleSource[], cache: IgnoreRuleCache, file: ReadRuleFile, startBelowBase: string): void {
+  const rules = cache.rules(file);
   if (startBelowBase === '' || !rules.ignores(`${startBelowBase}/`)) {
     const prefix = startBelowBase === '' ? '' : `${startBelowBase}/`;
     sources.push({ rules, relative: (pathBelowStart) => prefix + pathBelowStart });
@@ -165,7 +168,7 @@ function addUnlessStartIgnored(sources: RuleSource[], text: string, startBelowBa
   // The file ignores the start the call named (or a folder above it). Matched from the file's folder, every
   // path below the start would be ignored with it; its patterns without a slash (`*.map`, `node_modules/`)
   // match a name at any depth, so they still apply, matched from the start. Its anchored ones are dropped.
-  sources.push({ rules: ignore().add(text.split(/\r?\n/).filter(isUnanchored)), relative: (pathBelowStart) => pathBelowStart });
+  sources.push({ rules: cache.rules(file, 'unanchored', isUnanchored), relative: (pathBelowStart) => pathBelowStart });
 }
 
 /** A pattern line with no '/' but a trailing one: it matches a name at any depth below its folder. */
@@ -174,13 +177,23 @@ function isUnanchored(line: string): boolean {
   return !pattern.replace(/\/+\s*$/, '').includes('/');
 }
 
-async function readRuleFile(fs: FileSystemPort, path: RootPath): Promise<Uint8Array | undefined> {
+/** A rule file read through the port: its bytes, its text and the version read. */
+interface ReadRuleFile extends RuleFileText {
+  readonly contents: Uint8Array;
+}
+
+async function readRuleFile(fs: FileSystemPort, path: RootPath, cache: IgnoreRuleCache): Promise<ReadRuleFile | undefined> {
   try {
     const stat = await fs.stat(path);
-    if (stat?.kind !== 'file' || stat.size > MAX_IGNORE_FILE_BYTES) return undefined;
+    if (stat?.kind !== 'file') return undefined;
+    if (stat.size > MAX_IGNORE_FILE_BYTES) {
+      cache.tooLarge(displayPath(path), stat.size);
+      return undefined;
+    }
     const file = await fs.openFile(path);
     try {
-      return (await file.read(0, MAX_IGNORE_FILE_BYTES)).slice();
+      const contents = (await file.read(0, MAX_IGNORE_FILE_BYTES)).slice();
+      return { contents, text: decode(contents), version: file.version, shown: displayPath(path) };
     } finally {
       await file.close();
     }
@@ -199,6 +212,10 @@ function below(directory: string): (pathBelowStart: string) => string {
 function sortByName(sources: RuleSource[], files: readonly DirectoryFile[]): RuleSource[] {
   const rank = (index: number) => IGNORE_FILE_NAMES.indexOf(files[index].name as (typeof IGNORE_FILE_NAMES)[number]);
   return sources.map((source, index) => ({ source, rank: rank(index) })).sort((a, b) => a.rank - b.rank).map(({ source }) => source);
+}
+
+function join(directory: string, name: string): string {
+  return directory === '' ? name : `${directory}/${name}`;
 }
 
 function parentOf(path: string): string {

@@ -6,6 +6,7 @@ import { childPath, type RootPath } from '../roots.js';
 import { namingArgument } from '../search/argument-errors.js';
 import { compileGlob } from '../search/glob-pattern.js';
 import { directoryRulesFor, ignoreMode } from '../search/ignore-rules.js';
+import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import type { Settings } from '../settings.js';
 import { assertDirectory } from './editor-files.js';
 import { describeLinkTarget } from './view-directory.js';
@@ -50,6 +51,8 @@ export class FileList {
     private readonly files: FileSystemPort,
     private readonly regex: RegexEngine,
     private readonly settings?: Settings,
+    /** Compiled ignore files; the composition root shares one (with the logger) between the tools. */
+    private readonly ignoreCache = new IgnoreRuleCache(),
   ) {}
 
   async execute(input: FileListInput): Promise<FileListResult> {
@@ -65,7 +68,7 @@ export class FileList {
     let ignored: number | undefined;
     if (mode === 'gitignore') {
       // The directory named is listed even when ignored; its entries are judged as a walk of it would judge them.
-      const rules = await directoryRulesFor(this.files, target.path);
+      const rules = await directoryRulesFor(this.files, target.path, this.ignoreCache);
       entries = entries.filter((entry) => !rules.prune(entry.name, entry.type));
       ignored = rules.ignored;
     }

@@ -8,6 +8,7 @@ import { displayPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { ignoreMode, ignoreRulesFor } from '../search/ignore-rules.js';
+import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
@@ -55,6 +56,8 @@ export class Glob {
     private readonly regex: RegexEngine,
     private readonly settings: Settings,
     private readonly access: RootAccess,
+    /** Compiled ignore files; the composition root shares one (with the logger) between the tools. */
+    private readonly ignoreCache = new IgnoreRuleCache(),
   ) {}
 
   async execute(input: GlobInput, work?: WorkContext): Promise<GlobResult> {
@@ -85,7 +88,7 @@ export class Glob {
       }
       return (typeFilter === 'all' || kind === typeFilter) && matches(relativePath);
     };
-    const rules = await ignoreRulesFor(this.fs, start, ignore);
+    const rules = await ignoreRulesFor(this.fs, start, ignore, this.ignoreCache);
     throwIfCancelled(work);
     scan: for await (const batch of this.fs.scanTree(start, { maxDepth: limits.maxDepth, select, ...rules?.scanOptions() })) {
       throwIfCancelled(work);

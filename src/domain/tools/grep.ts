@@ -15,6 +15,7 @@ import {
 } from '../search/file-search.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { ignoreMode, ignoreRulesFor, type IgnoreRules } from '../search/ignore-rules.js';
+import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import { MAX_CONTEXT_LINES } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
@@ -69,6 +70,8 @@ export class Grep {
     private readonly regex: RegexEngine,
     private readonly settings: Settings,
     private readonly access: RootAccess,
+    /** Compiled ignore files; the composition root shares one (with the logger) between the tools. */
+    private readonly ignoreCache = new IgnoreRuleCache(),
   ) {}
 
   async execute(input: GrepInput, work?: WorkContext): Promise<GrepResult> {
@@ -94,7 +97,7 @@ export class Grep {
         if (++passedOver % ENTRIES_PER_DEADLINE_CHECK === 0 && limits.expired()) search.timedOut = true;
         return false;
       };
-      rules = await ignoreRulesFor(this.fs, start, ignore);
+      rules = await ignoreRulesFor(this.fs, start, ignore, this.ignoreCache);
       throwIfCancelled(work);
       try {
         const options = { maxDepth: limits.maxDepth, select, readContents: { maxBytes: READ_AHEAD_MAX_BYTES }, ...rules?.scanOptions() };

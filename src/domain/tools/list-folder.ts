@@ -6,6 +6,7 @@ import { displayPath, type RootPath } from '../roots.js';
 import { namingRoot } from '../search/argument-errors.js';
 import type { WorkContext } from '../work-context.js';
 import { ignoreMode, ignoreRulesFor, type IgnoreRules } from '../search/ignore-rules.js';
+import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import type { Settings } from '../settings.js';
 import { listSubtree, type SubtreeLimits, subtreeLimits } from './list-subtree.js';
 import type { RootAccess } from './root-access.js';
@@ -53,6 +54,8 @@ export class ListFolder {
     private readonly access: RootAccess,
     private readonly fs: FileSystemPort,
     private readonly settings?: Settings,
+    /** Compiled ignore files; the composition root shares one (with the logger) between the tools. */
+    private readonly ignoreCache = new IgnoreRuleCache(),
   ) {}
 
   async execute(input: ListFolderInput, work?: WorkContext): Promise<ListFolderResult> {
@@ -62,7 +65,7 @@ export class ListFolder {
     const directory = await this.fs.stat(target, { followSymlinks: true });
     if (!directory) throw errors.notFound('directory', target.root.name, shown);
     if (directory.kind !== 'directory') throw errors.notADirectory(target.root.name, shown);
-    if (limits.depth > 1) return this.subtree(target, shown, limits, await ignoreRulesFor(this.fs, target, ignore), work);
+    if (limits.depth > 1) return this.subtree(target, shown, limits, await ignoreRulesFor(this.fs, target, ignore, this.ignoreCache), work);
     const isoTime = isoTimeFormatter();
     const entries = (await this.fs.readDirectory(target)).map((stat) => toEntry(stat, isoTime));
     entries.sort((a, b) => compareCodePoints(a.name, b.name));

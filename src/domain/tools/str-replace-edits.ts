@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.js';
-import { applySpans, locate, type MatchKind, type NearestRegion } from '../text-match.js';
+import { applySpans, locate, TOLERANT_MAX_LINES_PER_CALL, type MatchKind, type NearestRegion } from '../text-match.js';
 import { MAX_LINE_CHARS } from './view-lines.js';
 
 /** Edits one str_replace call takes at most. */
@@ -36,9 +36,11 @@ export function applyEdits(content: string, edits: readonly StrReplaceEdit[], di
   const tolerant: number[] = [];
   let text = content;
   let first: { at: number; length: number } | undefined;
+  const budget = { remainingLines: TOLERANT_MAX_LINES_PER_CALL };
   edits.forEach((edit, index) => {
-    const located = locate(text, { oldStr: edit.old_str, newStr: edit.new_str ?? '', replaceAll: edit.replace_all ?? false });
+    const located = locate(text, { oldStr: edit.old_str, newStr: edit.new_str ?? '', replaceAll: edit.replace_all ?? false }, budget);
     const after = index > 0 ? ` (line numbers in the text as edit${index > 1 ? 's' : ''} 1${index > 1 ? `-${index}` : ''} left it)` : '';
+    if (located.found === 'too_many_lines') throw tooManyLines(label(index), display, located.lines);
     if (located.found === 'none') throw noMatch(`${label(index)}old_str not found in ${display}${after}`, located.nearest, display);
     if (located.found === 'several') throw multipleMatches(label(index), display, located, after);
     if (located.kind === 'whitespace_tolerant') tolerant.push(index + 1);
@@ -71,10 +73,11 @@ export function assertOldStrings(edits: readonly StrReplaceEdit[]): void {
   });
 }
 
-function noMatch(head: string, nearest: NearestRegion | undefined, display: string): DomainError {
+function noMatch(head: string, nearest: NearestRegion | 'too_large' | undefined, display: string): DomainError {
   const tail = ', not even line by line with leading and trailing whitespace ignored';
-  if (nearest === undefined) {
-    return new DomainError('NO_MATCH', `${head}${tail}, and no similar region was found; view the file and copy the text exactly`, { attemptedPath: display });
+  if (nearest === undefined || nearest === 'too_large') {
+    const why = nearest === undefined ? 'no similar region was found' : 'the file and old_str are too large to look for a similar region';
+    return new DomainError('NO_MATCH', `${head}${tail}, and ${why}; view the file and copy the text exactly`, { attemptedPath: display });
   }
   const width = Math.max(4, String(nearest.lastLine).length);
   const shown = nearest.lines.map((line, i) => {
@@ -86,6 +89,16 @@ function noMatch(head: string, nearest: NearestRegion | undefined, display: stri
     'NO_MATCH',
     `${head}${tail}. The most similar region is lines ${nearest.firstLine}-${nearest.lastLine} ` +
       `(${Math.round(nearest.similarity * 100)}% alike); copy old_str from it:\n${shown.join('\n')}${more}`,
+    { attemptedPath: display },
+  );
+}
+
+function tooManyLines(label: string, display: string, lines: number): DomainError {
+  const limit = TOLERANT_MAX_LINES_PER_CALL.toLocaleString('en-US');
+  return new DomainError(
+    'INVALID_ARGUMENT',
+    `${label}old_str is not in ${display} exactly, and matching it line by line with whitespace ignored is limited to ${limit} file lines ` +
+      `per call, all edits together (this one needs ${lines.toLocaleString('en-US')}); copy old_str exactly from the file (view it), or split the edits over several calls`,
     { attemptedPath: display },
   );
 }

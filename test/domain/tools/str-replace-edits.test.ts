@@ -92,6 +92,34 @@ describe('str_replace whitespace tolerance and NO_MATCH help', () => {
     expect(error.message).toContain('The most similar region is lines 3-5 (');
     expect(error.message).toMatch(/copy old_str from it:\n   3\tfunction area\(r\) \{\n   4\t  return 3\.14 \* r \* r;\n   5\t\}$/);
   });
+
+  it('NO_MATCH past the similarity bound still answers NO_MATCH, saying why no region is shown (issue 33)', async () => {
+    const world = await seededAndViewed(Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n'));
+    const started = Date.now();
+    const error = await domainError(replace(world, { path: 'a.txt', old_str: 'y'.repeat(400_000), new_str: '' }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error.code).toBe('NO_MATCH');
+    expect(error.message).toContain('the file and old_str are too large to look for a similar region; view the file and copy the text exactly');
+  });
+});
+
+describe('str_replace bounded whitespace-tolerant matching (issue 33)', () => {
+  it('past the per-call line budget an edit that is not exact is refused, naming the limit, before any is applied', async () => {
+    const content = `${Array(60_000).fill('a').join('\n')}\nend\n`;
+    const world = await seededAndViewed(content);
+    // The first edit goes through the file's 60,001 lines line by line; the second is exact; the third would go through them again.
+    const edits = [{ old_str: ' end', new_str: 'END' }, { old_str: 'END', new_str: 'End' }, { old_str: '  End', new_str: 'y' }];
+    const error = await domainError(replace(world, { path: 'a.txt', edits, dry_run: true }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toBe(
+      'edit 3 of 3: old_str is not in /workspace/a.txt exactly, and matching it line by line with whitespace ignored is limited to 100,000 file lines ' +
+        'per call, all edits together (this one needs 60,001); copy old_str exactly from the file (view it), or split the edits over several calls',
+    );
+    expect(world.fs.readText('/ws/a.txt')).toBe(content);
+    // The first two alone fit.
+    const outcome = await replace(world, { path: 'a.txt', edits: edits.slice(0, 2), dry_run: true });
+    expect(outcome.result).toMatchObject({ replacements: 2, match: 'whitespace_tolerant' });
+  });
 });
 
 describe('str_replace dry_run', () => {

@@ -1,8 +1,8 @@
 import { compareCodePoints } from '../../../domain/code-point-order.js';
-import type { DirectoryFile, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
+import type { DirectoryFile, FileVersion, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
 import { childPath, type RootPath } from '../../../domain/roots.js';
 import { isOwnWorkFile } from '../../../domain/work-files.js';
-import type { DirectoryNode, Tree } from './tree.js';
+import type { DirectoryNode, FileNode, Tree } from './tree.js';
 
 interface Frame {
   readonly directory: RootPath;
@@ -14,10 +14,16 @@ interface Frame {
 }
 
 /** FileSystemPort.scanTree over the in-memory tree: one batch per directory, links never entered. */
-export async function* scanMemoryTree(tree: Tree, start: RootPath, node: DirectoryNode, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
+export async function* scanMemoryTree(
+  tree: Tree,
+  start: RootPath,
+  node: DirectoryNode,
+  options: TreeScanOptions,
+  versionOf?: (file: FileNode) => FileVersion,
+): AsyncGenerator<TreeScanBatch> {
   const workNames = options.includeWorkNames === true;
   const stack: Frame[] = [frameOf(start, '', 0, node, workNames)];
-  readDirectoryFiles(stack[0], options);
+  readDirectoryFiles(stack[0], options, versionOf);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     const selected: ScannedEntry[] = [];
@@ -37,7 +43,7 @@ export async function* scanMemoryTree(tree: Tree, start: RootPath, node: Directo
       }
       if (child.kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
         const entered = frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child, workNames);
-        readDirectoryFiles(entered, options);
+        readDirectoryFiles(entered, options, versionOf);
         stack.push(entered);
         break;
       }
@@ -48,13 +54,13 @@ export async function* scanMemoryTree(tree: Tree, start: RootPath, node: Directo
 }
 
 /** TreeScanOptions.directoryFiles: the directory's regular files of those names (links are not read), before its entries are judged. */
-function readDirectoryFiles(frame: Frame, options: TreeScanOptions): void {
+function readDirectoryFiles(frame: Frame, options: TreeScanOptions, versionOf?: (file: FileNode) => FileVersion): void {
   const wanted = options.directoryFiles;
   if (wanted === undefined) return;
   const files: DirectoryFile[] = [];
   for (const name of wanted.names) {
     const node = frame.node.children.get(name);
-    if (node?.kind === 'file' && node.data.length <= wanted.maxBytes) files.push({ name, contents: node.data.slice() });
+    if (node?.kind === 'file' && node.data.length <= wanted.maxBytes) files.push({ name, contents: node.data.slice(), version: versionOf?.(node) });
   }
   wanted.found(frame.relativePath, files);
 }

@@ -1,6 +1,7 @@
 import { closeSync } from 'node:fs';
 import type { DirectoryFile, DirectoryFiles } from '../../../domain/ports/file-system.port.js';
 import { openSmallRegularFile, readWhole } from './small-files.js';
+import { versionOf } from './writes.js';
 
 /**
  * TreeScanOptions.directoryFiles for the Node scan: the rule files (.gitignore ...) of the directory
@@ -15,19 +16,19 @@ export function readDirectoryFiles(prefix: string, listed: readonly { name: stri
   const files: DirectoryFile[] = [];
   for (const name of wanted.names) {
     if (!listed.some((entry) => entry.kind === 'file' && entry.name === name)) continue;
-    const contents = readSmallFile(prefix + name, wanted.maxBytes);
-    if (contents !== undefined) files.push({ name, contents });
+    const file = readSmallFile(prefix + name, wanted.maxBytes);
+    if (file !== undefined) files.push({ name, ...file });
   }
   return files;
 }
 
 /** The whole file when it is a regular file of at most maxBytes; undefined when it cannot be read so (gone, swapped, too big). */
-function readSmallFile(path: string, maxBytes: number): Uint8Array | undefined {
+function readSmallFile(path: string, maxBytes: number): Pick<DirectoryFile, 'contents' | 'version'> | undefined {
   const opened = openSmallRegularFile(path, maxBytes);
   if (opened === undefined) return undefined;
   try {
     const contents = Buffer.allocUnsafe(opened.stats.size);
-    return contents.subarray(0, readWhole(opened.fd, contents));
+    return { contents: contents.subarray(0, readWhole(opened.fd, contents)), version: versionOf(opened.stats) };
   } catch {
     return undefined;
   } finally {
