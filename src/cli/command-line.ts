@@ -66,6 +66,9 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_AUTH_OAUTH_AUDIENCE        mode oauth: the resource URI tokens must name in aud
   MCP_FS_AUTH_OAUTH_REQUIRED_SCOPES mode oauth: JSON list of scopes every token needs
   MCP_FS_AUTH_OAUTH_ROOTS_CLAIM     mode oauth: a claim listing the roots a token may use
+  MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES  request bodies read or held at once, server-wide (bytes)
+  MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES_PER_PRINCIPAL  the same per principal (0: half the total)
+  MCP_FS_LIMITS_BODY_IDLE_SECONDS   an HTTP request body that stops arriving this long is dropped
   MCP_FS_METRICS_ENABLED            serve GET /metrics (true/false)
   MCP_FS_LOG_LEVEL                  error, warn, info or debug (logs go to stderr)`;
 

@@ -7,7 +7,7 @@ export const DRY_RUN_INPUT = { dry_run: z.boolean().optional().describe('Write n
 export const DRY_RUN_OUTPUT = {
   dry_run: z.literal(true).optional(),
   diff: z.string().optional(),
-  diff_omitted: z.string().optional().describe('Why the diff is not shown: too large to make, or to fit max_result_bytes.'),
+  diff_omitted: z.string().optional(),
 };
 
 /** A result as it goes out: a dry run's text block is a line saying so, then the diff. */

@@ -8,15 +8,15 @@ export function listChangesTool(listChanges: ListChanges): ToolDefinition {
     name: 'list_changes',
     title: 'List changes',
     description:
-      'Your changes through any tool, newest first, from the change journal: op, path, before/after (kind, size, ' +
-      'mode, sha256), undoable (reason if not). Pass ids to undo_changes.',
+      'Your changes through any tool, newest first: op, path, before/after, undoable (reason if not). ' +
+      'Pass ids to undo_changes.',
     inputSchema: {
       root: z.string().optional().describe('Only changes in this root.'),
       path: z.string().optional().describe('Only changes of this path (needs root).'),
       session: z.enum(['this', 'all']).optional().describe('Default "all" of your sessions.'),
       limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Default 50, at most ${MAX_LIST_LIMIT}.`),
-      before_id: z.string().max(64).optional().describe('Only changes older than this id: pass the last id shown for the next page.'),
-      diff: z.boolean().optional().describe('Add a unified diff for each text file change.'),
+      before_id: z.string().max(64).optional().describe('Next page: the last id shown.'),
+      diff: z.boolean().optional().describe('Add unified diffs of text files.'),
     },
     outputSchema: {
       changes: z.array(changeSchema),
