@@ -14,26 +14,25 @@ const MB = 1000 * 1000;
 
 /**
  * Issue 27.5: sixteen ~60 MB file_write requests at once over HTTP on sixteen sessions. `npm test`
- * runs it with a tenth of the budget (25.6 MiB) and a fifth of the request size (max_file_size 2 MiB,
- * ~12 MB requests), so that one principal's share still admits about one request at a time while a
- * server without the budget would hold all sixteen (~190 MB of bodies, several times that in RSS);
- * `npm run flood:admission` runs it at full size (the defaults: max_file_size 10 MiB, budget 256 MiB,
- * ~60 MB requests).
+ * runs it at a third of the size (max_file_size 3.33 MiB, budget 85 MiB, ~20 MB requests: the same
+ * ratios, so one principal's share admits one request at a time, while a server without the budget
+ * would hold all sixteen, over 300 MB of bodies, several times that in RSS); `npm run flood:admission`
+ * runs it at full size (the defaults: max_file_size 10 MiB, budget 256 MiB, ~60 MB requests).
  */
 const FULL = process.env.MCP_FS_FLOOD === 'full';
-const SCALE = FULL ? 1 : 0.2;
-const MAX_FILE_SIZE = FULL ? 10 * MiB : 2 * MiB;
-const BUDGET = Math.round(256 * MiB * (FULL ? 1 : 0.1));
+const SCALE = FULL ? 1 : 1 / 3;
+const MAX_FILE_SIZE = Math.round(10 * MiB * SCALE);
+const BUDGET = Math.round(256 * MiB * SCALE);
 const REQUESTS = 16;
 /**
  * At full size, the issue's bound: peak RSS under the budget plus 300 MB. Scaled, what the server
  * adds over its idle RSS: one principal holds at most half the budget, at most ~3 times over while a
- * request is parsed and written, plus ~150 MB that does not shrink with the requests (V8's young
- * generation, 17 sessions, garbage not yet collected on a loaded machine). Without the budget the
- * scaled run holds every body at once, over 500 MB above idle.
+ * request is parsed and written, plus up to ~250 MB that does not shrink with the requests (V8's
+ * young generation, 17 sessions, garbage not yet collected on a loaded machine). Without the budget
+ * the scaled run holds every body at once: about 1 GB over idle.
  */
 function rssBound(idleRss: number): number {
-  return FULL ? BUDGET + 300 * MB : idleRss + 1.5 * BUDGET + 150 * MB;
+  return FULL ? BUDGET + 300 * MB : idleRss + 1.5 * BUDGET + 250 * MB;
 }
 
 /** A file_write of `path` whose body is `head + middle + tail`; `middle` is shared by every request. */

@@ -41,6 +41,8 @@ export class BoundedLineReader {
   private readonly decoder = new StringDecoder('utf8');
   /** A copy of the kept line's first KEPT_EDGE_BYTES, should it turn out too long. */
   private head = Buffer.alloc(0);
+  /** A copy of its last KEPT_EDGE_BYTES, kept as bytes so that a cut never flattens the text (a copy the limit's size). */
+  private tail: Buffer = Buffer.alloc(0);
   private buffered = 0;
   /** Set while skipping a line past the limit. */
   private skipped?: { size: number; head: Buffer; tail: Buffer; reason: OversizedLine['reason'] };
@@ -74,13 +76,13 @@ export class BoundedLineReader {
     const reason = size > this.limit ? 'limit' : this.sink.admit?.(size) === false ? 'budget' : undefined;
     if (reason === undefined) {
       if (this.head.length < KEPT_EDGE_BYTES) this.head = Buffer.concat([this.head, piece.subarray(0, KEPT_EDGE_BYTES - this.head.length)]);
+      this.tail = lastEdge(this.tail, piece);
       this.text += this.decoder.write(piece);
       this.buffered = size;
       return;
     }
-    // A character is at least one byte: the text's last KEPT_EDGE_BYTES characters hold its last KEPT_EDGE_BYTES bytes.
-    const tail = Buffer.from(this.text.slice(-KEPT_EDGE_BYTES) + this.decoder.end());
-    this.skipped = { size: this.buffered, head: this.head, tail: tail.subarray(Math.max(0, tail.length - KEPT_EDGE_BYTES)), reason };
+    this.skipped = { size: this.buffered, head: this.head, tail: this.tail, reason };
+    this.decoder.end();
     this.reset();
     this.skip(piece);
   }
@@ -92,8 +94,7 @@ export class BoundedLineReader {
       skipped.head = Buffer.concat([skipped.head, piece.subarray(0, KEPT_EDGE_BYTES - skipped.head.length)]);
     }
     skipped.size += piece.length;
-    const tail = piece.length >= KEPT_EDGE_BYTES ? piece.subarray(piece.length - KEPT_EDGE_BYTES) : Buffer.concat([skipped.tail, piece]);
-    skipped.tail = Buffer.from(tail.subarray(Math.max(0, tail.length - KEPT_EDGE_BYTES)));
+    skipped.tail = lastEdge(skipped.tail, piece);
   }
 
   private finishLine(): void {
@@ -111,6 +112,13 @@ export class BoundedLineReader {
   private reset(): void {
     this.text = '';
     this.head = Buffer.alloc(0);
+    this.tail = Buffer.alloc(0);
     this.buffered = 0;
   }
+}
+
+/** The last KEPT_EDGE_BYTES of `edge` followed by `piece`, copied (a subarray would pin the whole chunk). */
+function lastEdge(edge: Buffer, piece: Buffer): Buffer {
+  const joined = piece.length >= KEPT_EDGE_BYTES ? piece.subarray(piece.length - KEPT_EDGE_BYTES) : Buffer.concat([edge, piece]);
+  return Buffer.from(joined.subarray(Math.max(0, joined.length - KEPT_EDGE_BYTES)));
 }
