@@ -12,7 +12,7 @@ const SECRET = 'the secret content\n';
 async function ok(client: Client, tool: string, args: Record<string, unknown>): Promise<{ text: string; structured: any }> {
   const outcome = await callTool(client, tool, args);
   if (outcome.isError) throw new Error(`${tool} failed: ${outcome.text}`);
-  return outcome;
+  return { text: outcome.text, structured: outcome.structured };
 }
 
 describe('the change journal keeps contents confidential where no read tool is allowed (issue 33)', () => {
