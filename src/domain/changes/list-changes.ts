@@ -8,6 +8,7 @@ import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
 import { assertKnownChange } from './change-id.js';
 import { viewOf, type ChangeView } from './change-view.js';
 import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
+import { diffRefusal, mayHash } from './change-access.js';
 import type { Snapshots } from './snapshots.js';
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -70,7 +71,7 @@ export class ListChanges {
       limit,
     };
     const records = await this.journal.list(query);
-    if (!input.diff) return { changes: records.map(viewOf) };
+    if (!input.diff) return { changes: records.map((record) => this.viewOf(record)) };
     return this.withDiffs(records);
   }
 
@@ -84,7 +85,7 @@ export class ListChanges {
     let omitted = 0;
     const changes: ChangeView[] = [];
     for (const record of records) {
-      const view = viewOf(record);
+      const view = this.viewOf(record);
       const field = await this.diffOf(record, budget);
       if (field !== null && 'diff_omitted' in field) omitted += 1;
       changes.push(field === null ? view : { ...view, ...field });
@@ -92,8 +93,15 @@ export class ListChanges {
     return omitted > 0 ? { changes, diffs_omitted: omitted } : { changes };
   }
 
+  private viewOf(record: ChangeRecord): ChangeView {
+    return viewOf(record, mayHash(this.paths, record));
+  }
+
   private async diffOf(record: ChangeRecord, budget: DiffBudget): Promise<{ diff: string } | { diff_omitted: string } | null> {
     if (!hasVersions(record)) return null;
+    // Security (issue 33): checked before reading, so no bytes are read for a caller that may not see them.
+    const refused = diffRefusal(this.paths, record);
+    if (refused !== undefined) return { diff_omitted: refused };
     if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
     const versions = await this.contents.versions(record);
     return versions === null ? null : budget.bytesDiff(record.toPath ?? record.path, versions.before, versions.after);

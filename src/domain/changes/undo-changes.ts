@@ -8,6 +8,7 @@ import type { Settings } from '../settings.js';
 import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
 import { assertChangeId, assertKnownChange } from './change-id.js';
 import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
+import { diffRefusal } from './change-access.js';
 import { journalPrincipal } from './list-changes.js';
 import type { Restorer } from './restorer.js';
 import { difference, type Snapshots } from './snapshots.js';
@@ -187,6 +188,9 @@ export class UndoChanges {
   /** The diff the undo would apply to a text file: what is there (once the newer undos ran) -> what it restores. */
   private async preview(record: ChangeRecord, own: Uint8Array | undefined, target: RootPath, dryRun: DryRun): Promise<{ diff: string } | { diff_omitted: string } | Record<string, never>> {
     if (!hasVersions(record)) return {};
+    // Security (issue 33): the diff shows the change's bytes, so it needs a read tool on each root it names.
+    const refused = diffRefusal(this.paths, record);
+    if (refused !== undefined) return { diff_omitted: refused };
     if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
     const current = dryRun.simulation.content(target) ?? (await this.contents.versions(record))?.after;
     const restored = own ?? (record.op === 'create' || record.before === null ? EMPTY : undefined);

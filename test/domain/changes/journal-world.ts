@@ -9,6 +9,7 @@ import { Restorer } from '../../../src/domain/changes/restorer.js';
 import { Snapshots } from '../../../src/domain/changes/snapshots.js';
 import { UndoChanges } from '../../../src/domain/changes/undo-changes.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
+import type { Root } from '../../../src/domain/roots.js';
 import type { ChangeAuthor, ChangeJournal, UndoReach } from '../../../src/domain/ports/change-journal.port.js';
 import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../src/domain/principal.js';
@@ -29,19 +30,21 @@ import { ManualClock } from '../../adapters/outbound/journal/change-journal.cont
  * The journal on an in-memory tree, with no disk: root 'workspace' at /ws (every tool), root
  * 'noundo' at /nu (everything but undo_changes), the journaling file system in front of the tree,
  * and the file tools and the journal's use cases over it. `as(principal, session, tool)` sets who
- * the next calls are, as the MCP adapter does per call. `tree` may be a subclass that records calls.
+ * the next calls are, as the MCP adapter does per call. `tree` may be a subclass that records calls;
+ * `extraRoots` are served after those two, their folders made.
  */
-export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSystem>(limits: Partial<JournalLimits> = {}, tree: Tree = new InMemoryFileSystem() as Tree) {
+export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSystem>(limits: Partial<JournalLimits> = {}, tree: Tree = new InMemoryFileSystem() as Tree, extraRoots: readonly Root[] = []) {
   const clock = new ManualClock();
   tree.seedDirectory('/ws');
   tree.seedDirectory('/nu');
+  for (const root of extraRoots) tree.seedDirectory(root.hostPath);
   const journal = new InMemoryChangeJournal(clock);
   let principal: Principal = UNRESTRICTED_PRINCIPAL;
   // As the MCP adapter names a call: the local operator's session s1 until as() says otherwise.
   let author: ChangeAuthor | undefined = { principal: UNRESTRICTED_PRINCIPAL.name, session: 's1', tool: 'write_file' };
   const principals = { current: () => principal };
   const noUndo = makeRoot('noundo', '/nu', ['write_file', 'read_file']);
-  const paths = new PathPolicy([makeRoot('workspace', '/ws'), noUndo], principals);
+  const paths = new PathPolicy([makeRoot('workspace', '/ws'), noUndo, ...extraRoots], principals);
   const tools = new ToolPolicy();
   const access = new RootAccess(paths, tools);
   const hasher = new NodeContentHasher();
