@@ -138,6 +138,12 @@ export class UndoChanges {
     const conflict = await this.conflict(record, source, target, dryRun?.simulation ?? this.snapshots);
     if (conflict !== null && !input.force) return { ...shown, outcome: 'conflict', reason: conflict };
     if (dryRun) {
+      try {
+        await this.restorer.check(record, target, input.force === true, dryRun.simulation);
+      } catch (error) {
+        if (error instanceof DomainError) return { ...shown, outcome: 'conflict', reason: error.message };
+        throw error;
+      }
       const preview = await this.preview(record, image?.entries[0]?.content, target, dryRun);
       await dryRun.simulation.undo(record, image, source, target);
       return { ...shown, outcome: 'would_restore', ...preview };
