@@ -194,9 +194,11 @@ export class UndoChanges {
   private async preview(record: ChangeRecord, own: Uint8Array | undefined, target: RootPath, dryRun: DryRun): Promise<{ diff: string } | { diff_omitted: string } | Record<string, never>> {
     if (!hasVersions(record)) return {};
     if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
-    const current = dryRun.simulation.content(target) ?? (await this.contents.versions(record))?.after;
+    // Where a newer undo left the path (emptied it, say), the diff starts from that, not from the change's after-state.
+    const simulated = dryRun.simulation.diffBase(target);
+    const current = simulated === undefined ? (await this.contents.versions(record))?.after : simulated;
     const restored = own ?? (record.op === 'create' || record.before === null ? EMPTY : undefined);
-    if (current === undefined || restored === undefined) return {};
+    if (current === undefined || current === null || restored === undefined) return {};
     return (await dryRun.diffs.bytesDiff(record.toPath ?? record.path, current, restored)) ?? {};
   }
 }

@@ -31,6 +31,14 @@ export class UndoSimulation implements SimulatedTree {
     return this.lookup(path)?.content;
   }
 
+  /** What a diff starts from once the simulated undos ran: undefined where they did not touch the path, null where they left no file of known content. */
+  diffBase(path: RootPath): Uint8Array | null | undefined {
+    const simulated = this.lookup(path);
+    if (simulated === undefined) return undefined;
+    if (simulated.state === null) return new Uint8Array(0);
+    return simulated.content ?? null;
+  }
+
   simulated(path: RootPath): EntryState | null | undefined {
     return this.lookup(path)?.state;
   }

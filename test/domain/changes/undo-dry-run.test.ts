@@ -135,6 +135,23 @@ describe('UndoChanges dry run: the restorer\'s checks, on the simulated state (i
       ['mkdir', 'made', 'conflict'],
     ]);
   });
+
+  it('a forced dry run over a path a newer undo emptied diffs from nothing, not from the change\'s after-state', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'v1\n');
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'v2\n' });
+    await world.removeFile.execute({ root: W, path: 'a.txt' });
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'v3\n' });
+    const [create, , edit] = await world.journal.list({});
+    const { dry, real, diffs } = await dryThenReal(world, { ids: [create.id, edit.id], force: true });
+    expect(dry).toEqual([
+      ['create', 'a.txt', 'would_restore'],
+      ['modify', 'a.txt', 'would_restore'],
+    ]);
+    expect(real).toEqual(dry.map(([op, path]) => [op, path, 'restored']));
+    expect(diffs[1]?.split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual(['+v1']);
+    expect(world.tree.readText('/ws/a.txt')).toBe('v1\n');
+  });
 });
 
 describe('diffs of the journal are bounded (issue 32)', () => {
