@@ -1,11 +1,19 @@
 import { DomainError, errors } from '../errors.js';
-import type { BeforeImage, ChangeRecord, ImageEntry } from '../ports/change-journal.port.js';
+import type { BeforeImage, ChangeRecord, EntryState, ImageEntry } from '../ports/change-journal.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import { childOf, octal } from './snapshots.js';
 
 /** The mode a folder an undo recreates has until its files are back: its owner's alone, so no folder is ever more open than it was. */
 const RECREATED_FOLDER_MODE = 0o700;
+
+/** What a dry run's newer undos would leave (issue 32), for the restorer's checks to look at instead of the disk. */
+export interface SimulatedTree {
+  /** A path as the simulated undos left it (null: nothing), or undefined where they did not touch it. */
+  simulated(path: RootPath): EntryState | null | undefined;
+  /** Whether the simulated undos put a file anywhere below `folder`. */
+  putFileBelow(folder: RootPath): boolean;
+}
 
 /**
  * Puts back what a change replaced, through the file system it is given (the journaling one, so
@@ -20,6 +28,14 @@ export class Restorer {
     if (record.op === 'rmdir') return this.putTree(target, image?.entries ?? [], force);
     await this.undoEntry(record, image?.entries[0], source, target, force);
     return undefined;
+  }
+
+  /**
+   * The checks a restore makes before it writes, for a dry run (issue 32): applied to what the newer
+   * undos would leave, so the dry run refuses what the real call would. Throws the restore's DomainError.
+   */
+  async check(record: ChangeRecord, target: RootPath, force: boolean, simulated: SimulatedTree): Promise<void> {
+    if (record.op === 'mkdir') await this.assertEmptied(target, force, simulated);
   }
 
   /** Every change but a folder's removal: one entry made, put back, moved back or removed. */
@@ -110,17 +126,33 @@ export class Restorer {
 
   /** A folder a change created goes again, unless something has been put in it since (then only with force). */
   private async removeEmptyTree(path: RootPath, force: boolean): Promise<void> {
-    if (!force) {
+    await this.assertEmptied(path, force);
+    await this.fs.removeDirectory(path);
+  }
+
+  /** Refuses, unless forced, when a file is in the folder: on disk, or as a dry run's simulated undos left it. */
+  private async assertEmptied(path: RootPath, force: boolean, simulated?: SimulatedTree): Promise<void> {
+    if (force) return;
+    let holdsFile = simulated?.putFileBelow(path) ?? false;
+    // A folder only the simulation put back is not on disk to scan.
+    const scan = !holdsFile && (simulated === undefined || (await this.fs.stat(path))?.kind === 'directory');
+    if (scan) {
       for await (const batch of this.fs.scanTree(path, { select: (_name, kind) => kind !== 'directory' })) {
-        if (batch.selected.length > 0) throw errors.conflict(path.root.name, displayPath(path), 'the folder is no longer empty');
+        holdsFile = batch.selected.some((entry) => stillAFile(simulated?.simulated(childOf(path, entry.relativePath))));
+        if (holdsFile) break;
       }
     }
-    await this.fs.removeDirectory(path);
+    if (holdsFile) throw errors.conflict(path.root.name, displayPath(path), 'the folder is no longer empty');
   }
 
   private async remove(path: RootPath): Promise<void> {
     await this.fs.removeFile(path);
   }
+}
+
+/** A file found on disk is still there unless a simulated undo took it (or a folder above it) away. */
+function stillAFile(simulated: EntryState | null | undefined): boolean {
+  return simulated === undefined || (simulated !== null && simulated.kind !== 'directory');
 }
 
 /** A refusal of the file system (permission, a folder gone meanwhile) as null; anything else is thrown on. */

@@ -139,6 +139,12 @@ export class UndoChanges {
     const conflict = await this.conflict(record, source, target, dryRun?.simulation ?? this.snapshots);
     if (conflict !== null && !input.force) return { ...shown, outcome: 'conflict', reason: conflict };
     if (dryRun) {
+      try {
+        await this.restorer.check(record, target, input.force === true, dryRun.simulation);
+      } catch (error) {
+        if (error instanceof DomainError) return { ...shown, outcome: 'conflict', reason: error.message };
+        throw error;
+      }
       const preview = await this.preview(record, image?.entries[0]?.content, target, dryRun);
       await dryRun.simulation.undo(record, image, source, target);
       return { ...shown, outcome: 'would_restore', ...preview };
@@ -192,9 +198,11 @@ export class UndoChanges {
     const refused = diffRefusal(this.paths, record);
     if (refused !== undefined) return { diff_omitted: refused };
     if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
-    const current = dryRun.simulation.content(target) ?? (await this.contents.versions(record))?.after;
+    // Where a newer undo left the path (emptied it, say), the diff starts from that, not from the change's after-state.
+    const simulated = dryRun.simulation.diffBase(target);
+    const current = simulated === undefined ? (await this.contents.versions(record))?.after : simulated;
     const restored = own ?? (record.op === 'create' || record.before === null ? EMPTY : undefined);
-    if (current === undefined || restored === undefined) return {};
+    if (current === undefined || current === null || restored === undefined) return {};
     return (await dryRun.diffs.bytesDiff(record.toPath ?? record.path, current, restored)) ?? {};
   }
 }

@@ -1,5 +1,6 @@
 import type { BeforeImage, ChangeRecord, EntryState } from '../ports/change-journal.port.js';
 import { displayPath, type RootPath } from '../roots.js';
+import type { SimulatedTree } from './restorer.js';
 import { childOf, type Snapshots } from './snapshots.js';
 
 /** One path as the simulated undos left it: its state, and a file's content when known. */
@@ -14,8 +15,8 @@ interface Simulated {
  * state they would leave, as the real call checks it, rather than against today's file. Nothing is
  * written; paths no undo touched read through to what is there now.
  */
-export class UndoSimulation {
-  private readonly paths = new Map<string, Simulated>();
+export class UndoSimulation implements SimulatedTree {
+  private readonly paths = new Map<string, Simulated & { readonly path: RootPath }>();
 
   constructor(private readonly snapshots: Snapshots) {}
 
@@ -28,6 +29,28 @@ export class UndoSimulation {
   /** A file's content as the simulated undos left it; undefined when they did not touch it (or left no file). */
   content(path: RootPath): Uint8Array | undefined {
     return this.lookup(path)?.content;
+  }
+
+  /** What a diff starts from once the simulated undos ran: undefined where they did not touch the path, null where they left no file of known content. */
+  diffBase(path: RootPath): Uint8Array | null | undefined {
+    const simulated = this.lookup(path);
+    if (simulated === undefined) return undefined;
+    if (simulated.state === null) return new Uint8Array(0);
+    return simulated.content ?? null;
+  }
+
+  simulated(path: RootPath): EntryState | null | undefined {
+    return this.lookup(path)?.state;
+  }
+
+  putFileBelow(folder: RootPath): boolean {
+    const below = `${keyOf(folder)}/`;
+    for (const [key, { path }] of this.paths) {
+      if (!key.startsWith(below)) continue;
+      const state = this.lookup(path)?.state;
+      if (state !== undefined && state !== null && state.kind !== 'directory') return true;
+    }
+    return false;
   }
 
   /** Plays the undo of `record`: what is at its paths from now on is what the restore leaves. */
@@ -63,7 +86,7 @@ export class UndoSimulation {
     const key = keyOf(path);
     // What was set below a path that is now replaced is gone with it.
     for (const other of [...this.paths.keys()]) if (other.startsWith(`${key}/`)) this.paths.delete(other);
-    this.paths.set(key, simulated);
+    this.paths.set(key, { ...simulated, path });
   }
 
   /** The simulated entry at `path`; nothing where an undo removed a folder (or put a file) above it. */

@@ -95,6 +95,65 @@ describe('UndoChanges dry run: plays the undos in order, as the real call makes 
   });
 });
 
+describe('UndoChanges dry run: the restorer\'s checks, on the simulated state (issue 32)', () => {
+  it('a made folder that now holds a file: a conflict, dry and real alike', async () => {
+    const world = journalWorld();
+    await world.createFolder.execute({ root: W, path: 'made' });
+    world.tree.seedFile('/ws/made/f.txt', 'someone else');
+    const { dry, real } = await dryThenReal(world, { root: W, path: 'made' });
+    expect(dry).toEqual([['mkdir', 'made', 'conflict']]);
+    expect(real).toEqual(dry);
+    expect(world.tree.readText('/ws/made/f.txt')).toBe('someone else');
+  });
+
+  it('a made folder, then a file created in it: the file\'s undo empties it, so the folder\'s undo restores, dry and real', async () => {
+    const world = journalWorld();
+    await world.createFolder.execute({ root: W, path: 'made' });
+    await world.writeFile.execute({ root: W, path: 'made/x.txt', content: 'x' });
+    const { dry, real } = await dryThenReal(world, { since_id: '00000000000000000' });
+    expect(dry).toEqual([
+      ['create', 'made/x.txt', 'would_restore'],
+      ['mkdir', 'made', 'would_restore'],
+    ]);
+    expect(real).toEqual(dry.map(([op, path]) => [op, path, 'restored']));
+    expect(world.tree.exists('/ws/made')).toBe(false);
+  });
+
+  it('a file a newer undo puts back in a made folder keeps the folder, dry and real', async () => {
+    const world = journalWorld();
+    await world.createFolder.execute({ root: W, path: 'made' });
+    await world.writeFile.execute({ root: W, path: 'made/x.txt', content: 'x' });
+    await world.removeFile.execute({ root: W, path: 'made/x.txt' });
+    const [remove, , mkdir] = await world.journal.list({});
+    const { dry, real } = await dryThenReal(world, { ids: [remove.id, mkdir.id] });
+    expect(dry).toEqual([
+      ['remove', 'made/x.txt', 'would_restore'],
+      ['mkdir', 'made', 'conflict'],
+    ]);
+    expect(real).toEqual([
+      ['remove', 'made/x.txt', 'restored'],
+      ['mkdir', 'made', 'conflict'],
+    ]);
+  });
+
+  it('a forced dry run over a path a newer undo emptied diffs from nothing, not from the change\'s after-state', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'v1\n');
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'v2\n' });
+    await world.removeFile.execute({ root: W, path: 'a.txt' });
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'v3\n' });
+    const [create, , edit] = await world.journal.list({});
+    const { dry, real, diffs } = await dryThenReal(world, { ids: [create.id, edit.id], force: true });
+    expect(dry).toEqual([
+      ['create', 'a.txt', 'would_restore'],
+      ['modify', 'a.txt', 'would_restore'],
+    ]);
+    expect(real).toEqual(dry.map(([op, path]) => [op, path, 'restored']));
+    expect(diffs[1]?.split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual(['+v1']);
+    expect(world.tree.readText('/ws/a.txt')).toBe('v1\n');
+  });
+});
+
 describe('diffs of the journal are bounded (issue 32)', () => {
   it('list_changes and an undo dry run say diff_omitted for a version too large to read and a rewrite too large to diff', async () => {
     const world = journalWorld({ maxFileBytes: 4 * MAX_DIFF_VERSION_BYTES, maxBytes: 32 * MAX_DIFF_VERSION_BYTES });
