@@ -76,12 +76,13 @@ export class BoundedLineReader {
     const reason = size > this.limit ? 'limit' : this.sink.admit?.(size) === false ? 'budget' : undefined;
     if (reason === undefined) {
       if (this.head.length < KEPT_EDGE_BYTES) this.head = Buffer.concat([this.head, piece.subarray(0, KEPT_EDGE_BYTES - this.head.length)]);
-      this.tail = lastEdge(this.tail, piece);
+      // Up to KEPT_EDGE_BYTES the head is the whole line (and so its tail): a short line copies nothing more.
+      if (size > KEPT_EDGE_BYTES) this.tail = lastEdge(this.buffered > KEPT_EDGE_BYTES ? this.tail : this.head, piece);
       this.text += this.decoder.write(piece);
       this.buffered = size;
       return;
     }
-    this.skipped = { size: this.buffered, head: this.head, tail: this.tail, reason };
+    this.skipped = { size: this.buffered, head: this.head, tail: this.buffered > KEPT_EDGE_BYTES ? this.tail : this.head, reason };
     this.decoder.end();
     this.reset();
     this.skip(piece);
