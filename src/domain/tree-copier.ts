@@ -134,20 +134,33 @@ export async function copySnapshot(
   // Before anything is written: an entry past PATH_MAX would fail half-way through the copy.
   const tooDeep = entries.find((entry) => isCopied(entry) && !fitsHostPath(destinationOf(entry)));
   if (tooDeep !== undefined) throw hostPathTooLong(destinationOf(tooDeep));
-  await fs.createDirectory(target);
+  const sourceStat = await fs.stat(source, { followSymlinks: true });
+  // Folders this copy made, with the mode each gets once everything under it is in place.
+  const made: { readonly path: RootPath; readonly permissions: number }[] = [];
+  if ((await fs.createDirectory(target, { permissions: FILLING })).created && sourceStat !== null) {
+    made.push({ path: target, permissions: sourceStat.permissions });
+  }
   let done = 0;
   for (const batch of folderBatches(entries.filter(isCopied), destinationOf)) {
     // A cancelled copy stops between batches; what was copied so far stays (move removes it).
     throwIfCancelled(work);
     work?.progress?.(done, entries.length, 'entries copied');
-    const outcome = await fs.copyBatch(batch);
+    const outcome = await fs.copyBatch(batch.map(({ entry }) => entry));
     outcome.placed.forEach((placed, index) => {
-      if (batch[index].kind !== 'file') return;
+      const { entry, permissions } = batch[index];
+      if (entry.kind === 'directory') {
+        if (placed.created) made.push({ path: entry.to, permissions });
+        return;
+      }
       size += placed.size;
       filesCopied += 1;
     });
     if (outcome.failure !== undefined) throw outcome.failure;
     done += batch.length;
+  }
+  // Innermost first (the walk is pre-order), so a folder without write permission is filled before it closes.
+  for (const folder of made.reverse()) {
+    if (folder.permissions !== FILLING) await fs.setDirectoryPermissions(folder.path, folder.permissions);
   }
   work?.progress?.(entries.length, entries.length, 'entries copied');
   // OQ-004: symlinks are neither followed nor recreated, and neither is anything but a file or a folder.
@@ -157,6 +170,13 @@ export async function copySnapshot(
   return { size, filesCopied, skipped };
 }
 
+/**
+ * Security: every folder a copy makes is 0700 while its entries arrive, and gets its source's mode
+ * only at the end: a private folder (0700, 0750) is never readable to others in between, and the
+ * copy never ends wider than its source (the port's default for new folders is 0755).
+ */
+const FILLING = 0o700;
+
 /** Entries of one destination folder copied as one batch at most: each holds its folder open, and its source bytes are read meanwhile. */
 const BATCH_ENTRIES = 128;
 const BATCH_BYTES = 16 * 1024 * 1024;
@@ -165,8 +185,8 @@ const BATCH_BYTES = 16 * 1024 * 1024;
  * The copied entries grouped by destination folder, parents before children (the walk is
  * pre-order), so that each folder is synced once per batch, not once per entry (FileSystemPort.copyBatch).
  */
-function folderBatches(entries: readonly WalkEntry[], destinationOf: (entry: WalkEntry) => RootPath): CopyBatchEntry[][] {
-  const folders = new Map<string, { batches: CopyBatchEntry[][]; bytes: number }>();
+function folderBatches(entries: readonly WalkEntry[], destinationOf: (entry: WalkEntry) => RootPath): BatchItem[][] {
+  const folders = new Map<string, { batches: BatchItem[][]; bytes: number }>();
   for (const entry of entries) {
     const to = destinationOf(entry);
     const key = keyOf(parentPath(to));
@@ -181,10 +201,17 @@ function folderBatches(entries: readonly WalkEntry[], destinationOf: (entry: Wal
       folder.batches.push([]);
       folder.bytes = 0;
     }
-    folder.batches[folder.batches.length - 1].push(entry.stat.kind === 'file' ? { kind: 'file', from: entry.path, to } : { kind: 'directory', to });
+    const item: CopyBatchEntry = entry.stat.kind === 'file' ? { kind: 'file', from: entry.path, to } : { kind: 'directory', to, permissions: FILLING };
+    folder.batches[folder.batches.length - 1].push({ entry: item, permissions: entry.stat.permissions });
     folder.bytes += size;
   }
   return [...folders.values()].flatMap((folder) => folder.batches);
+}
+
+/** One entry of a batch, with its source's permissions (for a folder: the mode it gets at the end). */
+interface BatchItem {
+  readonly entry: CopyBatchEntry;
+  readonly permissions: number;
 }
 
 function keyOf(path: RootPath): string {

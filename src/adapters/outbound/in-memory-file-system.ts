@@ -222,7 +222,7 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     const placed: { size: number; created: boolean }[] = [];
     for (const entry of entries) {
       try {
-        if (entry.kind === 'directory') placed.push({ size: 0, created: (await this.createDirectory(entry.to)).created });
+        if (entry.kind === 'directory') placed.push({ size: 0, created: (await this.createDirectory(entry.to, { permissions: entry.permissions })).created });
         else {
           const created = this.tree.walk(entry.to, false).status !== 'found';
           placed.push({ size: this.copyPlan(entry.from, entry.to).place().size, created });

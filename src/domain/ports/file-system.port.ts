@@ -189,7 +189,10 @@ export interface WriteResult {
 }
 
 /** One entry of a copy batch (FileSystemPort.copyBatch): a file copied to `to`, or a folder made there. */
-export type CopyBatchEntry = { readonly kind: 'file'; readonly from: RootPath; readonly to: RootPath } | { readonly kind: 'directory'; readonly to: RootPath };
+/** A folder entry's `permissions` is the exact mode a folder it makes gets (default 0755); an existing folder keeps its own. */
+export type CopyBatchEntry =
+  | { readonly kind: 'file'; readonly from: RootPath; readonly to: RootPath }
+  | { readonly kind: 'directory'; readonly to: RootPath; readonly permissions?: number };
 
 export interface CopyBatchOutcome {
   /** One per entry put in place, in order (a prefix of the batch): a file's size, or whether a folder was made (size 0). */

@@ -141,6 +141,15 @@ describe('Move', () => {
       expect(fs.exists('/ws/dir')).toBe(false);
     });
 
+    it('keeps the folder modes of the tree, never wider', async () => {
+      fs.seedDirectory('/ws/dir', { permissions: 0o700 });
+      fs.seedDirectory('/ws/dir/shared', { permissions: 0o750 });
+      fs.seedFile('/ws/dir/shared/a.txt', 'a');
+
+      await move('dir', 'dir', { dest_root: 'backup' });
+      expect([fs.permissionsOf('/backup/dir'), fs.permissionsOf('/backup/dir/shared')]).toEqual([0o700, 0o750]);
+    });
+
     it('a copy failing partway removes what was copied and leaves the source intact', async () => {
       fs.seedFile('/ws/dir/a.txt', 'a');
       fs.seedFile('/ws/dir/b.txt', 'b');

@@ -103,7 +103,7 @@ async function prepare(walker: Walker, writer: Writer, entry: CopyBatchEntry & {
 async function place(walker: Walker, entry: CopyBatchEntry, files: Map<CopyBatchEntry, Prepared>, folders: Map<string, Dir>): Promise<{ size: number; created: boolean }> {
   const walk = new Walk(entry.to);
   if (entry.kind === 'directory') {
-    const { dir, created } = await walker.directory(entry.to, walk, true, undefined, false);
+    const { dir, created } = await walker.directory(entry.to, walk, true, entry.permissions, false);
     try {
       const key = keyOf(parentPath(dir.path));
       // The parent of the folder made (not of the path asked for: a link on the way may lead elsewhere), opened from it.

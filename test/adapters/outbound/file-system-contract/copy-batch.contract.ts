@@ -30,6 +30,16 @@ export function describeCopyBatchContract({ fixture, at, expectError, statOf }: 
       expect(await statOf('dst/sub')).toMatchObject({ kind: 'directory' });
     });
 
+    it('makes a folder with the exact mode its entry asks for, and leaves an existing folder its own', async () => {
+      seed().dir('dst/there');
+      const before = (await statOf('dst/there'))?.permissions;
+      const entry = (to: string): CopyBatchEntry => ({ kind: 'directory', to: at(to), permissions: 0o700 });
+      const outcome = await fixture().fs.copyBatch([entry('dst/private'), entry('dst/there')]);
+      expect(outcome.placed.map((placed) => placed.created)).toEqual([true, false]);
+      expect((await statOf('dst/private'))?.permissions).toBe(0o700);
+      expect((await statOf('dst/there'))?.permissions).toBe(before);
+    });
+
     it('awaits beforeCommit after the files are read and before anything is placed; a rejection leaves everything as it was', async () => {
       seed().file('src/a.txt', 'alpha');
       seed().file('dst/a.txt', 'kept');
