@@ -1,6 +1,6 @@
 import { DomainError, errors } from '../errors.js';
 import type { BeforeImage, ChangeRecord, EntryState, ImageEntry } from '../ports/change-journal.port.js';
-import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 import { childOf, octal } from './snapshots.js';
 
@@ -34,8 +34,31 @@ export class Restorer {
    * The checks a restore makes before it writes, for a dry run (issue 32): applied to what the newer
    * undos would leave, so the dry run refuses what the real call would. Throws the restore's DomainError.
    */
-  async check(record: ChangeRecord, target: RootPath, force: boolean, simulated: SimulatedTree): Promise<void> {
-    if (record.op === 'mkdir') await this.assertEmptied(target, force, simulated);
+  async check(record: ChangeRecord, image: BeforeImage | null, target: RootPath, force: boolean, simulated: SimulatedTree): Promise<void> {
+    const kindAt = async (path: RootPath) => {
+      const state = simulated.simulated(path);
+      return state === undefined ? ((await this.fs.stat(path))?.kind ?? null) : (state?.kind ?? null);
+    };
+    const own = image?.entries[0];
+    switch (record.op) {
+      case 'mkdir':
+        return this.assertEmptied(target, force, simulated);
+      case 'modify':
+      case 'remove':
+        assertFileFits(target, own, await kindAt(target), record.op === 'modify' || force);
+        return;
+      case 'copy':
+        if (own) assertFileFits(target, own, await kindAt(target), true);
+        return;
+      case 'rmdir':
+        for (const entry of image?.entries ?? []) {
+          const at = childOf(target, entry.relativePath);
+          const kind = await kindAt(at);
+          if (entry.kind === 'directory') assertFolderFits(at, kind);
+          else if (kind === null || force) assertFileFits(at, entry, kind, force);
+        }
+        return;
+    }
   }
 
   /** Every change but a folder's removal: one entry made, put back, moved back or removed. */
@@ -82,17 +105,15 @@ export class Restorer {
 
   /** A file back with its content and mode: replaced in place when something is there, else created. */
   private async putFile(path: RootPath, entry: ImageEntry | undefined, replace: boolean): Promise<void> {
-    if (!entry?.content) throw errors.conflict(path.root.name, displayPath(path), 'no before-image to restore');
     const now = await this.fs.stat(path);
-    if (now !== null && now.kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
+    const { content, mode } = assertFileFits(path, entry, now?.kind ?? null, replace);
     if (now !== null) {
-      if (!replace) throw errors.alreadyExists(path.root.name, displayPath(path));
       // Content and mode in one write, so the undo is one change, itself undone whole (issue 32):
       // never a remove and a create, whose last an "undo my last change" would take for the user's.
-      await this.fs.writeFile(path, entry.content, { mode: 'replace', createParents: false, permissions: entry.mode });
+      await this.fs.writeFile(path, content, { mode: 'replace', createParents: false, permissions: mode });
       return;
     }
-    await this.fs.writeFile(path, entry.content, { mode: 'create_exclusive', createParents: true, newFilePermissions: entry.mode });
+    await this.fs.writeFile(path, content, { mode: 'create_exclusive', createParents: true, newFilePermissions: mode });
   }
 
   /**
@@ -107,8 +128,8 @@ export class Restorer {
       const at = childOf(path, entry.relativePath);
       const now = await this.fs.stat(at);
       if (entry.kind === 'directory') {
+        assertFolderFits(at, now?.kind ?? null);
         if (now === null && (await this.fs.createDirectory(at, { permissions: RECREATED_FOLDER_MODE })).created) made.push(entry);
-        else if (now !== null && now.kind !== 'directory') throw errors.notADirectory(at.root.name, displayPath(at));
         else if (resuming && now?.permissions === RECREATED_FOLDER_MODE) made.push(entry);
       } else if (now === null || force) {
         await this.putFile(at, entry, force);
@@ -148,6 +169,19 @@ export class Restorer {
   private async remove(path: RootPath): Promise<void> {
     await this.fs.removeFile(path);
   }
+}
+
+/** A file goes back from its before-image, only where there is no folder, and over a file only when it may replace it. */
+function assertFileFits(path: RootPath, entry: ImageEntry | undefined, kind: EntryKind | null, replace: boolean): ImageEntry & { readonly content: Uint8Array } {
+  if (!entry?.content) throw errors.conflict(path.root.name, displayPath(path), 'no before-image to restore');
+  if (kind === 'directory') throw errors.isADirectory(path.root.name, displayPath(path));
+  if (kind !== null && !replace) throw errors.alreadyExists(path.root.name, displayPath(path));
+  return { ...entry, content: entry.content };
+}
+
+/** A folder goes back where nothing is, or is kept where it already is; never over anything else. */
+function assertFolderFits(path: RootPath, kind: EntryKind | null): void {
+  if (kind !== null && kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
 }
 
 /** A file found on disk is still there unless a simulated undo took it (or a folder above it) away. */

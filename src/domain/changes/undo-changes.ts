@@ -140,7 +140,7 @@ export class UndoChanges {
     if (conflict !== null && !input.force) return { ...shown, outcome: 'conflict', reason: conflict };
     if (dryRun) {
       try {
-        await this.restorer.check(record, target, input.force === true, dryRun.simulation);
+        await this.restorer.check(record, image, target, input.force === true, dryRun.simulation);
       } catch (error) {
         if (error instanceof DomainError) return { ...shown, outcome: 'conflict', reason: error.message };
         throw error;

@@ -136,6 +136,19 @@ describe('UndoChanges dry run: the restorer\'s checks, on the simulated state (i
     ]);
   });
 
+  it('a forced undo of an edit where a folder now is: a conflict, dry and real alike', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'v1');
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'v2' });
+    await world.removeFile.execute({ root: W, path: 'a.txt' });
+    await world.createFolder.execute({ root: W, path: 'a.txt' });
+    const [, , edit] = await world.journal.list({});
+    const { dry, real } = await dryThenReal(world, { ids: [edit.id], force: true });
+    expect(dry).toEqual([['modify', 'a.txt', 'conflict']]);
+    expect(real).toEqual(dry);
+    expect(world.tree.kindOf('/ws/a.txt')).toBe('directory');
+  });
+
   it('a forced dry run over a path a newer undo emptied diffs from nothing, not from the change\'s after-state', async () => {
     const world = journalWorld();
     world.tree.seedFile('/ws/a.txt', 'v1\n');
