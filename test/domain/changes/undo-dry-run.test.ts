@@ -136,6 +136,17 @@ describe('UndoChanges dry run: the restorer\'s checks, on the simulated state (i
     ]);
   });
 
+  it('a forced undo of a removed folder whose subfolder is now a file: a conflict, dry and real alike', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/d/sub/f.txt', 'kept');
+    await world.removeFolder.execute({ root: W, path: 'd' });
+    world.tree.seedFile('/ws/d/sub', 'someone else');
+    const { dry, real } = await dryThenReal(world, { root: W, path: 'd', force: true });
+    expect(dry).toEqual([['rmdir', 'd', 'conflict']]);
+    expect(real).toEqual(dry);
+    expect(world.tree.readText('/ws/d/sub')).toBe('someone else');
+  });
+
   it('a forced undo of an edit where a folder now is: a conflict, dry and real alike', async () => {
     const world = journalWorld();
     world.tree.seedFile('/ws/a.txt', 'v1');
