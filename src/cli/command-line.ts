@@ -69,6 +69,8 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES  request bodies read or held at once, server-wide (bytes)
   MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES_PER_PRINCIPAL  the same per principal (0: half the total)
   MCP_FS_LIMITS_BODY_IDLE_SECONDS   an HTTP request body that stops arriving this long is dropped
+  MCP_FS_LIMITS_WATCHES             folder watches subscriptions may hold, server-wide (0: half the OS limit, capped)
+  MCP_FS_LIMITS_WATCHES_PER_PRINCIPAL  the same per principal (0: half the server's)
   MCP_FS_METRICS_ENABLED            serve GET /metrics (true/false)
   MCP_FS_LOG_LEVEL                  error, warn, info or debug (logs go to stderr)`;
 

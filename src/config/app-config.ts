@@ -77,6 +77,8 @@ export interface AppConfig {
   readonly auth?: AuthConfig;
   /** resources/subscribe limits; absent means the defaults (256 a session). */
   readonly subscriptions?: { readonly maxPerSession: number };
+  /** Watch budgets of resources/subscribe (limits.watches*): 0 derives one (see watchLimitsOf); absent means both derived. */
+  readonly watches?: { readonly server: number; readonly perPrincipal: number };
   /** Request admission limits; absent means the defaults (hand-built test configs). loadConfig always sets it. */
   readonly limits?: RequestLimits;
   /** GET /metrics; absent means enabled. */

@@ -72,6 +72,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): App
     },
     sessionStoreUrl: raw.session_store.url,
     subscriptions: { maxPerSession: raw.subscriptions.max_per_session },
+    watches: { server: raw.limits.watches, perPrincipal: raw.limits.watches_per_principal },
     limits: {
       inflightRequestBytes: raw.limits.inflight_request_bytes,
       inflightRequestBytesPerPrincipal: raw.limits.inflight_request_bytes_per_principal || Math.floor(raw.limits.inflight_request_bytes / 2),

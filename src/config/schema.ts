@@ -38,7 +38,13 @@ export interface RawConfig {
   };
   session_store: { url: string };
   subscriptions: { max_per_session: number };
-  limits: { inflight_request_bytes: number; inflight_request_bytes_per_principal: number; body_idle_seconds: number };
+  limits: {
+    inflight_request_bytes: number;
+    inflight_request_bytes_per_principal: number;
+    body_idle_seconds: number;
+    watches: number;
+    watches_per_principal: number;
+  };
   toolsets: string[];
   roots: RawRoot[];
   auth: RawAuthConfig;
@@ -187,6 +193,18 @@ export const configSchema: convict.Schema<RawConfig> = {
       format: 'positive-int',
       default: REQUEST_LIMIT_DEFAULTS.bodyIdleSeconds,
       env: 'MCP_FS_LIMITS_BODY_IDLE_SECONDS',
+    },
+    watches: {
+      doc: 'Folder watches (inotify) resources/subscribe may hold across the server; past it a subscribe is refused (0: half the OS limit fs.inotify.max_user_watches read at start-up, at most 65536; 4096 where the OS has none to read)',
+      format: 'nat',
+      default: 0,
+      env: 'MCP_FS_LIMITS_WATCHES',
+    },
+    watches_per_principal: {
+      doc: 'The same per principal (0: half of watches)',
+      format: 'nat',
+      default: 0,
+      env: 'MCP_FS_LIMITS_WATCHES_PER_PRINCIPAL',
     },
   },
   session_store: {

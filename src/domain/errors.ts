@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'IO_ERROR'
   | 'CANCELLED'
+  | 'WATCH_LIMIT_REACHED'
   | 'INTERNAL_ERROR';
 
 /** Facts kept for the server log only; never shown to a client (they may hold host paths). */

@@ -6,6 +6,8 @@ import type { FileWatcher, Watch } from './ports/file-watcher.port.js';
 import { displayPath, type Root, type RootPath } from './roots.js';
 import type { RootAccess } from './tools/root-access.js';
 import { RESOURCE_TOOL } from './tools/read-resource.js';
+import { LOCAL_OPERATOR } from './principal.js';
+import { watchedFolders, type WatchBudget } from './watch-budget.js';
 
 /** Told when the subscribed entry changed. */
 export type ChangeListener = () => void;
@@ -15,13 +17,17 @@ interface SharedWatch {
   readonly root: Root;
   readonly ready: Promise<Watch>;
   readonly listeners: Map<string, ChangeListener>;
+  /** The folders its watch occupies, claimed from the budget once per subscribed session. */
+  readonly folders: readonly string[];
 }
 
 /**
  * resources/subscribe as the domain sees it (issue 18): a session subscribes to a file or directory
  * of a root it may read (read_file, as reading the resource needs), refused with the same errors as
  * reading it (outside the root, through a link leading outside, missing). Subscriptions are keyed
- * by session and by the entry's key; each session holds at most `maxPerSession`.
+ * by session and by the entry's key (its canonical path: `./a`, `%2e/a` and `b/../a` are one
+ * subscription); each session holds at most `maxPerSession`, and each subscription claims the
+ * folders its watch occupies from the WatchBudget of the session's principal (issue 33).
  *
  * A subscriber hears of a change two ways, both through the same listener (so the MCP adapter's
  * coalescing sees one stream): the watcher (the operating system: changes by anyone, where it
@@ -36,6 +42,8 @@ interface SharedWatch {
 export class Subscriptions {
   private readonly watches = new Map<string, SharedWatch>();
   private readonly sessions = new Map<string, Set<string>>();
+  /** The principal each session subscribes as (its watches are charged to it). */
+  private readonly principals = new Map<string, string>();
 
   constructor(
     private readonly access: RootAccess,
@@ -44,11 +52,13 @@ export class Subscriptions {
     private readonly maxPerSession: number,
     private readonly keys: RootKeys,
     feed: ChangeFeed,
+    private readonly budget: WatchBudget,
   ) {
     feed.subscribe((change) => this.changed(change));
   }
 
-  async subscribe(sessionId: string, rootName: string, rawPath: string, listener: ChangeListener): Promise<void> {
+  /** Subscribes the session (as `principal`); answers the entry's key, the same for every spelling of its path. */
+  async subscribe(sessionId: string, rootName: string, rawPath: string, listener: ChangeListener, principal = LOCAL_OPERATOR): Promise<string> {
     const target = this.access.path(RESOURCE_TOOL, rootName, rawPath);
     const entry = await this.fs.stat(target, { followSymlinks: true });
     if (!entry) throw errors.notFound('path', target.root.name, displayPath(target));
@@ -57,20 +67,25 @@ export class Subscriptions {
     if (held.has(key)) {
       // Subscribed again (e.g. through a session's rebuilt server): the latest listener is the one told.
       this.watches.get(key)?.listeners.set(sessionId, listener);
-      return;
+      return key;
     }
     if (held.size >= this.maxPerSession) {
       throw errors.invalidArgument(
         `too many subscriptions: this session holds ${held.size}, the most subscriptions.max_per_session allows; unsubscribe from some first`,
       );
     }
+    const owner = this.principals.get(sessionId) ?? principal;
+    const kind = entry.kind === 'directory' ? 'directory' : 'file';
+    let shared = this.watches.get(key);
+    const folders = shared?.folders ?? watchedFolders(this.keys.of(target.root), target.segments, kind);
+    this.budget.claim(owner, folders, { root: target.root.name, path: displayPath(target) });
     held.add(key);
     this.sessions.set(sessionId, held);
-    let shared = this.watches.get(key);
+    this.principals.set(sessionId, owner);
     if (!shared) {
       const listeners = new Map<string, ChangeListener>();
-      const ready = this.watcher.watch(target, entry.kind === 'directory' ? 'directory' : 'file', () => this.tell(key));
-      shared = { root: target.root, ready, listeners };
+      const ready = this.watcher.watch(target, kind, () => this.tell(key));
+      shared = { root: target.root, ready, listeners, folders };
       this.watches.set(key, shared);
     }
     shared.listeners.set(sessionId, listener);
@@ -80,11 +95,14 @@ export class Subscriptions {
       this.release(sessionId, key);
       throw error;
     }
+    return key;
   }
 
-  /** Stops the session's subscription to the entry (nothing happens when it has none). */
-  unsubscribe(sessionId: string, rootName: string, rawPath: string): void {
-    this.release(sessionId, this.keyOf(this.access.path(RESOURCE_TOOL, rootName, rawPath)));
+  /** Stops the session's subscription to the entry (nothing happens when it has none); answers the entry's key. */
+  unsubscribe(sessionId: string, rootName: string, rawPath: string): string {
+    const key = this.keyOf(this.access.path(RESOURCE_TOOL, rootName, rawPath));
+    this.release(sessionId, key);
+    return key;
   }
 
   /** A change made through this server (here or on another replica): every entry it touched is told once. */
@@ -128,9 +146,14 @@ export class Subscriptions {
   private release(sessionId: string, key: string): void {
     const held = this.sessions.get(sessionId);
     if (!held?.delete(key)) return;
-    if (held.size === 0) this.sessions.delete(sessionId);
+    const principal = this.principals.get(sessionId) ?? LOCAL_OPERATOR;
+    if (held.size === 0) {
+      this.sessions.delete(sessionId);
+      this.principals.delete(sessionId);
+    }
     const shared = this.watches.get(key);
     if (!shared) return;
+    this.budget.release(principal, shared.folders);
     shared.listeners.delete(sessionId);
     if (shared.listeners.size > 0) return;
     this.watches.delete(key);

@@ -5,6 +5,7 @@ import { InMemoryFileWatcher } from '../../src/adapters/outbound/watch/in-memory
 import { NotifyingFileSystem } from '../../src/domain/changes/notifying-file-system.js';
 import { RootKeys } from '../../src/domain/changes/root-keys.js';
 import { Subscriptions } from '../../src/domain/subscriptions.js';
+import { WatchBudget } from '../../src/domain/watch-budget.js';
 import { Move } from '../../src/domain/tools/move.js';
 import { RemoveFolder } from '../../src/domain/tools/remove-folder.js';
 import { WriteFile } from '../../src/domain/tools/write-file.js';
@@ -27,7 +28,7 @@ function world(maxPerSession = 256) {
   const watcher = new InMemoryFileWatcher(fs);
   const keys = new RootKeys(new NodeContentHasher());
   const feed = new InProcessChangeFeed();
-  const subscriptions = new Subscriptions(access, fs, watcher, maxPerSession, keys, feed);
+  const subscriptions = new Subscriptions(access, fs, watcher, maxPerSession, keys, feed, new WatchBudget({ server: 1000, perPrincipal: 1000 }));
   const at = (...segments: string[]) => ({ root: workspace, segments });
   // The tools write through the notifying file system, as the composition root binds it; the watcher is never told here.
   const notifying = new NotifyingFileSystem(fs, feed, keys);
@@ -156,7 +157,7 @@ describe('Subscriptions of a root that stops being served (issue 32)', () => {
     const watcher = new InMemoryFileWatcher(fs);
     const keys = new RootKeys(new NodeContentHasher());
     const feed = new InProcessChangeFeed();
-    const subscriptions = new Subscriptions(access, fs, watcher, 256, keys, feed);
+    const subscriptions = new Subscriptions(access, fs, watcher, 256, keys, feed, new WatchBudget({ server: 1000, perPrincipal: 1000 }));
     const told: string[] = [];
     await subscriptions.subscribe('s', 'workspace', 'a.txt', () => told.push('a'));
     const at = { root: workspace, segments: ['a.txt'] };

@@ -7,6 +7,8 @@ import type { FileWatcher } from '../../domain/ports/file-watcher.port.js';
 import type { ChangeFeed } from '../../domain/ports/change-feed.port.js';
 import { RootKeys } from '../../domain/changes/root-keys.js';
 import { Subscriptions } from '../../domain/subscriptions.js';
+import { WatchBudget, watchLimitsOf } from '../../domain/watch-budget.js';
+import { readOsWatchLimit } from '../../adapters/outbound/watch/os-watch-limit.js';
 import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
 import type { Settings } from '../../domain/settings.js';
 import { CompletePath } from '../../domain/tools/complete-path.js';
@@ -30,11 +32,15 @@ export const resourcesModule = new ContainerModule(({ bind }) => {
     .toResolvedValue((access: RootAccess, files: FileSystemPort) => new CompletePath(access, files), [RootAccess, TOKENS.FileSystem])
     .inSingletonScope();
   bind(McpCompletionHandler).toSelf().inSingletonScope();
+  // The OS limit is read once, at start-up: the budget is a share of it (limits.watches).
+  bind(WatchBudget)
+    .toResolvedValue((config: AppConfig) => new WatchBudget(watchLimitsOf(config.watches, readOsWatchLimit())), [TOKENS.Config])
+    .inSingletonScope();
   bind(Subscriptions)
     .toResolvedValue(
-      (access: RootAccess, files: FileSystemPort, watcher: FileWatcher, config: AppConfig, keys: RootKeys, feed: ChangeFeed) =>
-        new Subscriptions(access, files, watcher, config.subscriptions?.maxPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS, keys, feed),
-      [RootAccess, TOKENS.FileSystem, TOKENS.FileWatcher, TOKENS.Config, RootKeys, TOKENS.ChangeFeed],
+      (access: RootAccess, files: FileSystemPort, watcher: FileWatcher, config: AppConfig, keys: RootKeys, feed: ChangeFeed, budget: WatchBudget) =>
+        new Subscriptions(access, files, watcher, config.subscriptions?.maxPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS, keys, feed, budget),
+      [RootAccess, TOKENS.FileSystem, TOKENS.FileWatcher, TOKENS.Config, RootKeys, TOKENS.ChangeFeed, WatchBudget],
     )
     .inSingletonScope();
   bind(McpSubscriptionHandler).toSelf().inSingletonScope();

@@ -77,7 +77,7 @@ class Coalescer {
  */
 @injectable()
 export class McpSubscriptionHandler implements SessionEndListener {
-  /** Per session, per subscribed URI as the client spelt it. */
+  /** Per session, per subscribed entry (its key: every spelling of one URI is one entry, told at the latest spelling). */
   private readonly sessions = new Map<string, Map<string, Coalescer>>();
 
   constructor(
@@ -103,20 +103,18 @@ export class McpSubscriptionHandler implements SessionEndListener {
     this.sessions.set(sessionId, held);
     // Bound to this server: a session's server rebuilt here after an idle release is the one told once the client subscribes again.
     const coalescer = new Coalescer(() => void server.sendResourceUpdated({ uri }).catch(() => undefined));
-    await this.mapped('resources/subscribe', sessionId, principal, uri, async ({ root, path }) => {
-      await this.subscriptions.subscribe(sessionId, root, path, () => coalescer.changed());
-    });
-    held.get(uri)?.stop();
-    held.set(uri, coalescer);
+    const key = await this.mapped('resources/subscribe', sessionId, principal, uri, ({ root, path }) =>
+      this.subscriptions.subscribe(sessionId, root, path, () => coalescer.changed(), principal),
+    );
+    held.get(key)?.stop();
+    held.set(key, coalescer);
     return {};
   }
 
   private async unsubscribe(sessionId: string, principal: string, uri: string): Promise<Record<string, never>> {
-    await this.mapped('resources/unsubscribe', sessionId, principal, uri, async ({ root, path }) => {
-      this.subscriptions.unsubscribe(sessionId, root, path);
-    });
-    this.sessions.get(sessionId)?.get(uri)?.stop();
-    this.sessions.get(sessionId)?.delete(uri);
+    const key = await this.mapped('resources/unsubscribe', sessionId, principal, uri, async ({ root, path }) => this.subscriptions.unsubscribe(sessionId, root, path));
+    this.sessions.get(sessionId)?.get(key)?.stop();
+    this.sessions.get(sessionId)?.delete(key);
     return {};
   }
 
@@ -126,13 +124,14 @@ export class McpSubscriptionHandler implements SessionEndListener {
     sessionId: string,
     principal: string,
     uri: string,
-    action: (target: { root: string; path: string }) => Promise<void>,
-  ): Promise<void> {
+    action: (target: { root: string; path: string }) => Promise<string>,
+  ): Promise<string> {
     let target: { root: string; path: string } | undefined;
     try {
       target = parseResourceUri(uri);
-      await action(target);
+      const key = await action(target);
       this.logger.info(method, { root: target.root, path: target.path, outcome: 'success', session: sessionId });
+      return key;
     } catch (error) {
       if (error instanceof DomainError) {
         this.logger.info(method, { root: target?.root, path: target?.path, outcome: 'error', error_code: error.code, session: sessionId });

@@ -1,7 +1,8 @@
-import { watch as fsWatch, type FSWatcher } from 'node:fs';
+import { watch as fsWatch, type FSWatcher, type WatchListener } from 'node:fs';
 import type { FileWatcher, Watch, WatchedKind } from '../../../domain/ports/file-watcher.port.js';
 import { errors } from '../../../domain/errors.js';
 import { displayPath, isRootItself, type RootPath } from '../../../domain/roots.js';
+import { watchLimitReached } from '../../../domain/watch-budget.js';
 import type { NodeFileSystem } from '../node-file-system.js';
 
 /**
@@ -18,7 +19,7 @@ import type { NodeFileSystem } from '../node-file-system.js';
  * of the same read that follow are not delivered to a closed watcher) and made again through the
  * confined walk: a replacement by a link leading outside gets no watch, so nothing about the
  * outside target is ever reported. Linux inotify sees local file systems; changes on network
- * mounts may go unseen.
+ * mounts may go unseen. The OS limit on watches (ENOSPC) is refused as WATCH_LIMIT_REACHED.
  */
 export class NodeFileWatcher implements FileWatcher {
   private open = 0;
@@ -54,13 +55,32 @@ export class NodeFileWatcher implements FileWatcher {
 
 /** A watch of a directory's own entries (added, removed, renamed). */
 function watchEntries(files: NodeFileSystem, path: RootPath, onChange: () => void): Promise<FSWatcher> {
-  return files.atDirectory(path, (self) => {
-    const watcher = fsWatch(self, { persistent: false }, (event) => {
+  return files.atDirectory(path, (self) =>
+    watchFolder(self, path, (event) => {
       if (event === 'rename') onChange();
-    });
-    watcher.on('error', () => undefined);
-    return watcher;
-  });
+    }),
+  );
+}
+
+/** One OS watch of the folder at `self` (a /proc/self/fd path) for the subscription to `subscribed`. */
+function watchFolder(self: string, subscribed: RootPath, listener: WatchListener<string>): FSWatcher {
+  let watcher: FSWatcher;
+  try {
+    watcher = fsWatch(self, { persistent: false }, listener);
+  } catch (error) {
+    throw watchError(error, subscribed);
+  }
+  watcher.on('error', () => undefined);
+  return watcher;
+}
+
+/**
+ * ENOSPC from inotify_add_watch: the user's fs.inotify.max_user_watches is used up (by this server
+ * or another process of the same user). The client is told which limit, never INTERNAL_ERROR.
+ */
+export function watchError(error: unknown, subscribed: RootPath): unknown {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'ENOSPC') return error;
+  return watchLimitReached(subscribed.root.name, displayPath(subscribed), "the operating system's limit on watches (fs.inotify.max_user_watches) is reached");
 }
 
 /**
@@ -101,16 +121,14 @@ class WatchChain implements Watch {
   private level(k: number): Promise<FSWatcher> {
     const name = this.path.segments[k];
     const last = k === this.levels.length - 1;
-    return this.files.atDirectory({ root: this.path.root, segments: this.path.segments.slice(0, k) }, (self) => {
-      const watcher = fsWatch(self, { persistent: false }, (event, filename) => {
+    return this.files.atDirectory({ root: this.path.root, segments: this.path.segments.slice(0, k) }, (self) =>
+      watchFolder(self, this.path, (event, filename) => {
         if (this.closed || filename !== name || (!last && event !== 'rename')) return;
         if (!last) this.rebuildFrom(k + 1);
         else if (this.kind === 'directory' && event === 'rename') this.rebuildFrom(k + 1);
         this.onChange();
-      });
-      watcher.on('error', () => undefined);
-      return watcher;
-    });
+      }),
+    );
   }
 
   private dropFrom(k: number): void {
