@@ -40,6 +40,8 @@ export interface TestServerOptions {
   readonly journal?: JournalConfig | boolean;
   /** resources/subscribe limits; default 256 a session. */
   readonly subscriptions?: { readonly maxPerSession: number };
+  /** limits.watches and limits.watches_per_principal (0: derived); default both derived from the OS limit. */
+  readonly watches?: AppConfig['watches'];
   /** session_store.url: a Redis shared with other servers (sessions and the change feed); default none. */
   readonly sessionStoreUrl?: string;
 }
@@ -88,6 +90,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     metrics: options.metrics,
     journal,
     subscriptions: options.subscriptions,
+    watches: options.watches,
   };
   const logger = new RecordingLogger();
   const container = buildContainer(config, { logger, ...options.overrides });

@@ -96,6 +96,11 @@ export class PrometheusMetrics implements ToolCallObserver, JournalObserver, Adm
     this.gaugeReading('mcp_fs_inflight_request_bytes', 'Bytes of request bodies being read or held now (limits.inflight_request_bytes)', count);
   }
 
+  /** The watches gauge reads the watch budget's total when scraped. */
+  trackWatches(count: () => number): void {
+    this.gaugeReading('mcp_fs_watches_in_use', 'Folder watches resources/subscribe holds now (limits.watches)', count);
+  }
+
   /** A gauge that reads its value when scraped. */
   private gaugeReading(name: string, help: string, read: () => number): void {
     new Gauge({

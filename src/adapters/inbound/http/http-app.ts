@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import Koa from 'koa';
 import { TOKENS } from '../../../composition/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
@@ -18,6 +18,7 @@ import { hostGuard, hostJudge } from './host-guard.js';
 import { logRefusal } from './auth/bearer-middleware.js';
 import { UNRESTRICTED_PRINCIPAL, type Principal } from '../../../domain/principal.js';
 import { writeJsonRpcError } from '../mcp/sse-stream.js';
+import { WatchBudget } from '../../../domain/watch-budget.js';
 
 const INTERNAL_ERROR_BODY = 'internal server error';
 const LANE_METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
@@ -50,9 +51,11 @@ export class HttpServer {
     @inject(HttpAuthentication) private readonly auth: HttpAuthentication,
     @inject(TOKENS.Metrics) private readonly metrics: PrometheusMetrics,
     @inject(AdmissionBudget) budget: AdmissionBudget,
+    @inject(WatchBudget) @optional() watches?: WatchBudget,
   ) {
     metrics.trackOpenSessions(() => sessions.size);
     metrics.trackInflightRequestBytes(() => budget.inFlight);
+    if (watches) metrics.trackWatches(() => watches.inUse);
     budget.observe(metrics);
   }
 
