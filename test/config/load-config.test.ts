@@ -66,6 +66,7 @@ describe('loadConfig: a valid file', () => {
       sessions: { idleTimeoutMs: 1_800_000, max: 1000, maxPerPrincipal: 100 },
       sessionStoreUrl: '',
       subscriptions: { maxPerSession: 256 },
+      watches: { server: 0, perPrincipal: 0 },
       limits: { inflightRequestBytes: 256 * 1024 ** 2, inflightRequestBytesPerPrincipal: 128 * 1024 ** 2, bodyIdleSeconds: 10 },
       roots: [{ name: 'workspace', path: join(dir, 'ws'), allowedTools: ['*'] }],
       auth: { mode: 'none', allowUnauthenticated: false },
@@ -373,6 +374,14 @@ describe('loadConfig: subscriptions', () => {
     expect(loadConfig([], {}).subscriptions).toEqual({ maxPerSession: 256 });
     expect(loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '5' }).subscriptions).toEqual({ maxPerSession: 5 });
     expect(errorOf(() => loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '0' })).message).toMatch(/^config error: subscriptions\.max_per_session: /);
+  });
+});
+
+describe('loadConfig: watch limits', () => {
+  it('limits.watches and watches_per_principal default to 0 (derived from the OS limit at start-up) and take the environment', () => {
+    expect(loadConfig([], {}).watches).toEqual({ server: 0, perPrincipal: 0 });
+    expect(loadConfig([], { MCP_FS_LIMITS_WATCHES: '600', MCP_FS_LIMITS_WATCHES_PER_PRINCIPAL: '100' }).watches).toEqual({ server: 600, perPrincipal: 100 });
+    expect(errorOf(() => loadConfig([], { MCP_FS_LIMITS_WATCHES: '-1' })).message).toMatch(/^config error: limits\.watches: /);
   });
 });
 
