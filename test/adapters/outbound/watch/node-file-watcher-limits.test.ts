@@ -19,14 +19,15 @@ describe('NodeFileWatcher and the OS watch limit', () => {
     expect(watchError(other, path)).toBe(other);
   });
 
-  it('reads the OS limit as a positive number, or none', async () => {
+  it('reads the OS limit as the lowest positive number of its files, or none', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'os-watch-limit-'));
     try {
       await writeFile(join(dir, 'limit'), '8192\n');
       await writeFile(join(dir, 'junk'), 'many\n');
-      expect(readOsWatchLimit(join(dir, 'limit'))).toBe(8192);
-      expect(readOsWatchLimit(join(dir, 'junk'))).toBeUndefined();
-      expect(readOsWatchLimit(join(dir, 'missing'))).toBeUndefined();
+      await writeFile(join(dir, 'namespace'), '600\n');
+      expect(readOsWatchLimit([join(dir, 'limit'), join(dir, 'missing')])).toBe(8192);
+      expect(readOsWatchLimit([join(dir, 'limit'), join(dir, 'namespace')])).toBe(600);
+      expect(readOsWatchLimit([join(dir, 'junk'), join(dir, 'missing')])).toBeUndefined();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
