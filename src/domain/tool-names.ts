@@ -1,79 +1,96 @@
-/** Tools that act on one configured root and can appear in `allowed_tools` (spec 7.2). */
-export const ROOT_SCOPED_TOOLS = [
-  'list_folder',
-  'read_file',
-  'write_file',
-  'remove_file',
-  'patch_file',
-  'create_folder',
-  'remove_folder',
-  'stat_file',
-  'hash_file',
-  'permissions_file',
-  'copy',
-  'move',
-  'grep',
-  'glob',
-] as const;
-
-/** Editor and repo tools: one path in the /<root>/... namespace, also governed by allowlists. */
-export const NAMESPACE_TOOLS = ['view', 'str_replace', 'create_file', 'file_read', 'file_write', 'file_list'] as const;
+/** The tool families an operator can expose (`toolsets`). */
+export const TOOLSETS = ['root', 'editor', 'repo', 'changes'] as const;
+export type Toolset = (typeof TOOLSETS)[number];
 
 /**
- * The change journal's tools (issue 20) that a root must allow: undo_changes writes. list_changes
- * is not allowlisted: it shows a caller its own changes on any root where it may use some tool.
+ * Who may use a tool: `allowlisted` tools have an allowlist name of their own (spec 7.2, config
+ * `allowed_tools`); `always` tools are available on every root (list_roots, change_directory,
+ * list_changes: it shows a caller only its own changes); `sharesWith` tools are governed by another
+ * tool's name (read_files reads exactly what read_file may read).
  */
-export const CHANGE_TOOLS = ['undo_changes'] as const;
+export type ToolPermission = 'allowlisted' | 'always' | { readonly sharesWith: string };
+
+/** What the domain and the configuration need to know about a tool; its MCP spec holds the rest. */
+export interface ToolFacts {
+  readonly toolset: Toolset;
+  readonly permission: ToolPermission;
+  /** Never changes a file (`--read-only` keeps it); matches the tool's readOnlyHint. */
+  readonly readOnly: boolean;
+}
 
 /**
- * Every name config validation accepts in `allowed_tools` (NFR-025: a new tool adds its name here).
- * list_roots, change_directory and list_changes are not among them: they are always available.
+ * Every tool, one line each, in the order tools/list shows them. Every set below is derived from
+ * it, and the MCP adapter's spec list is typed by its names, so a tool missing either side fails
+ * the typecheck.
  */
-export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>([...ROOT_SCOPED_TOOLS, ...NAMESPACE_TOOLS, ...CHANGE_TOOLS]);
+export const TOOL_CATALOG = {
+  list_roots: { toolset: 'root', permission: 'always', readOnly: true },
+  list_folder: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  read_file: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  read_files: { toolset: 'root', permission: { sharesWith: 'read_file' }, readOnly: true },
+  write_file: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  remove_file: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  patch_file: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  create_folder: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  remove_folder: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  stat_file: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  hash_file: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  permissions_file: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  copy: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  move: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  grep: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  glob: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  view: { toolset: 'editor', permission: 'allowlisted', readOnly: true },
+  str_replace: { toolset: 'editor', permission: 'allowlisted', readOnly: false },
+  create_file: { toolset: 'editor', permission: 'allowlisted', readOnly: false },
+  change_directory: { toolset: 'editor', permission: 'always', readOnly: true },
+  file_read: { toolset: 'repo', permission: 'allowlisted', readOnly: true },
+  file_write: { toolset: 'repo', permission: 'allowlisted', readOnly: false },
+  file_list: { toolset: 'repo', permission: 'allowlisted', readOnly: true },
+  list_changes: { toolset: 'changes', permission: 'always', readOnly: true },
+  undo_changes: { toolset: 'changes', permission: 'allowlisted', readOnly: false },
+} as const satisfies Record<string, ToolFacts>;
+
+export type ToolName = keyof typeof TOOL_CATALOG;
+
+/** Every tool name, in catalog order. */
+export const TOOL_NAMES = Object.keys(TOOL_CATALOG) as readonly ToolName[];
+
+const factsOf = (name: string): ToolFacts | undefined => (Object.hasOwn(TOOL_CATALOG, name) ? TOOL_CATALOG[name as ToolName] : undefined);
+const allowlisted = TOOL_NAMES.filter((name) => TOOL_CATALOG[name].permission === 'allowlisted');
+
+/** Tools that act on one configured root and can appear in `allowed_tools`. */
+export const ROOT_SCOPED_TOOLS: readonly string[] = allowlisted.filter((name) => TOOL_CATALOG[name].toolset === 'root');
 
 /**
- * Tools that have no allowlist name of their own and share another tool's permission: read_files
- * reads exactly what read_file may read, so an allowlist naming read_file allows both.
+ * Every name config validation accepts in `allowed_tools` (NFR-025). The `always` and
+ * `sharesWith` tools are not among them.
  */
-const SHARED_PERMISSION: Readonly<Record<string, string>> = { read_files: 'read_file' };
+export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>(allowlisted);
 
 /** The allowlist name that governs `tool` (itself, or the tool whose permission it shares). */
 export function permissionOf(tool: string): string {
-  return SHARED_PERMISSION[tool] ?? tool;
+  const permission = factsOf(tool)?.permission;
+  return typeof permission === 'object' ? permission.sharesWith : tool;
 }
 
 export const ALL_TOOLS_WILDCARD = '*';
 
-/** The tool families an operator can expose (`toolsets`); list_roots is in root, change_directory in editor, list_changes in changes. */
-export const TOOLSETS = ['root', 'editor', 'repo', 'changes'] as const;
-export type Toolset = (typeof TOOLSETS)[number];
+/** The toolset of any tool (undefined for an unknown name). */
+export function toolsetOfTool(tool: string): Toolset | undefined {
+  return factsOf(tool)?.toolset;
+}
 
-/** The toolset each allowlistable tool belongs to. */
+/** The toolset each allowlistable tool belongs to (undefined for the others). */
 export function toolsetOf(tool: string): Toolset | undefined {
-  if ((ROOT_SCOPED_TOOLS as readonly string[]).includes(tool)) return 'root';
-  if (['view', 'str_replace', 'create_file'].includes(tool)) return 'editor';
-  if (['file_read', 'file_write', 'file_list'].includes(tool)) return 'repo';
-  if ((CHANGE_TOOLS as readonly string[]).includes(tool)) return 'changes';
-  return undefined;
+  return ALLOWLISTABLE_TOOLS.has(tool) ? toolsetOfTool(tool) : undefined;
 }
 
 /** Allowlistable tools that never change a file (`--read-only`); they match the tools' readOnlyHint. */
-export const READ_ONLY_TOOLS: readonly string[] = [
-  'list_folder',
-  'read_file',
-  'stat_file',
-  'hash_file',
-  'permissions_file',
-  'grep',
-  'glob',
-  'view',
-  'file_read',
-  'file_list',
-];
+export const READ_ONLY_TOOLS: readonly string[] = allowlisted.filter((name) => TOOL_CATALOG[name].readOnly);
 
 /**
  * Tools that change a root (create, write, remove, move, copy's destination): every allowlistable
- * tool but the read-only ones, so a new tool counts as writing until it is listed as read-only.
- * A read-only principal (token or claim) may use none of them.
+ * tool that is not read-only. A read-only principal (token or claim) may use none of them.
  */
-export const WRITING_TOOLS: ReadonlySet<string> = new Set<string>([...ALLOWLISTABLE_TOOLS].filter((tool) => !READ_ONLY_TOOLS.includes(tool)));
+export const WRITING_TOOLS: ReadonlySet<string> = new Set<string>(allowlisted.filter((name) => !TOOL_CATALOG[name].readOnly));

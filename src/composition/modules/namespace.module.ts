@@ -1,8 +1,7 @@
-import { ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
+import { ContainerModule } from 'inversify';
 import { EditSessions } from '../../domain/edit-session.js';
 import { Namespace } from '../../domain/namespace.js';
 import type { PathPolicy } from '../../domain/path-policy.js';
-import type { ContentHasher } from '../../domain/ports/content-hasher.port.js';
 import type { FileSystemPort } from '../../domain/ports/file-system.port.js';
 import type { SessionStatePort } from '../../domain/ports/session-state.port.js';
 import type { Settings } from '../../domain/settings.js';
@@ -25,23 +24,3 @@ export const namespaceModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
 });
-
-/** A use case of the editor or repo toolset: built from the namespace, the edit sessions and the file system. */
-export type NamespaceUseCaseClass<T> = new (
-  namespace: Namespace,
-  sessions: EditSessions,
-  files: FileSystemPort,
-  hasher: ContentHasher,
-  settings: Settings,
-) => T;
-
-/** Binds such a use case as a singleton. */
-export function bindNamespaceUseCase<T>(bind: ContainerModuleLoadOptions['bind'], useCase: NamespaceUseCaseClass<T>): void {
-  bind(useCase)
-    .toResolvedValue(
-      (namespace: Namespace, sessions: EditSessions, files: FileSystemPort, hasher: ContentHasher, settings: Settings) =>
-        new useCase(namespace, sessions, files, hasher, settings),
-      [Namespace, EditSessions, TOKENS.FileSystem, TOKENS.ContentHasher, TOKENS.Settings],
-    )
-    .inSingletonScope();
-}

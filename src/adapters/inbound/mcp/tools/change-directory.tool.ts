@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { ChangeDirectory } from '../../../../domain/tools/change-directory.js';
+import { ChangeDirectory } from '../../../../domain/tools/change-directory.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import { namespaceLogFields } from './namespace-tool-support.js';
 
 export function changeDirectoryTool(changeDirectory: ChangeDirectory): ToolDefinition {
@@ -25,3 +26,10 @@ export function changeDirectoryTool(changeDirectory: ChangeDirectory): ToolDefin
     },
   });
 }
+
+export const changeDirectorySpec = toolSpec({
+  name: 'change_directory',
+  useCase: ChangeDirectory,
+  create: (services) => new ChangeDirectory(services.namespace, services.sessions, services.files),
+  definition: changeDirectoryTool,
+});

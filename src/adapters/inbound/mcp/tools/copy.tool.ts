@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Copy } from '../../../../domain/tools/copy.js';
+import { Copy } from '../../../../domain/tools/copy.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function copyTool(copy: Copy): ToolDefinition {
   return defineTool({
@@ -30,3 +31,10 @@ export function copyTool(copy: Copy): ToolDefinition {
     handle: async (args, context) => ({ structured: { ...(await copy.execute(args, context.work)) } }),
   });
 }
+
+export const copySpec = toolSpec({
+  name: 'copy',
+  useCase: Copy,
+  create: (services) => new Copy(services.files, services.access),
+  definition: copyTool,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { CreateFolder } from '../../../../domain/tools/create-folder.js';
+import { CreateFolder } from '../../../../domain/tools/create-folder.js';
 import { IDEMPOTENT_WRITE, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function createFolderTool(createFolder: CreateFolder): ToolDefinition {
   return defineTool({
@@ -22,3 +23,10 @@ export function createFolderTool(createFolder: CreateFolder): ToolDefinition {
     handle: async (args) => ({ structured: { ...(await createFolder.execute(args)) } }),
   });
 }
+
+export const createFolderSpec = toolSpec({
+  name: 'create_folder',
+  useCase: CreateFolder,
+  create: (services) => new CreateFolder(services.access, services.files),
+  definition: createFolderTool,
+});

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
-import type { FileList } from '../../../../domain/tools/file-list.js';
+import { FileList } from '../../../../domain/tools/file-list.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 import { ignoreField } from './search-limits.schema.js';
@@ -46,3 +47,10 @@ export function fileListTool(fileList: FileList, settings: Settings): ToolDefini
     }),
   });
 }
+
+export const fileListSpec = toolSpec({
+  name: 'file_list',
+  useCase: FileList,
+  create: (services) => new FileList(services.namespace, services.sessions, services.files, services.regex, services.settings, services.ignoreCache),
+  definition: fileListTool,
+});

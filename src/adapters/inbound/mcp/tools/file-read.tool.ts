@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
 import { lossyNote } from '../../../../domain/tools/file-text.js';
-import type { FileRead, FileReadResult } from '../../../../domain/tools/file-read.js';
+import { FileRead, type FileReadResult } from '../../../../domain/tools/file-read.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
 export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefinition {
@@ -44,3 +45,10 @@ export function fileReadText(result: FileReadResult): string[] {
   if (result.next_line === undefined) return [result.content, ...lossy];
   return [result.content, `[truncated: continue with view view_range [${result.next_line}, -1]]`, ...lossy];
 }
+
+export const fileReadSpec = toolSpec({
+  name: 'file_read',
+  useCase: FileRead,
+  create: (services) => new FileRead(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  definition: fileReadTool,
+});

@@ -1,7 +1,8 @@
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
-import type { FileWrite } from '../../../../domain/tools/file-write.js';
+import { FileWrite } from '../../../../domain/tools/file-write.js';
 import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT } from './namespace-tool-support.js';
 
 export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDefinition {
@@ -21,3 +22,10 @@ export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDef
     }),
   });
 }
+
+export const fileWriteSpec = toolSpec({
+  name: 'file_write',
+  useCase: FileWrite,
+  create: (services) => new FileWrite(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  definition: fileWriteTool,
+});

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
-import { TYPE_FILTERS, type Glob } from '../../../../domain/tools/glob.js';
+import { TYPE_FILTERS, Glob } from '../../../../domain/tools/glob.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import { ignoreField, searchLimitFields } from './search-limits.schema.js';
 
 export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition {
@@ -56,3 +57,10 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
     handle: async (args, context) => ({ structured: { ...(await glob.execute(args, context.work)) } }),
   });
 }
+
+export const globSpec = toolSpec({
+  name: 'glob',
+  useCase: Glob,
+  create: (services) => new Glob(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache),
+  definition: (useCase, settings) => globTool(useCase, settings.search),
+});

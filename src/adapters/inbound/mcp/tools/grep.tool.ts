@@ -3,8 +3,9 @@ import { MAX_CONTEXT_LINES, MAX_RETURNED_LINE_CHARS } from '../../../../domain/s
 import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
-import type { Grep } from '../../../../domain/tools/grep.js';
+import { Grep } from '../../../../domain/tools/grep.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import { grepText } from './grep-text.js';
 import { ignoreField, searchLimitFields } from './search-limits.schema.js';
 
@@ -70,3 +71,10 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
     handle: async (args, context) => ({ structured: { ...(await grep.execute(args, context.work)) } }),
   });
 }
+
+export const grepSpec = toolSpec({
+  name: 'grep',
+  useCase: Grep,
+  create: (services) => new Grep(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache),
+  definition: grepTool,
+});

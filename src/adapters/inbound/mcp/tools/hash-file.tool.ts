@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { HashFile } from '../../../../domain/tools/hash-file.js';
+import { HashFile } from '../../../../domain/tools/hash-file.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function hashFileTool(hashFile: HashFile): ToolDefinition {
   return defineTool({
@@ -25,3 +26,10 @@ export function hashFileTool(hashFile: HashFile): ToolDefinition {
     handle: async (args, context) => ({ structured: { ...(await hashFile.execute(args, context.work)) } }),
   });
 }
+
+export const hashFileSpec = toolSpec({
+  name: 'hash_file',
+  useCase: HashFile,
+  create: (services) => new HashFile(services.access, services.files, services.hasher),
+  definition: hashFileTool,
+});

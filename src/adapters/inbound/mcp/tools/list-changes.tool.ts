@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { MAX_LIST_LIMIT, type ListChanges } from '../../../../domain/changes/list-changes.js';
+import { MAX_LIST_LIMIT, ListChanges } from '../../../../domain/changes/list-changes.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import { changeSchema } from './change-schemas.js';
 
 export function listChangesTool(listChanges: ListChanges): ToolDefinition {
@@ -27,3 +28,10 @@ export function listChangesTool(listChanges: ListChanges): ToolDefinition {
     handle: async (args, context) => ({ structured: { ...(await listChanges.execute(args, context.sessionId)) } }),
   });
 }
+
+export const listChangesSpec = toolSpec({
+  name: 'list_changes',
+  useCase: ListChanges,
+  create: (services) => new ListChanges(services.journal, services.paths, services.principals, services.changeContents, services.settings, services.snapshots),
+  definition: listChangesTool,
+});

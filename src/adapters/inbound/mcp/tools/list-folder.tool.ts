@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { ListFolder } from '../../../../domain/tools/list-folder.js';
+import { ListFolder } from '../../../../domain/tools/list-folder.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { ignoreField } from './search-limits.schema.js';
 import { DEFAULT_MAX_ENTRIES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES } from '../../../../domain/tools/list-subtree.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function listFolderTool(listFolder: ListFolder, settings: Settings): ToolDefinition {
   return defineTool({
@@ -48,3 +49,10 @@ export function listFolderTool(listFolder: ListFolder, settings: Settings): Tool
     handle: async (args, context) => ({ structured: { ...(await listFolder.execute(args, context.work)) } }),
   });
 }
+
+export const listFolderSpec = toolSpec({
+  name: 'list_folder',
+  useCase: ListFolder,
+  create: (services) => new ListFolder(services.access, services.files, services.settings, services.ignoreCache),
+  definition: listFolderTool,
+});

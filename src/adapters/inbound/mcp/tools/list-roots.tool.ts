@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { ListRoots } from '../../../../domain/tools/list-roots.js';
+import { ListRoots } from '../../../../domain/tools/list-roots.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function listRootsTool(listRoots: ListRoots): ToolDefinition {
   return defineTool({
@@ -18,3 +19,10 @@ export function listRootsTool(listRoots: ListRoots): ToolDefinition {
     handle: async () => ({ structured: { ...(await listRoots.execute()) } }),
   });
 }
+
+export const listRootsSpec = toolSpec({
+  name: 'list_roots',
+  useCase: ListRoots,
+  create: (services) => new ListRoots(services.paths),
+  definition: listRootsTool,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Move } from '../../../../domain/tools/move.js';
+import { Move } from '../../../../domain/tools/move.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function moveTool(move: Move): ToolDefinition {
   return defineTool({
@@ -26,3 +27,10 @@ export function moveTool(move: Move): ToolDefinition {
     handle: async (args, context) => ({ structured: { ...(await move.execute(args, context.work)) } }),
   });
 }
+
+export const moveSpec = toolSpec({
+  name: 'move',
+  useCase: Move,
+  create: (services) => new Move(services.files, services.access),
+  definition: moveTool,
+});

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
-import type { PatchFile } from '../../../../domain/tools/patch-file.js';
+import { PatchFile } from '../../../../domain/tools/patch-file.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT, withDryRunText } from './dry-run-output.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDefinition {
   return defineTool({
@@ -33,3 +34,10 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
       withDryRunText(await patchFile.execute(args), (result) => `Would apply ${result.hunks_applied} hunk(s) to ${result.path}${result.created ? ' (a new file)' : ''}.`),
   });
 }
+
+export const patchFileSpec = toolSpec({
+  name: 'patch_file',
+  useCase: PatchFile,
+  create: (services) => new PatchFile(services.access, services.files, services.settings),
+  definition: patchFileTool,
+});

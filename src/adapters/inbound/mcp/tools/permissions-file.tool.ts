@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { PermissionsFile } from '../../../../domain/tools/permissions-file.js';
+import { PermissionsFile } from '../../../../domain/tools/permissions-file.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function permissionsFileTool(permissionsFile: PermissionsFile): ToolDefinition {
   return defineTool({
@@ -27,3 +28,10 @@ export function permissionsFileTool(permissionsFile: PermissionsFile): ToolDefin
     handle: async (args) => ({ structured: { ...(await permissionsFile.execute(args)) } }),
   });
 }
+
+export const permissionsFileSpec = toolSpec({
+  name: 'permissions_file',
+  useCase: PermissionsFile,
+  create: (services) => new PermissionsFile(services.access, services.files),
+  definition: permissionsFileTool,
+});

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
-import type { ReadFile } from '../../../../domain/tools/read-file.js';
+import { ReadFile } from '../../../../domain/tools/read-file.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 /** What read_file returns; read_files returns one of these per file read. */
 export const READ_FILE_OUTPUT = {
@@ -62,3 +63,10 @@ export function readFileText(result: ReadFileStructured, byteReader = ''): strin
   else if (result.next_offset_lines !== undefined) blocks.push(`[truncated: continue with offset_lines ${result.next_offset_lines} (${result.lines_total} lines in all)]`);
   return blocks;
 }
+
+export const readFileSpec = toolSpec({
+  name: 'read_file',
+  useCase: ReadFile,
+  create: (services) => new ReadFile(services.access, services.files, services.settings),
+  definition: readFileTool,
+});

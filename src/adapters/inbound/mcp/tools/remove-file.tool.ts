@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { RemoveFile } from '../../../../domain/tools/remove-file.js';
+import { RemoveFile } from '../../../../domain/tools/remove-file.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function removeFileTool(removeFile: RemoveFile): ToolDefinition {
   return defineTool({
@@ -22,3 +23,10 @@ export function removeFileTool(removeFile: RemoveFile): ToolDefinition {
     handle: async (args) => ({ structured: { ...(await removeFile.execute(args)) } }),
   });
 }
+
+export const removeFileSpec = toolSpec({
+  name: 'remove_file',
+  useCase: RemoveFile,
+  create: (services) => new RemoveFile(services.access, services.files),
+  definition: removeFileTool,
+});

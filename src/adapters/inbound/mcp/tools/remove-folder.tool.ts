@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { RemoveFolder } from '../../../../domain/tools/remove-folder.js';
+import { RemoveFolder } from '../../../../domain/tools/remove-folder.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {
   return defineTool({
@@ -22,3 +23,10 @@ export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {
     handle: async (args, context) => ({ structured: { ...(await removeFolder.execute(args, context.work)) } }),
   });
 }
+
+export const removeFolderSpec = toolSpec({
+  name: 'remove_folder',
+  useCase: RemoveFolder,
+  create: (services) => new RemoveFolder(services.access, services.files),
+  definition: removeFolderTool,
+});

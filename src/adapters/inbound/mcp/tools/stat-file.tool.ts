@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { StatFile } from '../../../../domain/tools/stat-file.js';
+import { StatFile } from '../../../../domain/tools/stat-file.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 const ENTRY_TYPE = z.enum(['file', 'directory', 'symlink', 'other']);
 
@@ -35,3 +36,10 @@ export function statFileTool(statFile: StatFile): ToolDefinition {
     handle: async (args) => ({ structured: { ...(await statFile.execute(args)) } }),
   });
 }
+
+export const statFileSpec = toolSpec({
+  name: 'stat_file',
+  useCase: StatFile,
+  create: (services) => new StatFile(services.access, services.files),
+  definition: statFileTool,
+});

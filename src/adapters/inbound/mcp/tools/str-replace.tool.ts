@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { MAX_EDITS } from '../../../../domain/tools/str-replace-edits.js';
-import type { StrReplace } from '../../../../domain/tools/str-replace.js';
+import { StrReplace } from '../../../../domain/tools/str-replace.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT } from './dry-run-output.js';
 import { defineTool, type ToolDefinition, DESTRUCTIVE } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
 export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
@@ -44,3 +45,10 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
     },
   });
 }
+
+export const strReplaceSpec = toolSpec({
+  name: 'str_replace',
+  useCase: StrReplace,
+  create: (services) => new StrReplace(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  definition: strReplaceTool,
+});

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { THE_START } from '../../../../domain/changes/change-id.js';
-import { MAX_SELECTED, type UndoChanges } from '../../../../domain/changes/undo-changes.js';
+import { MAX_SELECTED, UndoChanges } from '../../../../domain/changes/undo-changes.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
+import { Restorer } from '../../../../domain/changes/restorer.js';
 import { undoResultSchema } from './change-schemas.js';
 
 export function undoChangesTool(undoChanges: UndoChanges): ToolDefinition {
@@ -29,3 +31,10 @@ export function undoChangesTool(undoChanges: UndoChanges): ToolDefinition {
     handle: async (args, context) => ({ structured: { ...(await undoChanges.execute(args, context.sessionId)) } }),
   });
 }
+
+export const undoChangesSpec = toolSpec({
+  name: 'undo_changes',
+  useCase: UndoChanges,
+  create: (services) => new UndoChanges(services.journal, services.paths, services.toolPolicy, services.principals, services.changeContents, services.snapshots, new Restorer(services.files), services.settings, services.journalObserver),
+  definition: undoChangesTool,
+});

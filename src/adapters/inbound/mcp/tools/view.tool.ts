@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
-import type { View } from '../../../../domain/tools/view.js';
+import { View } from '../../../../domain/tools/view.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 
 export function viewTool(view: View, settings: Settings): ToolDefinition {
@@ -46,3 +47,10 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
     },
   });
 }
+
+export const viewSpec = toolSpec({
+  name: 'view',
+  useCase: View,
+  create: (services) => new View(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  definition: viewTool,
+});

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { WriteFile } from '../../../../domain/tools/write-file.js';
+import { WriteFile } from '../../../../domain/tools/write-file.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT, withDryRunText } from './dry-run-output.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
+import { toolSpec } from '../tool-spec.js';
 
 export function writeFileTool(writeFile: WriteFile): ToolDefinition {
   return defineTool({
@@ -30,3 +31,10 @@ export function writeFileTool(writeFile: WriteFile): ToolDefinition {
     handle: async (args) => withDryRunText(await writeFile.execute(args), (result) => `Would write ${result.size} bytes to ${result.path}.`),
   });
 }
+
+export const writeFileSpec = toolSpec({
+  name: 'write_file',
+  useCase: WriteFile,
+  create: (services) => new WriteFile(services.access, services.files, services.settings),
+  definition: writeFileTool,
+});
