@@ -5,7 +5,7 @@ import { McpResourceHandler } from '../../src/adapters/inbound/mcp/resource-hand
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import type { AppConfig } from '../../src/config/app-config.js';
-import { ALLOWLISTABLE_TOOLS, READ_ONLY_TOOLS, TOOLSETS, toolsetOf, type Toolset } from '../../src/domain/tool-names.js';
+import { ALLOWLISTABLE_TOOLS, READ_ONLY_TOOLS, TOOL_CATALOG, TOOL_NAMES, TOOLSETS, toolsetOf, type Toolset } from '../../src/domain/tool-names.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { compositionConfig } from './app-config.js';
 
@@ -34,19 +34,20 @@ describe('toolsets', () => {
     expect([...ALLOWLISTABLE_TOOLS].every((name) => toolsetOf(name) !== undefined)).toBe(true);
   });
 
-  it('list_roots is in root, change_directory in editor, list_changes in changes; absent toolsets mean all 25 tools', () => {
+  it('list_roots is in root, change_directory in editor, list_changes in changes; absent toolsets mean every catalogued tool', () => {
     expect(toolNames(['root'])).toContain('list_roots');
     expect(toolNames(['editor'])).toEqual(['change_directory', 'create_file', 'str_replace', 'view']);
     expect(toolNames(['repo'])).toEqual(['file_list', 'file_read', 'file_write']);
     expect(toolNames(['changes'])).toEqual(['list_changes', 'undo_changes']);
     expect(toolNames()).toEqual(toolNames([...TOOLSETS]));
-    expect(toolNames()).toHaveLength(25);
+    expect(toolNames()).toEqual([...TOOL_NAMES].sort());
+    for (const toolset of TOOLSETS) expect(toolNames([toolset])).toEqual(TOOL_NAMES.filter((name) => TOOL_CATALOG[name].toolset === toolset).sort());
   });
 
   it('serves no changes toolset while the journal is off, and no root allows undo_changes then', () => {
     const container = buildContainer(compositionConfig(), { logger: new RecordingLogger() });
     const names = container.getAll(TOKENS.ToolDefinition).map((tool) => tool.name);
-    expect(names).toHaveLength(23);
+    expect(names).toEqual(TOOL_NAMES.filter((name) => TOOL_CATALOG[name].toolset !== 'changes'));
     expect(names).not.toContain('list_changes');
     expect(container.get(TOKENS.PathPolicy).roots[0].allowedTools.has('undo_changes')).toBe(false);
   });
@@ -63,5 +64,12 @@ describe('toolsets', () => {
       .map((tool) => tool.name)
       .sort();
     expect(readOnly).toEqual([...READ_ONLY_TOOLS].sort());
+  });
+
+  it("every tool's catalog line says read-only exactly when its definition says readOnlyHint", () => {
+    const hints = buildContainer(configWith(), { logger: new RecordingLogger() })
+      .getAll(TOKENS.ToolDefinition)
+      .map((tool) => [tool.name, tool.annotations.readOnlyHint]);
+    expect(hints).toEqual(TOOL_NAMES.map((name) => [name, TOOL_CATALOG[name].readOnly]));
   });
 });
