@@ -1,6 +1,5 @@
 import { errors } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
-import type { FileSystemPort } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
 import {
   assertNotIntoItself,
@@ -12,15 +11,10 @@ import {
   snapshotTree,
   type SkippedEntry,
 } from '../tree-copier.js';
-import type { RootAccess } from './root-access.js';
+import { Transfer, type TransferInput } from './transfer.js';
 import type { WorkContext } from '../work-context.js';
 
-export interface CopyInput {
-  readonly source_root: string;
-  readonly source_path: string;
-  readonly dest_root: string;
-  readonly dest_path: string;
-}
+export type CopyInput = TransferInput;
 
 export interface CopyResult {
   readonly source: string;
@@ -33,19 +27,9 @@ export interface CopyResult {
 }
 
 /** FR-014: copy a file or a directory tree, within a root or across two roots. */
-export class Copy {
-  constructor(
-    private readonly fs: FileSystemPort,
-    private readonly access: RootAccess,
-  ) {}
-
+export class Copy extends Transfer {
   async execute(input: CopyInput, work?: WorkContext): Promise<CopyResult> {
-    // Security: both allowlists are checked before either path is touched (E2E-067/068).
-    const { source, destination } = this.access.pair(
-      'copy',
-      { root: input.source_root, path: input.source_path },
-      { root: input.dest_root, path: input.dest_path },
-    );
+    const { source, destination } = this.endpoints('copy', input);
     // A named in-root link is followed (the port refuses one that leaves the root).
     const sourceStat = await this.fs.stat(source, { followSymlinks: true });
     if (sourceStat === null) throw errors.notFound('source', source.root.name, displayPath(source));

@@ -1,14 +1,13 @@
-import type { EditSession, EditSessions } from '../edit-session.js';
+import type { EditSession } from '../edit-session.js';
 import { DomainError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
-import { atNamespacePath, type Namespace } from '../namespace.js';
-import type { ContentHasher } from '../ports/content-hasher.port.js';
-import type { EntryStat, FileSystemPort, WriteMode } from '../ports/file-system.port.js';
+import { atNamespacePath } from '../namespace.js';
+import type { EntryStat, WriteMode } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
-import type { Settings } from '../settings.js';
-import { contentBytes, humanSize, locateEntry, recordOwnWrite, withOpenFile, writeWholeFile } from './editor-files.js';
+import { contentBytes, humanSize, recordOwnWrite, withOpenFile, writeWholeFile } from './editor-files.js';
 import { currentText, dryRunDiff, dryRunText } from './dry-run.js';
 import { digestFile, holdsUndecodableText } from './file-text.js';
+import { NamespaceUseCase } from './namespace-use-case.js';
 
 export const TOOL = 'create_file';
 
@@ -43,18 +42,9 @@ export interface CreateFileOutcome {
  * existing one is replaced atomically and keeps its permissions. Overwriting needs a view
  * of the current version in this session; a new file needs none.
  */
-export class CreateFile {
-  constructor(
-    private readonly namespace: Namespace,
-    private readonly sessions: EditSessions,
-    private readonly files: FileSystemPort,
-    private readonly hasher: ContentHasher,
-    private readonly settings: Settings,
-  ) {}
-
+export class CreateFile extends NamespaceUseCase {
   async execute(input: CreateFileInput): Promise<CreateFileOutcome> {
-    const session = this.sessions.for(input.sessionId);
-    const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
+    const { session, path, display } = await this.locateFile(TOOL, input.sessionId, input.path);
     const bytes = contentBytes(input.content, display, this.settings.maxFileSize);
 
     const key = await session.fileKey(path);

@@ -1,12 +1,8 @@
-import type { EditSessions } from '../edit-session.js';
-import type { Namespace } from '../namespace.js';
-import type { ContentHasher } from '../ports/content-hasher.port.js';
-import type { FileSystemPort } from '../ports/file-system.port.js';
 import { DomainError } from '../errors.js';
 import { linesWithin } from '../result-budget.js';
-import type { Settings } from '../settings.js';
-import { fileTooLarge, humanSize, locateEntry, readToEnd, sha256, statRegularFile, withOpenFile } from './editor-files.js';
+import { fileTooLarge, humanSize, readToEnd, sha256, statRegularFile, withOpenFile } from './editor-files.js';
 import { decodeUtf8, looksBinary } from './file-text.js';
+import { NamespaceUseCase } from './namespace-use-case.js';
 
 export const TOOL = 'file_read';
 
@@ -34,18 +30,9 @@ export interface FileReadResult {
  * operator's max_full_read_size applies; `view` with a view_range reads larger files.
  * The session has now seen the file, which counts as a view for the edit gate.
  */
-export class FileRead {
-  constructor(
-    private readonly namespace: Namespace,
-    private readonly sessions: EditSessions,
-    private readonly files: FileSystemPort,
-    private readonly hasher: ContentHasher,
-    private readonly settings: Settings,
-  ) {}
-
+export class FileRead extends NamespaceUseCase {
   async execute(input: FileReadInput): Promise<{ result: FileReadResult; text: string }> {
-    const session = this.sessions.for(input.sessionId);
-    const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
+    const { session, path, display } = await this.locateFile(TOOL, input.sessionId, input.path);
     await statRegularFile(this.files, path, display);
     const limit = this.settings.maxFullReadSize;
     const { bytes, stat } = await withOpenFile(this.files, path, display, async (file) => {

@@ -1,10 +1,6 @@
-import type { EditSessions } from '../edit-session.js';
 import { withFileLock } from '../file-lock.js';
-import type { Namespace } from '../namespace.js';
-import type { ContentHasher } from '../ports/content-hasher.port.js';
-import type { FileSystemPort } from '../ports/file-system.port.js';
-import type { Settings } from '../settings.js';
-import { contentBytes, locateEntry, recordOwnWrite, writeWholeFile } from './editor-files.js';
+import { contentBytes, recordOwnWrite, writeWholeFile } from './editor-files.js';
+import { NamespaceUseCase } from './namespace-use-case.js';
 
 export const TOOL = 'file_write';
 
@@ -27,18 +23,9 @@ export interface FileWriteResult {
  * replaces it, keeping its permissions. Not gated (the repo tools spec has no gate; an
  * operator who wants one allows create_file instead); the write counts as seen.
  */
-export class FileWrite {
-  constructor(
-    private readonly namespace: Namespace,
-    private readonly sessions: EditSessions,
-    private readonly files: FileSystemPort,
-    private readonly hasher: ContentHasher,
-    private readonly settings: Settings,
-  ) {}
-
+export class FileWrite extends NamespaceUseCase {
   async execute(input: FileWriteInput): Promise<FileWriteResult> {
-    const session = this.sessions.for(input.sessionId);
-    const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
+    const { session, path, display } = await this.locateFile(TOOL, input.sessionId, input.path);
     const bytes = contentBytes(input.content, display, this.settings.maxFileSize);
     const key = await session.fileKey(path);
     // Under the file's lock, so the write and the version it records are one step against other edits.

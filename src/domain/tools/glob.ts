@@ -1,19 +1,15 @@
 import { compareCodePoints } from '../code-point-order.js';
 import { errors } from '../errors.js';
 import { isoTimeFormatter } from '../iso-time.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
-import type { RegexEngine } from '../ports/regex-engine.port.js';
+import type { EntryKind } from '../ports/file-system.port.js';
 import { displayPath } from '../roots.js';
 import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { ignoreMode, ignoreRulesFor } from '../search/ignore-rules.js';
-import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
-import type { Settings } from '../settings.js';
-import type { RootAccess } from './root-access.js';
+import { TreeSearch } from './tree-search.js';
 import { throwIfCancelled, type WorkContext } from '../work-context.js';
 
 export const TYPE_FILTERS = ['file', 'directory', 'symlink', 'all'] as const;
@@ -49,17 +45,7 @@ export interface GlobResult {
 }
 
 /** FR-017: find entries by glob or regex on their path below a directory of a root. */
-export class Glob {
-  constructor(
-    private readonly fs: FileSystemPort,
-    private readonly clock: Clock,
-    private readonly regex: RegexEngine,
-    private readonly settings: Settings,
-    private readonly access: RootAccess,
-    /** Compiled ignore files; the composition root shares one (with the logger) between the tools. */
-    private readonly ignoreCache = new IgnoreRuleCache(),
-  ) {}
-
+export class Glob extends TreeSearch {
   async execute(input: GlobInput, work?: WorkContext): Promise<GlobResult> {
     const start = this.access.path('glob', input.root, input.path ?? '.');
     const { typeFilter, limits, matches, ignore } = namingRoot(start.root.name, () => ({

@@ -1,5 +1,4 @@
 import { errors } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
 import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { displayPath, type RootPath } from '../roots.js';
@@ -15,13 +14,11 @@ import {
 } from '../search/file-search.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { ignoreMode, ignoreRulesFor, type IgnoreRules } from '../search/ignore-rules.js';
-import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import { MAX_CONTEXT_LINES } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
-import type { Settings } from '../settings.js';
-import type { RootAccess } from './root-access.js';
+import { TreeSearch } from './tree-search.js';
 import { throwIfCancelled, type WorkContext } from '../work-context.js';
 
 export interface GrepInput {
@@ -63,17 +60,7 @@ const ENTRIES_PER_DEADLINE_CHECK = 256;
 const READ_AHEAD_MAX_BYTES = 256 * 1024;
 
 /** FR-016: regex search over file contents below a directory of a root. */
-export class Grep {
-  constructor(
-    private readonly fs: FileSystemPort,
-    private readonly clock: Clock,
-    private readonly regex: RegexEngine,
-    private readonly settings: Settings,
-    private readonly access: RootAccess,
-    /** Compiled ignore files; the composition root shares one (with the logger) between the tools. */
-    private readonly ignoreCache = new IgnoreRuleCache(),
-  ) {}
-
+export class Grep extends TreeSearch {
   async execute(input: GrepInput, work?: WorkContext): Promise<GrepResult> {
     const start = this.access.path('grep', input.root, input.path ?? '.');
     const { limits, matcher, filter, contextLines, ignore } = namingRoot(start.root.name, () => this.parseArguments(input));

@@ -1,17 +1,12 @@
 import { DomainError, errors, inRoot } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
-import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
+import type { EntryStat } from '../ports/file-system.port.js';
 import { displayPath, isRootItself, type RootPath } from '../roots.js';
 import { assertNotIntoItself, copySnapshot, directoryOverFile, ensureParent, placeSource, snapshotTree } from '../tree-copier.js';
-import type { RootAccess } from './root-access.js';
+import { Transfer, type TransferInput } from './transfer.js';
 import type { WorkContext } from '../work-context.js';
 
-export interface MoveInput {
-  readonly source_root: string;
-  readonly source_path: string;
-  readonly dest_root: string;
-  readonly dest_path: string;
-}
+export type MoveInput = TransferInput;
 
 export interface MoveResult {
   readonly source: string;
@@ -23,19 +18,9 @@ export interface MoveResult {
 const NAMED_IN_ERROR = 5;
 
 /** FR-015: move (rename) a file, directory or link, within a root or across two roots. */
-export class Move {
-  constructor(
-    private readonly fs: FileSystemPort,
-    private readonly access: RootAccess,
-  ) {}
-
+export class Move extends Transfer {
   async execute(input: MoveInput, work?: WorkContext): Promise<MoveResult> {
-    // Security: both allowlists are checked before either path is touched.
-    const { source, destination } = this.access.pair(
-      'move',
-      { root: input.source_root, path: input.source_path },
-      { root: input.dest_root, path: input.dest_path },
-    );
+    const { source, destination } = this.endpoints('move', input);
     if (isRootItself(source)) throw errors.invalidArgument(`cannot move root directory${inRoot(source.root.name)}`);
     // Not followed: a link is moved as the link itself.
     const sourceStat = await this.fs.stat(source);

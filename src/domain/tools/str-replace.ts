@@ -1,18 +1,16 @@
-import type { EditSession, EditSessions } from '../edit-session.js';
+import type { EditSession } from '../edit-session.js';
 import { DomainError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
-import { atNamespacePath, type Namespace } from '../namespace.js';
-import type { ContentHasher } from '../ports/content-hasher.port.js';
-import type { FileSystemPort } from '../ports/file-system.port.js';
+import { atNamespacePath } from '../namespace.js';
 import type { RootPath } from '../roots.js';
-import type { Settings } from '../settings.js';
 import { DiffBudget, type DiffField } from '../text-diff.js';
 import { lineOfOffset, type MatchKind } from '../text-match.js';
-import { fileTooLarge, locateEntry, readToEnd, recordOwnWrite, sha256, statRegularFile, withOpenFile } from './editor-files.js';
+import { fileTooLarge, readToEnd, recordOwnWrite, sha256, statRegularFile, withOpenFile } from './editor-files.js';
 import { dryRunText } from './dry-run.js';
 import { decodeUtf8, encodeUtf8 } from './file-text.js';
 import { applyEdits, assertOldStrings, matchOf, MAX_EDITS, type EditsApplied, type StrReplaceEdit } from './str-replace-edits.js';
 import { MAX_LINE_CHARS } from './view-lines.js';
+import { NamespaceUseCase } from './namespace-use-case.js';
 
 export const TOOL = 'str_replace';
 
@@ -58,19 +56,10 @@ export interface StrReplaceOutcome {
  * or several in one atomic write. The text is literal (no `$&` or `$1` expansion), the file
  * keeps its line endings and permissions. Gated by the session's view of the file.
  */
-export class StrReplace {
-  constructor(
-    private readonly namespace: Namespace,
-    private readonly sessions: EditSessions,
-    private readonly files: FileSystemPort,
-    private readonly hasher: ContentHasher,
-    private readonly settings: Settings,
-  ) {}
-
+export class StrReplace extends NamespaceUseCase {
   async execute(input: StrReplaceInput): Promise<StrReplaceOutcome> {
     const edits = editsOf(input);
-    const session = this.sessions.for(input.sessionId);
-    const { path, display } = locateEntry(this.namespace, TOOL, input.path, await session.workingDirectory());
+    const { session, path, display } = await this.locateFile(TOOL, input.sessionId, input.path);
     await statRegularFile(this.files, path, display);
     const key = await session.fileKey(path);
     const target = { path, display, key };

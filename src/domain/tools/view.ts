@@ -1,16 +1,15 @@
-import type { EditSession, EditSessions } from '../edit-session.js';
+import type { EditSession } from '../edit-session.js';
 import { DomainError } from '../errors.js';
 import { sniffImage } from '../image-sniffing.js';
-import { atNamespacePath, type Namespace } from '../namespace.js';
-import type { ContentHasher } from '../ports/content-hasher.port.js';
-import type { EntryStat, FileSystemPort, ReadableFile } from '../ports/file-system.port.js';
+import { atNamespacePath } from '../namespace.js';
+import type { EntryStat, ReadableFile } from '../ports/file-system.port.js';
 import { baseName, type RootPath } from '../roots.js';
-import type { Settings } from '../settings.js';
 import { fileTooLarge, humanSize, readToEnd, sha256, withOpenFile } from './editor-files.js';
 import { BINARY_SNIFF_BYTES, looksBinary, lossyNote } from './file-text.js';
 import { listTwoLevels } from './view-directory.js';
 import { readLineWindow } from './view-lines.js';
 import { base64Length, escapedLength, fitsWhatever } from '../result-budget.js';
+import { NamespaceUseCase } from './namespace-use-case.js';
 
 export const TOOL = 'view';
 
@@ -59,15 +58,7 @@ interface LineRange {
 }
 
 /** The editor's eyes: numbered lines of a file, an image, or a directory two levels deep. */
-export class View {
-  constructor(
-    private readonly namespace: Namespace,
-    private readonly sessions: EditSessions,
-    private readonly files: FileSystemPort,
-    private readonly hasher: ContentHasher,
-    private readonly settings: Settings,
-  ) {}
-
+export class View extends NamespaceUseCase {
   async execute(input: ViewInput): Promise<ViewOutcome> {
     const range = parseRange(input.view_range);
     const session = this.sessions.for(input.sessionId);

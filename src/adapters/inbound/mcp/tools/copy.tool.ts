@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Copy } from '../../../../domain/tools/copy.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
+import { TRANSFER_INPUT, transferLogFields } from './entry-schemas.js';
 
 export function copyTool(copy: Copy): ToolDefinition {
   return defineTool({
@@ -11,12 +12,7 @@ export function copyTool(copy: Copy): ToolDefinition {
       'Copy a file or tree within or across roots (both must allow copy). An existing directory at dest_path ' +
       'receives it inside; files overwritten, directories merged, parents created; not into its own subtree. ' +
       'Symlinks and special files in a tree are skipped (see `skipped`).',
-    inputSchema: {
-      source_root: z.string(),
-      source_path: z.string(),
-      dest_root: z.string(),
-      dest_path: z.string(),
-    },
+    inputSchema: TRANSFER_INPUT,
     outputSchema: {
       source: z.string(),
       destination: z.string(),
@@ -27,7 +23,7 @@ export function copyTool(copy: Copy): ToolDefinition {
     },
     // Overwrites existing files at the destination, which cannot be undone.
     annotations: DESTRUCTIVE,
-    logFields: (args) => ({ root: args.source_root, path: `${args.source_path} -> ${args.dest_root}:${args.dest_path}` }),
+    logFields: transferLogFields,
     handle: async (args, context) => ({ structured: { ...(await copy.execute(args, context.work)) } }),
   });
 }

@@ -4,7 +4,7 @@ import { CreateFile } from '../../../../domain/tools/create-file.js';
 import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT } from './dry-run-output.js';
-import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT } from './namespace-tool-support.js';
+import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT, namespaceServices } from './namespace-tool-support.js';
 
 export function createFileTool(createFile: CreateFile, settings: Settings): ToolDefinition {
   return defineTool({
@@ -29,6 +29,6 @@ export function createFileTool(createFile: CreateFile, settings: Settings): Tool
 export const createFileSpec = toolSpec({
   name: 'create_file',
   useCase: CreateFile,
-  create: (services) => new CreateFile(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  create: (services) => new CreateFile(...namespaceServices(services)),
   definition: createFileTool,
 });

@@ -5,7 +5,7 @@ import { lossyNote } from '../../../../domain/tools/file-text.js';
 import { FileRead, type FileReadResult } from '../../../../domain/tools/file-read.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
-import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
+import { NAMESPACE_PATH_HELP, namespaceLogFields, namespaceServices } from './namespace-tool-support.js';
 
 export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefinition {
   return defineTool({
@@ -49,6 +49,6 @@ export function fileReadText(result: FileReadResult): string[] {
 export const fileReadSpec = toolSpec({
   name: 'file_read',
   useCase: FileRead,
-  create: (services) => new FileRead(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  create: (services) => new FileRead(...namespaceServices(services)),
   definition: fileReadTool,
 });

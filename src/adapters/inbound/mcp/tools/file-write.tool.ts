@@ -3,7 +3,7 @@ import { humanSize } from '../../../../domain/tools/editor-files.js';
 import { FileWrite } from '../../../../domain/tools/file-write.js';
 import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
-import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT } from './namespace-tool-support.js';
+import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT, namespaceServices } from './namespace-tool-support.js';
 
 export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDefinition {
   return defineTool({
@@ -26,6 +26,6 @@ export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDef
 export const fileWriteSpec = toolSpec({
   name: 'file_write',
   useCase: FileWrite,
-  create: (services) => new FileWrite(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  create: (services) => new FileWrite(...namespaceServices(services)),
   definition: fileWriteTool,
 });

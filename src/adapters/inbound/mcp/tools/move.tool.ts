@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Move } from '../../../../domain/tools/move.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
+import { TRANSFER_INPUT, transferLogFields } from './entry-schemas.js';
 
 export function moveTool(move: Move): ToolDefinition {
   return defineTool({
@@ -11,19 +12,14 @@ export function moveTool(move: Move): ToolDefinition {
       'Move or rename within or across roots (both must allow move). An existing directory at dest_path receives ' +
       'it inside; a file there is replaced, a directory never. Atomic on one file system, else copy then delete ' +
       '(refused for a symlink or a tree with one or a special file). Not a root, nor into its own subtree.',
-    inputSchema: {
-      source_root: z.string(),
-      source_path: z.string(),
-      dest_root: z.string(),
-      dest_path: z.string(),
-    },
+    inputSchema: TRANSFER_INPUT,
     outputSchema: {
       source: z.string(),
       destination: z.string(),
       cross_root: z.boolean(),
     },
     annotations: DESTRUCTIVE,
-    logFields: (args) => ({ root: args.source_root, path: `${args.source_path} -> ${args.dest_root}:${args.dest_path}` }),
+    logFields: transferLogFields,
     handle: async (args, context) => ({ structured: { ...(await move.execute(args, context.work)) } }),
   });
 }

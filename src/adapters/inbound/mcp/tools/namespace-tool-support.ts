@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolLogFields } from '../tool-definition.js';
+import type { ToolServices } from '../tool-spec.js';
 
 /** Sentence shared by every namespace tool description: how `path` is read. */
 export const NAMESPACE_PATH_HELP =
@@ -23,3 +24,7 @@ export const WHOLE_FILE_WRITE_OUTPUT = {
   size: z.number().int().describe('Bytes written.'),
   created: z.boolean().describe('True for a new file, false when an existing file was overwritten.'),
 };
+
+/** The services a NamespaceUseCase is built from, in its constructor's order. */
+export const namespaceServices = (services: ToolServices) =>
+  [services.namespace, services.sessions, services.files, services.hasher, services.settings] as const;

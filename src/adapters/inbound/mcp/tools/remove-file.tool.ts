@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { RemoveFile } from '../../../../domain/tools/remove-file.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
+import { ENTRY_INPUT, REMOVED_OUTPUT, entryLogFields } from './entry-schemas.js';
 
 export function removeFileTool(removeFile: RemoveFile): ToolDefinition {
   return defineTool({
@@ -10,16 +10,10 @@ export function removeFileTool(removeFile: RemoveFile): ToolDefinition {
     description:
       'Delete one file in a root (a symlink itself, not its target). IS_A_DIRECTORY for a directory, NOT_FOUND. ' +
       'Cannot be undone.',
-    inputSchema: {
-      root: z.string(),
-      path: z.string(),
-    },
-    outputSchema: {
-      path: z.string(),
-      removed: z.literal(true),
-    },
+    inputSchema: ENTRY_INPUT,
+    outputSchema: REMOVED_OUTPUT,
     annotations: DESTRUCTIVE,
-    logFields: (args) => ({ root: args.root, path: args.path }),
+    logFields: entryLogFields,
     handle: async (args) => ({ structured: { ...(await removeFile.execute(args)) } }),
   });
 }

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { RemoveFolder } from '../../../../domain/tools/remove-folder.js';
 import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
+import { ENTRY_INPUT, REMOVED_OUTPUT, entryLogFields } from './entry-schemas.js';
 
 export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {
   return defineTool({
@@ -10,16 +10,10 @@ export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {
     description:
       'Delete a directory recursively (rm -rf; symlinks removed, not followed); not the root. NOT_FOUND, ' +
       'NOT_A_DIRECTORY for a file or symlink. Cannot be undone.',
-    inputSchema: {
-      root: z.string(),
-      path: z.string(),
-    },
-    outputSchema: {
-      path: z.string(),
-      removed: z.literal(true),
-    },
+    inputSchema: ENTRY_INPUT,
+    outputSchema: REMOVED_OUTPUT,
     annotations: DESTRUCTIVE,
-    logFields: (args) => ({ root: args.root, path: args.path }),
+    logFields: entryLogFields,
     handle: async (args, context) => ({ structured: { ...(await removeFolder.execute(args, context.work)) } }),
   });
 }

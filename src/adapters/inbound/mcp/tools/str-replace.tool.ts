@@ -4,7 +4,7 @@ import { StrReplace } from '../../../../domain/tools/str-replace.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT } from './dry-run-output.js';
 import { defineTool, type ToolDefinition, DESTRUCTIVE } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
-import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
+import { NAMESPACE_PATH_HELP, namespaceLogFields, namespaceServices } from './namespace-tool-support.js';
 
 export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
   return defineTool({
@@ -49,6 +49,6 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
 export const strReplaceSpec = toolSpec({
   name: 'str_replace',
   useCase: StrReplace,
-  create: (services) => new StrReplace(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  create: (services) => new StrReplace(...namespaceServices(services)),
   definition: strReplaceTool,
 });

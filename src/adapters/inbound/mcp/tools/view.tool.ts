@@ -4,7 +4,7 @@ import { humanSize } from '../../../../domain/tools/editor-files.js';
 import { View } from '../../../../domain/tools/view.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
 import { toolSpec } from '../tool-spec.js';
-import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
+import { NAMESPACE_PATH_HELP, namespaceLogFields, namespaceServices } from './namespace-tool-support.js';
 
 export function viewTool(view: View, settings: Settings): ToolDefinition {
   return defineTool({
@@ -51,6 +51,6 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
 export const viewSpec = toolSpec({
   name: 'view',
   useCase: View,
-  create: (services) => new View(services.namespace, services.sessions, services.files, services.hasher, services.settings),
+  create: (services) => new View(...namespaceServices(services)),
   definition: viewTool,
 });

@@ -1,0 +1,19 @@
+import type { Clock } from '../ports/clock.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { RegexEngine } from '../ports/regex-engine.port.js';
+import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
+import type { Settings } from '../settings.js';
+import type { RootAccess } from './root-access.js';
+
+/** What grep and glob are built from: they walk a tree of a root under the search limits. */
+export abstract class TreeSearch {
+  constructor(
+    protected readonly fs: FileSystemPort,
+    protected readonly clock: Clock,
+    protected readonly regex: RegexEngine,
+    protected readonly settings: Settings,
+    protected readonly access: RootAccess,
+    /** Compiled ignore files; the composition root shares one (with the logger) between the tools. */
+    protected readonly ignoreCache = new IgnoreRuleCache(),
+  ) {}
+}
