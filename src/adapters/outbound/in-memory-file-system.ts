@@ -93,6 +93,19 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     return [...result.node.children].filter(([name]) => !isOwnWorkFile(name)).map(([name, child]) => this.tree.statOf(name, child, result.path, describeLinks));
   }
 
+  /** The directory's identity (a revision per node) and its names with their kinds: what a listing of it shows. */
+  async directoryVersion(path: RootPath): Promise<FileVersion | undefined> {
+    const result = this.tree.walk(path, true);
+    if (result.status !== 'found') throw walkFailure(result, path, 'directory');
+    if (result.node.kind !== 'directory') throw errors.notADirectory(path.root.name, displayPath(path));
+    let revision = this.revisions.get(result.node);
+    if (revision === undefined) {
+      revision = this.nextRevision++;
+      this.revisions.set(result.node, revision);
+    }
+    return `${revision}:${[...result.node.children].map(([name, child]) => `${name}/${child.kind}`).join('|')}`;
+  }
+
   async *scanTree(path: RootPath, options: TreeScanOptions): AsyncGenerator<TreeScanBatch> {
     const result = this.tree.walk(path, true);
     if (result.status !== 'found') throw walkFailure(result, path, 'directory');

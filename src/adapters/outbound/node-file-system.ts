@@ -38,6 +38,8 @@ import { Removals } from './node-fs/removals.js';
 import { descriptorOpener, fileHandleOpener, openRegularFile } from './node-fs/regular-files.js';
 
 const LISTING_CONCURRENCY = 64;
+/** A directory changed more recently than this has no version (see directoryVersion); ample for a jiffy-grained clock. */
+const DIRECTORY_SETTLE_MS = 100;
 /**
  * The longest run of synchronous file system work (a walk, a search) before a stat, listing or open
  * lets the event loop serve other requests: a read next to a big grep waits at most about this long.
@@ -147,6 +149,29 @@ export class NodeFileSystem implements FileSystemPort {
       const described = await mapLimit(links, LISTING_CONCURRENCY, (link) => this.entryStat(dir, link.name, link.stats, walk, link.name));
       links.forEach((link, index) => (entries[link.at] = described[index]));
       return entries;
+    } finally {
+      await dir.close();
+    }
+  }
+
+  /**
+   * dev+ino+mtime+ctime (ns) of the directory the confined walk reaches. Undefined while its ctime is
+   * within DIRECTORY_SETTLE_MS of now: the kernel stamps times from a coarse clock, so a second change
+   * within one tick could leave mtime and ctime as they were (git's "racy" entries, handled the same way).
+   */
+  async directoryVersion(path: RootPath): Promise<FileVersion | undefined> {
+    let dir: Dir;
+    try {
+      dir = (await this.walker.directory(path, new Walk(path))).dir;
+    } catch (error) {
+      throw translate(error, path, 'directory');
+    }
+    try {
+      const stats = fstatSync(dir.fd, { bigint: true });
+      if (Date.now() - Number(stats.ctimeMs) < DIRECTORY_SETTLE_MS) return undefined;
+      return `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+    } catch (error) {
+      throw translate(error, path, 'directory');
     } finally {
       await dir.close();
     }

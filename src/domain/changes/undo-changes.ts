@@ -25,7 +25,7 @@ export interface UndoChangesInput {
   readonly force?: boolean;
 }
 
-export type UndoOutcome = 'restored' | 'conflict' | 'not_undoable' | 'would_restore';
+export type UndoOutcome = 'restored' | 'conflict' | 'not_undoable' | 'denied' | 'would_restore';
 
 export interface UndoResult {
   readonly id: string;
@@ -33,7 +33,7 @@ export interface UndoResult {
   readonly op?: ChangeRecord['op'];
   readonly root?: string;
   readonly path?: string;
-  /** conflict: what differs from the change's after-state; not_undoable: why; restored: what could not be put back as it was (a folder's mode). */
+  /** conflict: what differs from the change's after-state; not_undoable, denied: why; restored: what could not be put back as it was (a folder's mode). */
   readonly reason?: string;
   /** would_restore of a text file: the diff the undo would apply (current -> restored)... */
   readonly diff?: string;
@@ -76,7 +76,7 @@ export class UndoChanges {
     // A dry run plays its undos in order, so each is checked against what the newer ones would leave (issue 32).
     const dryRun = input.dry_run ? { simulation: new UndoSimulation(this.snapshots), diffs: new DiffBudget(this.settings.maxResultBytes) } : undefined;
     for (const picked of await this.select(input, sessionId)) {
-      const result = typeof picked === 'string' ? { id: picked, outcome: 'not_undoable' as const, reason: NO_SUCH_CHANGE } : await this.undoOne(picked, input, sessionId, dryRun);
+      const result = typeof picked === 'string' ? { id: picked, outcome: 'not_undoable' as const, reason: NO_SUCH_CHANGE } : await this.settle(picked, input, sessionId, dryRun);
       this.observer?.undoOutcome(result.outcome);
       results.push(result);
     }
@@ -117,13 +117,27 @@ export class UndoChanges {
     return selected;
   }
 
+  /**
+   * One change's undo, whatever it meets. Security (issue 33): a change whose path the caller may not
+   * reach now (a link on the way leads out of the root, the root's allowlist or the OS refuses) is
+   * denied, as that change's own outcome: the call goes on, and the undos it made before stay reported.
+   */
+  private async settle(record: ChangeRecord, input: UndoChangesInput, sessionId: string, dryRun?: DryRun): Promise<UndoResult> {
+    try {
+      return await this.undoOne(record, input, sessionId, dryRun);
+    } catch (error) {
+      if (!(error instanceof DomainError) || failed(error).outcome !== 'denied') throw error;
+      return { id: record.id, op: record.op, root: record.root, path: record.path, ...failed(error) };
+    }
+  }
+
   private async undoOne(record: ChangeRecord, input: UndoChangesInput, sessionId: string, dryRun?: DryRun): Promise<UndoResult> {
     const shown = { id: record.id, op: record.op, root: record.root, path: record.path };
     // Undone already (by an undo that ran first, here or on another replica): what is there is no
     // longer the change's after-state, a conflict like any other, whichever of two racing undos read it last.
     if (record.undoneBy !== undefined) return { ...shown, outcome: 'conflict', reason: `already undone (by session ${record.undoneBy})` };
     const refused = this.refusal(record);
-    if (refused) return { ...shown, outcome: 'not_undoable', reason: refused };
+    if (refused) return { ...shown, ...refused };
     const image = await this.journal.image(record.id);
     if (needsImage(record) && image === null) {
       return { ...shown, outcome: 'not_undoable', reason: 'its before-image is not in the journal (evicted, or not on this replica\'s journal directory)' };
@@ -142,7 +156,7 @@ export class UndoChanges {
       try {
         await this.restorer.check(record, image, target, input.force === true, dryRun.simulation);
       } catch (error) {
-        if (error instanceof DomainError) return { ...shown, outcome: 'conflict', reason: error.message };
+        if (error instanceof DomainError) return { ...shown, ...failed(error) };
         throw error;
       }
       const preview = await this.preview(record, image?.entries[0]?.content, target, dryRun);
@@ -160,21 +174,22 @@ export class UndoChanges {
       unrestored = await this.restorer.restore(record, image, source, target, input.force === true);
     } catch (error) {
       await this.journal.releaseUndo(record.id);
-      if (error instanceof DomainError) return { ...shown, outcome: 'conflict', reason: error.message };
+      if (error instanceof DomainError) return { ...shown, ...failed(error) };
       throw error;
     }
     await this.journal.finishUndo(record.id);
     return { ...shown, outcome: 'restored', ...(unrestored === undefined ? {} : { reason: unrestored }) };
   }
 
-  /** Why this caller may not undo the change at all, or undefined. */
-  private refusal(record: ChangeRecord): string | undefined {
-    if (!record.undoable) return record.reason ?? 'not undoable';
+  /** Why this caller may not undo the change at all (not undoable, or denied on one of its roots), or undefined. */
+  private refusal(record: ChangeRecord): Pick<UndoResult, 'outcome' | 'reason'> | undefined {
+    if (!record.undoable) return { outcome: 'not_undoable', reason: record.reason ?? 'not undoable' };
     for (const root of new Set([record.root, record.toRoot ?? record.root])) {
       try {
         this.tools.assertAllowed('undo_changes', this.paths.root(root));
       } catch (error) {
-        return error instanceof DomainError ? error.message : 'undo_changes is not allowed here';
+        if (error instanceof DomainError) return failed(error);
+        throw error;
       }
     }
     return undefined;
@@ -205,6 +220,12 @@ export class UndoChanges {
     if (current === undefined || current === null || restored === undefined) return {};
     return (await dryRun.diffs.bytesDiff(record.toPath ?? record.path, current, restored)) ?? {};
   }
+}
+
+/** A refusal met on the way: a denial (path, allowlist or OS permission) or, for any other refusal, a conflict; the message names root, path and why. */
+function failed(error: DomainError): Pick<UndoResult, 'outcome' | 'reason'> {
+  const denied = error.isSecurityDenial || error.code === 'PERMISSION_DENIED';
+  return { outcome: denied ? 'denied' : 'conflict', reason: error.message };
 }
 
 function idOf(picked: ChangeRecord | string): string {

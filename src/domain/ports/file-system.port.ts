@@ -222,6 +222,15 @@ export interface FileSystemPort {
   readDirectory(path: RootPath, options?: { describeLinks?: boolean }): Promise<EntryStat[]>;
 
   /**
+   * The version of a directory's list of entries (in-root links followed to reach it, as
+   * readDirectory): equal versions mean the same directory with the same names, so a listing read
+   * at one may be used again (issue 33: completions). Undefined when the adapter cannot vouch for it:
+   * a directory changed so recently that a next change might leave its timestamps as they are.
+   * Throws like readDirectory.
+   */
+  directoryVersion(path: RootPath): Promise<FileVersion | undefined>;
+
+  /**
    * Walks the tree below the directory `path` (in-root links followed to reach it) depth-first,
    * pre-order, names in code point order, and reports the entries `select` wants, in batches that
    * each take a few milliseconds at most, so that the caller can stop between them and other work

@@ -1,5 +1,6 @@
 import { compareCodePoints } from '../code-point-order.js';
 import { DomainError, errors } from '../errors.js';
+import { ListingCache } from '../listing-cache.js';
 import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import type { RootAccess } from './root-access.js';
 
@@ -27,6 +28,7 @@ export class CompletePath {
   constructor(
     private readonly access: RootAccess,
     private readonly fs: FileSystemPort,
+    private readonly listings = new ListingCache<readonly Completable[]>(),
   ) {}
 
   /** The names of the roots that allow list_folder starting with `prefix`, in configured order. */
@@ -45,18 +47,15 @@ export class CompletePath {
     const cut = value.lastIndexOf('/') + 1;
     const directory = value.slice(0, cut);
     const start = value.slice(cut);
-    let entries: EntryStat[];
+    let entries: readonly Completable[];
     try {
-      entries = await this.fs.readDirectory(this.access.path(COMPLETION_TOOL, root, directory === '' ? '.' : directory));
+      const folder = this.access.path(COMPLETION_TOOL, root, directory === '' ? '.' : directory);
+      entries = await this.listings.get(await this.fs.directoryVersion(folder), async () => completable(await this.fs.readDirectory(folder)), withoutLinks);
     } catch (error) {
       if (error instanceof DomainError && QUIET.has(error.code)) return NOTHING;
       throw error;
     }
-    const names = entries
-      .filter((entry) => entry.name.startsWith(start))
-      .map((entry) => `${directory}${entry.name}${leadsToDirectory(entry) ? '/' : ''}`)
-      .sort(compareCodePoints);
-    return limited(names);
+    return limited(entries.filter((entry) => entry.name.startsWith(start)).map((entry) => `${directory}${entry.shown}`));
   }
 
   private onlyRoot(): string {
@@ -64,6 +63,28 @@ export class CompletePath {
     if (roots.length === 1) return roots[0].name;
     throw errors.invalidArgument('completing a path needs the root: pass context.arguments.root (one of the names list_roots gives)');
   }
+}
+
+/** An entry as completion shows it: its name, and with '/' when it leads to a directory. */
+interface Completable {
+  readonly name: string;
+  readonly shown: string;
+  readonly link: boolean;
+}
+
+/** A folder's entries in the order values are given (code points, with the '/' of directories). */
+function completable(entries: readonly EntryStat[]): Completable[] {
+  return entries
+    .map((entry) => ({ name: entry.name, shown: `${entry.name}${leadsToDirectory(entry) ? '/' : ''}`, link: entry.kind === 'symlink' }))
+    .sort((a, b) => compareCodePoints(a.shown, b.shown));
+}
+
+/**
+ * Security: a link's '/' says where it led when it was described, and its target can change (or
+ * come to lead outside) without the folder changing: a listing with a link is never kept.
+ */
+function withoutLinks(entries: readonly Completable[]): boolean {
+  return !entries.some((entry) => entry.link);
 }
 
 /** Errors that mean "nothing here to complete" rather than a bad request. */

@@ -9,6 +9,7 @@ import { describeHostPathContract } from './file-system-contract/host-path.contr
 import { describeLockContract } from './file-system-contract/lock.contract.js';
 import { describeScanContract } from './file-system-contract/scan.contract.js';
 import { describeSpecialFileContract } from './file-system-contract/special.contract.js';
+import { describeDirectoryVersionContract } from './file-system-contract/directory-version.contract.js';
 
 /**
  * One adapter set up for a test: a root named 'workspace', a directory outside it, and
@@ -65,6 +66,7 @@ const CONTRACT_PARTS = {
   lock: describeLockContract,
   scan: describeScanContract,
   special: describeSpecialFileContract,
+  directoryVersion: describeDirectoryVersionContract,
 } as const;
 
 /** Runs the whole contract, or the parts named (an adapter variant that changes only some paths). */

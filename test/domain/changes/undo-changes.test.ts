@@ -105,7 +105,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     expect((await world.undoChanges.execute({ ids: [change.id] }, 's1')).results[0]).toMatchObject({ outcome: 'conflict', reason: 'already undone (by session s1)' });
   });
 
-  it('says not_undoable (why) for an evicted image, and for a root that does not allow undo_changes', async () => {
+  it('says not_undoable (why) for an evicted image, and denied for a root that does not allow undo_changes', async () => {
     const world = journalWorld({ maxFileBytes: 4, maxBytes: 4 });
     world.tree.seedFile('/ws/a.txt', 'aaaa');
     world.tree.seedFile('/ws/b.txt', 'bbbb');
@@ -114,7 +114,7 @@ describe('UndoChanges: restores what each change replaced, newest first', () => 
     await world.writeFile.execute({ root: 'noundo', path: 'c.txt', content: 'z' });
     const { results } = await world.undoChanges.execute({ since_id: THE_START }, 's1');
     expect(results.map((result) => [result.path, result.outcome, result.reason])).toEqual([
-      ['c.txt', 'not_undoable', 'tool undo_changes not allowed on root noundo'],
+      ['c.txt', 'denied', 'tool undo_changes not allowed on root noundo'],
       ['b.txt', 'restored', undefined],
       ['a.txt', 'not_undoable', expect.stringContaining('evicted')],
     ]);

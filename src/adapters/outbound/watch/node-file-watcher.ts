@@ -1,4 +1,4 @@
-import { watch as fsWatch, type FSWatcher, type WatchListener } from 'node:fs';
+import { statSync, watch as fsWatch, type FSWatcher, type WatchListener } from 'node:fs';
 import type { FileWatcher, Watch, WatchedKind } from '../../../domain/ports/file-watcher.port.js';
 import { errors } from '../../../domain/errors.js';
 import { displayPath, isRootItself, type RootPath } from '../../../domain/roots.js';
@@ -18,8 +18,10 @@ import type { NodeFileSystem } from '../node-file-system.js';
  * subscribed entry or a folder above it is replaced, the watches below are dropped at once (events
  * of the same read that follow are not delivered to a closed watcher) and made again through the
  * confined walk: a replacement by a link leading outside gets no watch, so nothing about the
- * outside target is ever reported. Linux inotify sees local file systems; changes on network
- * mounts may go unseen. The OS limit on watches (ENOSPC) is refused as WATCH_LIMIT_REACHED.
+ * outside target is ever reported. A folder reached through an in-root link can move away without
+ * any name on the path changing (issue 33): each event is told only once its watch's folder is
+ * still the one its path leads to (see WatchChain.heard). Linux inotify sees local file systems;
+ * changes on network mounts may go unseen. The OS limit on watches (ENOSPC) is refused as WATCH_LIMIT_REACHED.
  */
 export class NodeFileWatcher implements FileWatcher {
   private open = 0;
@@ -90,6 +92,11 @@ export function watchError(error: unknown, subscribed: RootPath): unknown {
 class WatchChain implements Watch {
   private readonly levels: (FSWatcher | undefined)[];
   private inner?: FSWatcher;
+  /** Each watch's folder, by device and inode, as the walk that made the watch reached it. */
+  private readonly identities = new WeakMap<FSWatcher, string>();
+  /** Levels whose identity check runs, and those that heard more meanwhile (checked once again after it). */
+  private readonly checking = new Set<number>();
+  private readonly again = new Set<number>();
   /** Bumped by every rebuild, so a slower, older one stops rather than set watches over a newer one's. */
   private epoch = 0;
   private closed = false;
@@ -106,7 +113,7 @@ class WatchChain implements Watch {
   async start(): Promise<void> {
     try {
       for (let k = 0; k < this.levels.length; k += 1) this.levels[k] = await this.level(k);
-      if (this.kind === 'directory') this.inner = await watchEntries(this.files, this.path, this.onChange);
+      if (this.kind === 'directory') this.inner = await this.entries();
     } catch (error) {
       this.close();
       throw error;
@@ -121,14 +128,68 @@ class WatchChain implements Watch {
   private level(k: number): Promise<FSWatcher> {
     const name = this.path.segments[k];
     const last = k === this.levels.length - 1;
-    return this.files.atDirectory({ root: this.path.root, segments: this.path.segments.slice(0, k) }, (self) =>
-      watchFolder(self, this.path, (event, filename) => {
+    return this.files.atDirectory(this.upTo(k), (self) => {
+      const identity = identityOf(self);
+      const watcher = watchFolder(self, this.path, (event, filename) => {
         if (this.closed || filename !== name || (!last && event !== 'rename')) return;
         if (!last) this.rebuildFrom(k + 1);
         else if (this.kind === 'directory' && event === 'rename') this.rebuildFrom(k + 1);
+        this.heard(k);
+      });
+      this.identities.set(watcher, identity);
+      return watcher;
+    });
+  }
+
+  /** The watched directory's own entries (the level past the last). */
+  private entries(): Promise<FSWatcher> {
+    const k = this.levels.length;
+    return this.files.atDirectory(this.path, (self) => {
+      const identity = identityOf(self);
+      const watcher = watchFolder(self, this.path, (event) => {
+        if (!this.closed && event === 'rename') this.heard(k);
+      });
+      this.identities.set(watcher, identity);
+      return watcher;
+    });
+  }
+
+  /**
+   * Security (issue 33): an event is told only while the folder watched at level k is still the one
+   * the confined walk reaches at its path. A folder reached through an in-root link and moved away
+   * (into a root the subscriber may not use, say) keeps its inotify watch, and no name on the path
+   * changes; its events would tell the subscriber of changes out of its reach. Such a watch is
+   * dropped and made again through the walk, and the subscriber told once that its path changed.
+   * One check runs per level at a time; events meanwhile are checked once more after it.
+   */
+  private heard(k: number): void {
+    if (this.checking.has(k)) {
+      this.again.add(k);
+      return;
+    }
+    this.checking.add(k);
+    void (async () => {
+      do {
+        this.again.delete(k);
+        const watcher = this.watcherAt(k);
+        if (watcher === undefined) break;
+        const now = await this.files.atDirectory(this.upTo(k), identityOf).catch(() => undefined);
+        // Dropped meanwhile (closed, or made again by a rebuild, which tells the subscriber itself).
+        if (this.closed || watcher !== this.watcherAt(k)) break;
+        if (now !== this.identities.get(watcher)) this.rebuildFrom(k);
         this.onChange();
-      }),
-    );
+      } while (this.again.has(k));
+      this.checking.delete(k);
+      this.again.delete(k);
+    })();
+  }
+
+  private watcherAt(k: number): FSWatcher | undefined {
+    return k < this.levels.length ? this.levels[k] : this.inner;
+  }
+
+  private upTo(k: number): RootPath {
+    return { root: this.path.root, segments: this.path.segments.slice(0, k) };
   }
 
   private dropFrom(k: number): void {
@@ -153,7 +214,7 @@ class WatchChain implements Watch {
           this.levels[i] = watcher;
         }
         if (this.kind === 'directory') {
-          const watcher = await watchEntries(this.files, this.path, this.onChange);
+          const watcher = await this.entries();
           if (!current()) return watcher.close();
           this.inner = watcher;
         }
@@ -165,4 +226,10 @@ class WatchChain implements Watch {
       this.onChange();
     })();
   }
+}
+
+/** A directory's device and inode, opened as the confined walk reached it. */
+function identityOf(self: string): string {
+  const stats = statSync(self);
+  return `${stats.dev}:${stats.ino}`;
 }

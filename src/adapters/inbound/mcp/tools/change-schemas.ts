@@ -27,7 +27,7 @@ export const changeSchema = z.object({
 /** One change undo_changes was asked for, with its outcome. */
 export const undoResultSchema = z.object({
   id: z.string(),
-  outcome: z.enum(['restored', 'conflict', 'not_undoable', 'would_restore']),
+  outcome: z.enum(['restored', 'conflict', 'not_undoable', 'denied', 'would_restore']),
   op: z.string().optional(),
   root: z.string().optional(),
   path: z.string().optional(),
