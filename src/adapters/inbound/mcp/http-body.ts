@@ -75,8 +75,10 @@ export async function readJsonBody(request: IncomingMessage, admission: Admissio
   const declared = header === undefined ? undefined : Number(header);
   if (declared !== undefined && Number.isFinite(declared)) {
     if (declared > maxBytes) throw tooLarge(declared, maxBytes);
-    // Nothing is read before the whole body fits: the client waits on TCP, not in our memory.
-    await admit(admission, budget, declared);
+    // Nothing is read before the whole body fits: the client waits on TCP, not in our memory. A body
+    // that fits now (nearly every one) is admitted without a wait's promise; one that cannot ever fit
+    // is refused by growTo too, and admit() then says why.
+    if (admission.growTo(declared) !== undefined) await admit(admission, budget, declared);
   }
   const text = await collect(request, admission, limits);
   try {
@@ -110,8 +112,9 @@ function collect(request: IncomingMessage, admission: Admission, { maxBytes, idl
       reject(error);
     };
     // Security: a body that stops arriving holds its bytes and its admission; it is dropped, not waited for.
+    // One timer a request, pushed back by each chunk (refresh), not a new one per chunk.
     const armIdle = () => {
-      clearTimeout(idle);
+      if (idle !== undefined) return void idle.refresh();
       idle = setTimeout(() => {
         const seconds = idleMs / 1000;
         settle(new BodyError(408, -32000, `Request Timeout: the request body sent nothing for ${seconds} s (limits.body_idle_seconds); nothing was done`, CLOSE));
@@ -124,6 +127,7 @@ function collect(request: IncomingMessage, admission: Admission, { maxBytes, idl
       if (admission.growTo(size) === undefined) return armIdle();
       // Over the budget: stop reading (the client waits on TCP) until there is room or the wait is over.
       clearTimeout(idle);
+      idle = undefined;
       request.pause();
       admit(admission, budget, size).then(
         () => {

@@ -1,11 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { jest } from '@jest/globals';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { AsyncLocalChangeAuthor } from '../../../../src/adapters/inbound/mcp/call-author.js';
 import { AsyncLocalPrincipalContext } from '../../../../src/adapters/inbound/mcp/call-principal.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../src/domain/principal.js';
 import { INTERNAL_ERROR_TEXT } from '../../../../src/adapters/inbound/mcp/result-mapper.js';
 import { McpServerFactory, SERVER_NAME } from '../../../../src/adapters/inbound/mcp/server-factory.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
+import { defineTool, READ_ONLY, WRITES, type ToolDefinition } from '../../../../src/adapters/inbound/mcp/tool-definition.js';
 import { callTool } from '../../../support/mcp.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
 
@@ -41,9 +44,10 @@ async function connect(
   definitions: ToolDefinition[],
   principals = new AsyncLocalPrincipalContext(),
   principal: Principal = UNRESTRICTED_PRINCIPAL,
+  authors?: AsyncLocalChangeAuthor,
 ): Promise<{ client: Client; logger: RecordingLogger }> {
   const logger = new RecordingLogger();
-  const server = new McpServerFactory(definitions, logger, principals).create('session-7', principal);
+  const server = new McpServerFactory(definitions, logger, principals, undefined, undefined, undefined, authors).create('session-7', principal);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: 'factory-test', version: '1' });
@@ -159,6 +163,44 @@ describe('McpServerFactory', () => {
     expect(seen).toEqual([principal]);
     expect(principals.current()).toBe(UNRESTRICTED_PRINCIPAL);
     expect(logger.withMessage('tool call')[0].fields).toMatchObject({ principal: 'ci-agent', session: 'session-7' });
+  });
+
+  describe('with the journal on (a change author context bound)', () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    /** A tool that reports the change author it sees after an await, as a journaled write would read it. */
+    const authorProbe = (name: string, annotations: typeof READ_ONLY, authors: AsyncLocalChangeAuthor): ToolDefinition =>
+      defineTool({
+        name,
+        title: name,
+        description: name,
+        inputSchema: { root: z.string() },
+        annotations,
+        logFields: (args) => ({ root: args.root }),
+        handle: async () => {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          return { text: authors.current()?.tool ?? '(none)' };
+        },
+      });
+
+    it('read-only calls in flight together take no AsyncLocalStorage store (whose promise hooks would slow every later call) and are named no author', async () => {
+      const authors = new AsyncLocalChangeAuthor();
+      const { client } = await connect([authorProbe('read_file', READ_ONLY, authors)], undefined, undefined, authors);
+      const run = jest.spyOn(AsyncLocalStorage.prototype, 'run');
+      const outcomes = await Promise.all(Array.from({ length: 5 }, () => callTool(client, 'read_file', { root: 'w' })));
+      expect(outcomes.map((outcome) => outcome.text)).toEqual(Array(5).fill('(none)'));
+      expect(run).not.toHaveBeenCalled();
+    });
+
+    it('writing calls in flight together each still see their own author, the first alone and the others in stores', async () => {
+      const authors = new AsyncLocalChangeAuthor();
+      const tools = ['create_folder', 'undo_changes', 'touch'];
+      const { client } = await connect(tools.map((name) => authorProbe(name, WRITES, authors)), undefined, undefined, authors);
+      const run = jest.spyOn(AsyncLocalStorage.prototype, 'run');
+      const outcomes = await Promise.all(tools.map((name) => callTool(client, name, { root: 'w' })));
+      expect(outcomes.map((outcome) => outcome.text)).toEqual(tools);
+      expect(run).toHaveBeenCalledTimes(2);
+    });
   });
 
   it('serves an empty tool list when no family is bound', async () => {
