@@ -59,10 +59,19 @@ export class TrigramIndex {
     return this.files.get(path)?.stamp;
   }
 
+  /** Every indexed file with its stamp and trigrams, for a codec to write. */
+  *entries(): Iterable<{ path: string; stamp: FileStamp; trigrams: readonly string[] }> {
+    for (const [path, file] of this.files) yield { path, stamp: file.stamp, trigrams: file.trigrams };
+  }
+
   /** Indexes (or re-indexes) a file's text; false, and the index incomplete, when it does not fit. */
   add(path: string, stamp: FileStamp, text: string): boolean {
+    return this.addTrigrams(path, stamp, [...trigramsOf(text)]);
+  }
+
+  /** add() for trigrams already extracted (an index read back from disk). */
+  addTrigrams(path: string, stamp: FileStamp, trigrams: readonly string[]): boolean {
     this.remove(path);
-    const trigrams = [...trigramsOf(text)];
     const cost = this.costOf(path, trigrams);
     if (this.estimatedBytes + cost > this.maxBytes) {
       this.overBudget = true;
