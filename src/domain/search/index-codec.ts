@@ -68,29 +68,38 @@ function inodeOf(stored: number): { inode?: number } {
 class TruncatedIndex extends Error {}
 
 class ByteWriter {
-  private readonly chunks: number[] = [];
+  private buffer = new Uint8Array(1 << 16);
+  private length = 0;
 
   byte(value: number): void {
-    this.chunks.push(value);
+    if (this.length === this.buffer.length) this.grow();
+    this.buffer[this.length] = value;
+    this.length += 1;
   }
 
   uint(value: number): void {
     let rest = value;
     while (rest >= 0x80) {
-      this.chunks.push((rest % 0x80) | 0x80);
+      this.byte((rest % 0x80) | 0x80);
       rest = Math.floor(rest / 0x80);
     }
-    this.chunks.push(rest);
+    this.byte(rest);
   }
 
   text(value: string): void {
     const encoded = new TextEncoder().encode(value);
     this.uint(encoded.length);
-    for (const byte of encoded) this.chunks.push(byte);
+    for (const byte of encoded) this.byte(byte);
   }
 
   bytes(): Uint8Array {
-    return Uint8Array.from(this.chunks);
+    return this.buffer.slice(0, this.length);
+  }
+
+  private grow(): void {
+    const larger = new Uint8Array(this.buffer.length * 2);
+    larger.set(this.buffer);
+    this.buffer = larger;
   }
 }
 

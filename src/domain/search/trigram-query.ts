@@ -28,8 +28,15 @@ export function keyText(text: string): string {
 /** Every trigram of the text, keyed (lines are not split: a line's trigrams are a subset). */
 export function trigramsOf(text: string): Set<string> {
   const found = new Set<string>();
-  const keyed = keyText(text);
-  for (let i = 0; i + 3 <= keyed.length; i += 1) found.add(keyed.slice(i, i + 3));
+  if (text.length < 3) return found;
+  let first = keyUnit(text.charCodeAt(0));
+  let second = keyUnit(text.charCodeAt(1));
+  for (let i = 2; i < text.length; i += 1) {
+    const third = keyUnit(text.charCodeAt(i));
+    found.add(String.fromCharCode(first, second, third));
+    first = second;
+    second = third;
+  }
   return found;
 }
 
