@@ -1,0 +1,146 @@
+import { type FileStamp, TrigramIndex } from './trigram-index.js';
+
+/**
+ * The index as bytes for the private state directory: a header, the sorted trigram dictionary, then
+ * each file (path, stamp, its trigram ids as ascending deltas), all integers as LEB128 varints, so a
+ * posting costs one or two bytes. Bytes that do not decode cleanly give undefined: the caller
+ * rebuilds rather than trust a torn or foreign file.
+ */
+const MAGIC = [0x54, 0x47, 0x49, 0x31]; // "TGI1"
+
+export function encodeIndex(index: TrigramIndex): Uint8Array {
+  const out = new ByteWriter();
+  const files = [...index.entries()];
+  const dictionary = [...new Set(files.flatMap((file) => file.trigrams))].sort();
+  const idOf = new Map(dictionary.map((trigram, id) => [trigram, id]));
+  for (const byte of MAGIC) out.byte(byte);
+  out.uint(dictionary.length);
+  for (const trigram of dictionary) for (let i = 0; i < 3; i += 1) out.uint(trigram.charCodeAt(i));
+  out.uint(files.length);
+  for (const { path, stamp, trigrams } of files) {
+    out.text(path);
+    out.uint(stamp.size);
+    out.uint(stamp.modifiedMs);
+    out.uint(stamp.inode === undefined ? 0 : stamp.inode + 1);
+    const ids = trigrams.map((trigram) => idOf.get(trigram)!).sort((a, b) => a - b);
+    out.uint(ids.length);
+    let previous = 0;
+    for (const id of ids) {
+      out.uint(id - previous);
+      previous = id;
+    }
+  }
+  return out.bytes();
+}
+
+export function decodeIndex(bytes: Uint8Array, maxBytes: number): TrigramIndex | undefined {
+  try {
+    const input = new ByteReader(bytes);
+    for (const byte of MAGIC) if (input.byte() !== byte) return undefined;
+    const dictionary: string[] = [];
+    for (let count = input.uint(); count > 0; count -= 1) dictionary.push(String.fromCharCode(input.uint(), input.uint(), input.uint()));
+    const index = new TrigramIndex(maxBytes);
+    for (let count = input.uint(); count > 0; count -= 1) {
+      const path = input.text();
+      const stamp: FileStamp = { size: input.uint(), modifiedMs: input.uint(), ...inodeOf(input.uint()) };
+      const trigrams: string[] = [];
+      let id = 0;
+      for (let n = input.uint(); n > 0; n -= 1) {
+        id += input.uint();
+        const trigram = dictionary[id];
+        if (trigram === undefined) return undefined;
+        trigrams.push(trigram);
+      }
+      if (!index.addTrigrams(path, stamp, trigrams)) return undefined;
+    }
+    return input.atEnd() ? index : undefined;
+  } catch (error) {
+    if (error instanceof TruncatedIndex) return undefined;
+    throw error;
+  }
+}
+
+function inodeOf(stored: number): { inode?: number } {
+  return stored === 0 ? {} : { inode: stored - 1 };
+}
+
+/** The bytes end early or hold what no encoder wrote. */
+class TruncatedIndex extends Error {}
+
+class ByteWriter {
+  private buffer = new Uint8Array(1 << 16);
+  private length = 0;
+
+  byte(value: number): void {
+    if (this.length === this.buffer.length) this.grow();
+    this.buffer[this.length] = value;
+    this.length += 1;
+  }
+
+  uint(value: number): void {
+    let rest = value;
+    while (rest >= 0x80) {
+      this.byte((rest % 0x80) | 0x80);
+      rest = Math.floor(rest / 0x80);
+    }
+    this.byte(rest);
+  }
+
+  text(value: string): void {
+    const encoded = new TextEncoder().encode(value);
+    this.uint(encoded.length);
+    for (const byte of encoded) this.byte(byte);
+  }
+
+  bytes(): Uint8Array {
+    return this.buffer.slice(0, this.length);
+  }
+
+  private grow(): void {
+    const larger = new Uint8Array(this.buffer.length * 2);
+    larger.set(this.buffer);
+    this.buffer = larger;
+  }
+}
+
+class ByteReader {
+  private at = 0;
+
+  constructor(private readonly input: Uint8Array) {}
+
+  byte(): number {
+    if (this.at >= this.input.length) throw new TruncatedIndex();
+    const value = this.input[this.at]!;
+    this.at += 1;
+    return value;
+  }
+
+  /** Up to 2^53: mtimes in ms and inodes fit; a longer run of continuation bytes is corrupt. */
+  uint(): number {
+    let value = 0;
+    let scale = 1;
+    for (let length = 0; length < 8; length += 1) {
+      const byte = this.byte();
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+    throw new TruncatedIndex();
+  }
+
+  text(): string {
+    const length = this.uint();
+    if (this.at + length > this.input.length) throw new TruncatedIndex();
+    const slice = this.input.subarray(this.at, this.at + length);
+    this.at += length;
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(slice);
+    } catch {
+      throw new TruncatedIndex();
+    }
+  }
+
+  atEnd(): boolean {
+    return this.at === this.input.length;
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import { decodeIndex, encodeIndex } from '../../../src/domain/search/index-codec.js';
+import { trigramQueryOf } from '../../../src/domain/search/regex-trigrams.js';
+import { TrigramIndex } from '../../../src/domain/search/trigram-index.js';
+
+function sample(): TrigramIndex {
+  const index = new TrigramIndex(1 << 20);
+  index.add('src/a.ts', { size: 24, modifiedMs: 1_764_300_000_123, inode: 2 ** 40 + 7 }, 'export const hello = 1;\n');
+  index.add('docs/é.md', { size: 14, modifiedMs: 0 }, 'TODO: héllo\n');
+  index.add('empty', { size: 0, modifiedMs: 5, inode: 0 }, '');
+  return index;
+}
+
+const PATTERNS = ['hello', 'TODO|export', 'héllo', '\\d', 'absent'];
+
+describe('index codec', () => {
+  it('reads back the same files, stamps and answers', () => {
+    const index = sample();
+    const copy = decodeIndex(encodeIndex(index), 1 << 20)!;
+    expect([...copy.entries()].map(({ path, stamp }) => ({ path, stamp }))).toEqual([...index.entries()].map(({ path, stamp }) => ({ path, stamp })));
+    for (const pattern of PATTERNS) {
+      const query = trigramQueryOf(pattern, { caseInsensitive: false });
+      expect(copy.candidates(query).sort()).toEqual(index.candidates(query).sort());
+    }
+    expect(copy.bytes).toBe(index.bytes);
+  });
+
+  it('refuses every truncation, trailing bytes and a foreign header', () => {
+    const bytes = encodeIndex(sample());
+    for (let length = 0; length < bytes.length; length += 1) expect(decodeIndex(bytes.subarray(0, length), 1 << 20)).toBeUndefined();
+    expect(decodeIndex(Uint8Array.from([...bytes, 0]), 1 << 20)).toBeUndefined();
+    expect(decodeIndex(Uint8Array.from([0x58, ...bytes.subarray(1)]), 1 << 20)).toBeUndefined();
+  });
+
+  it('refuses a path that is not UTF-8 and a trigram id past the dictionary', () => {
+    const index = new TrigramIndex(1 << 20);
+    index.add('p', { size: 3, modifiedMs: 1 }, 'abc');
+    const bytes = encodeIndex(index);
+    // Layout: magic(4) dictionary-size(1) "abc"(3) file-count(1) path-length(1) path(1) size mtime inode count id
+    const badPath = Uint8Array.from(bytes);
+    badPath[10] = 0xff;
+    expect(decodeIndex(badPath, 1 << 20)).toBeUndefined();
+    const badId = Uint8Array.from(bytes);
+    badId[badId.length - 1] = 5;
+    expect(decodeIndex(badId, 1 << 20)).toBeUndefined();
+    expect(decodeIndex(bytes, 1 << 20)!.candidates(trigramQueryOf('abc', { caseInsensitive: false }))).toEqual(['p']);
+  });
+
+  it('refuses an index that no longer fits the bound', () => {
+    expect(decodeIndex(encodeIndex(sample()), 64)).toBeUndefined();
+  });
+
+  it('holds a posting in one or two bytes', () => {
+    const index = new TrigramIndex(1 << 24);
+    const words = Array.from({ length: 400 }, (_, i) => `identifier${i} = call(${i * 7});`);
+    let postings = 0;
+    for (let file = 0; file < 50; file += 1) {
+      const text = words.slice(file * 8, file * 8 + 40).join('\n');
+      index.add(`f${file}.ts`, { size: text.length, modifiedMs: file }, text);
+      postings += [...index.entries()].find((entry) => entry.path === `f${file}.ts`)!.trigrams.length;
+    }
+    expect(encodeIndex(index).length).toBeLessThan(postings * 2);
+  });
+});
