@@ -3,6 +3,9 @@
  * Imports run one way: main -> composition -> adapters -> config -> domain.
  * Model: Sairyss/domain-driven-hexagon's .dependency-cruiser.js.
  */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+const SEPARATE_SIDES = 'Inbound and outbound adapters never import each other: a contract both need is a port (adapters/shared).';
+
 module.exports = {
   forbidden: [
     {
@@ -12,34 +15,15 @@ module.exports = {
       from: { path: '^src/domain/' },
       to: { pathNot: ['^src/domain/', '(^|/)node_modules/(diff|ignore)/'] },
     },
-    {
-      name: 'adapters-not-to-composition-or-main',
-      comment: 'An adapter never climbs to the composition root or main: a DI token lives beside the port or module it names.',
-      severity: 'error',
-      from: { path: '^src/adapters/' },
-      to: { path: ['^src/composition/', '^src/main\\.ts$'] },
-    },
-    {
-      name: 'inbound-not-to-outbound',
-      comment: 'Inbound and outbound adapters never import each other: a contract both need is a port.',
-      severity: 'error',
-      from: { path: '^src/adapters/inbound/' },
-      to: { path: '^src/adapters/outbound/' },
-    },
-    {
-      name: 'outbound-not-to-inbound',
-      comment: 'Inbound and outbound adapters never import each other: a contract both need is a port.',
-      severity: 'error',
-      from: { path: '^src/adapters/outbound/' },
-      to: { path: '^src/adapters/inbound/' },
-    },
-    {
-      name: 'config-not-to-cli',
-      comment: 'Configuration does not parse the command line: the CLI hands config its options.',
-      severity: 'error',
-      from: { path: '^src/config/' },
-      to: { path: '^src/cli/' },
-    },
+    forbid(
+      'adapters-not-to-composition-or-main',
+      'An adapter never climbs to the composition root or main: a DI token lives beside the port or module it names.',
+      '^src/adapters/',
+      ['^src/composition/', '^src/main\\.ts$'],
+    ),
+    forbid('inbound-not-to-outbound', SEPARATE_SIDES, '^src/adapters/inbound/', '^src/adapters/outbound/'),
+    forbid('outbound-not-to-inbound', SEPARATE_SIDES, '^src/adapters/outbound/', '^src/adapters/inbound/'),
+    forbid('config-not-to-cli', 'Configuration does not parse the command line: the CLI hands loadConfig what it parsed.', '^src/config/', '^src/cli/'),
     {
       name: 'no-cycles',
       comment: 'No import cycles anywhere (type-only imports count).',
