@@ -380,9 +380,9 @@ describe('loadConfig: subscriptions', () => {
 
 describe('loadConfig: watch limits', () => {
   it('limits.watches and watches_per_principal default to 0 (derived from the OS limit at start-up) and take the environment', () => {
-    expect(loadConfig([], {}).watches).toEqual({ server: 0, perPrincipal: 0 });
-    expect(loadConfig([], { MCP_FS_LIMITS_WATCHES: '600', MCP_FS_LIMITS_WATCHES_PER_PRINCIPAL: '100' }).watches).toEqual({ server: 600, perPrincipal: 100 });
-    expect(errorOf(() => loadConfig([], { MCP_FS_LIMITS_WATCHES: '-1' })).message).toMatch(/^config error: limits\.watches: /);
+    expect(loadConfigFromArgv([], {}).watches).toEqual({ server: 0, perPrincipal: 0 });
+    expect(loadConfigFromArgv([], { MCP_FS_LIMITS_WATCHES: '600', MCP_FS_LIMITS_WATCHES_PER_PRINCIPAL: '100' }).watches).toEqual({ server: 600, perPrincipal: 100 });
+    expect(errorOf(() => loadConfigFromArgv([], { MCP_FS_LIMITS_WATCHES: '-1' })).message).toMatch(/^config error: limits\.watches: /);
   });
 });
 

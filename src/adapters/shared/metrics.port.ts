@@ -37,6 +37,8 @@ export interface ServerMetrics extends ToolCallObserver, JournalObserver, Admiss
   trackOpenSessions(count: () => number): void;
   /** The in-flight gauge reads the admission budget's total when scraped. */
   trackInflightRequestBytes(count: () => number): void;
+  /** The watches gauge reads the watch budget's total when scraped. */
+  trackWatches(count: () => number): void;
   contentType(): string;
   render(): Promise<string>;
 }
