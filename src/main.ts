@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${readPackageJson().version}\n`);
     return;
   }
-  const config = loadConfig(argv, process.env);
+  const config = loadConfig(commandLine, argv, process.env);
   if (commandLine.stdio) {
     // The stdio path never loads the HTTP stack (Koa, auth, Prometheus): start-up time is parse time.
     const container = await buildStdioContainer(config);

@@ -1,15 +1,9 @@
 import { parseArgs } from 'node:util';
+import { loadConfig, type ConfigRequest } from '../config/load-config.js';
+import type { AppConfig } from '../config/app-config.js';
 
-/** What the process was asked to do, before any config is read. */
-export interface CommandLine {
-  readonly config?: string;
-  /** Zero-config form: each DIR becomes a root. Empty with --config. */
-  readonly dirs: readonly string[];
-  /** Serve stdio (the zero-config default, or --stdio) rather than Streamable HTTP. */
-  readonly stdio: boolean;
-  /** No DIR, no config file, not --http: stdio with the folders the client shares as roots. */
-  readonly clientRoots: boolean;
-  readonly readOnly: boolean;
+/** What the process was asked to do, before any config is read (stdio is the zero-config default, or --stdio). */
+export interface CommandLine extends ConfigRequest {
   readonly help: boolean;
   readonly version: boolean;
 }
@@ -130,4 +124,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (clientRoots) stdio = true;
   }
   return { config, dirs: positionals, stdio, clientRoots, readOnly, help, version };
+}
+
+/** The configuration this command line asks for (what main does after --help and --version). */
+export function loadConfigFromArgv(argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
+  return loadConfig(parseCommandLine(argv, env), argv, env);
 }

@@ -9,7 +9,7 @@ import { AdmissionBudget } from '../adapters/inbound/mcp/admission-budget.js';
 import { ConfiguredRoots } from '../adapters/outbound/configured-roots.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
-import type { SessionStateStore } from '../adapters/outbound/session-state-store.js';
+import type { SessionStateStore } from '../adapters/shared/session-state-store.port.js';
 import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
 import { InProcessChangeFeed } from '../adapters/outbound/feed/in-process-change-feed.js';
 import { InMemoryFileWatcher } from '../adapters/outbound/watch/in-memory-file-watcher.js';
@@ -17,7 +17,7 @@ import { NodeFileWatcher } from '../adapters/outbound/watch/node-file-watcher.js
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
-import type { AppConfig, SessionLimits } from '../config/app-config.js';
+import type { AppConfig } from '../config/app-config.js';
 import { NotifyingFileSystem } from '../domain/changes/notifying-file-system.js';
 import { RootKeys } from '../domain/changes/root-keys.js';
 import { PathPolicy } from '../domain/path-policy.js';
@@ -30,7 +30,8 @@ import type { Logger } from '../domain/ports/logger.port.js';
 import { IgnoreRuleCache } from '../domain/search/ignore-rule-cache.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
-import { bindJournal, type RemoteJournalFactory } from './journal-binding.js';
+import { bindJournal } from './journal-binding.js';
+import type { RemoteAdapters } from './remote-adapters.js';
 import type { RootsSource } from '../domain/ports/roots-source.port.js';
 import { domainRootsOf, servedToolsets } from '../config/domain-roots.js';
 import { requestLimitsOf } from '../config/schema.js';
@@ -44,16 +45,6 @@ export interface ContainerOverrides {
   readonly logger?: Logger;
   /** The watcher over the real file system (default: inotify over the Node one, in memory over any other). */
   readonly fileWatcher?: (files: FileSystemPort) => FileWatcher;
-}
-
-/**
- * What several replicas share when session_store.url is set (Redis): the session store, the change
- * journal's record index and the change feed. The caller decides how they are loaded.
- */
-export interface RemoteAdapters {
-  readonly sessionStore: (url: string, limits: SessionLimits, logger: Logger) => SessionStateStore;
-  readonly changeJournal: RemoteJournalFactory;
-  readonly changeFeed: (url: string, logger: Logger) => ChangeFeed;
 }
 
 function sessionStoreOf(config: AppConfig, remote?: RemoteAdapters): (clock: Clock, logger: Logger) => SessionStateStore {

@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import { AsyncLocalChangeAuthor } from '../adapters/inbound/mcp/call-author.js';
 import { DiskChangeJournal } from '../adapters/outbound/journal/disk-change-journal.js';
 import { JournalStoreUnavailable } from '../adapters/outbound/journal/journal-store-unavailable.js';
-import type { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
+import type { ServerMetrics } from '../adapters/shared/metrics.port.js';
 import type { JournalConfig } from '../config/app-config.js';
 import { JournalingFileSystem } from '../domain/changes/journaling-file-system.js';
 import { recoverJournal } from '../domain/changes/recovery.js';
@@ -48,7 +48,7 @@ export function bindJournal(container: Container, journal: JournalConfig, redis?
   container
     .bind(TOKENS.JournalingFileSystem)
     .toResolvedValue(
-      (files: FileSystemPort, store: ChangeJournal, snapshots: Snapshots, authors: AsyncLocalChangeAuthor, clock: Clock, metrics: PrometheusMetrics | undefined) =>
+      (files: FileSystemPort, store: ChangeJournal, snapshots: Snapshots, authors: AsyncLocalChangeAuthor, clock: Clock, metrics: ServerMetrics | undefined) =>
         new JournalingFileSystem(
           files,
           store,

@@ -2,7 +2,7 @@ import { RedisChangeFeed } from '../adapters/outbound/feed/redis-change-feed.js'
 import { RedisChangeJournal } from '../adapters/outbound/journal/redis-change-journal.js';
 import { RedisSessionState } from '../adapters/outbound/redis-session-state.js';
 import { JOURNAL_DEFAULTS } from '../config/schema.js';
-import type { RemoteAdapters } from './core-container.js';
+import type { RemoteAdapters } from './remote-adapters.js';
 
 /**
  * What session_store.url (Redis) shares between replicas: the sessions, the change journal's

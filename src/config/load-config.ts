@@ -1,7 +1,6 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import convict from 'convict';
-import { parseCommandLine } from '../cli/command-line.js';
 import { toolsetOf, type Toolset } from '../domain/tool-names.js';
 import type { AppConfig, JournalConfig, RootConfig } from './app-config.js';
 import { resolveAuth } from './auth-config.js';
@@ -12,13 +11,24 @@ import { zeroConfigRoots } from './zero-config-roots.js';
 
 export { ConfigError };
 
+/** What the command line asks of the configuration: the CLI parses it (src/cli), config only reads it. */
+export interface ConfigRequest {
+  readonly config?: string;
+  /** Zero-config form: each DIR becomes a root. Empty with --config. */
+  readonly dirs: readonly string[];
+  /** Serve stdio rather than Streamable HTTP. */
+  readonly stdio: boolean;
+  /** No DIR, no config file, not --http: the folders the client shares are the roots. */
+  readonly clientRoots: boolean;
+  readonly readOnly: boolean;
+}
+
 /**
  * Reads the YAML file named by --config or MCP_FS_CONFIG (or, with DIR arguments, makes one root
  * per directory; with neither, leaves the roots to the client), applies env and flags on top,
- * validates everything.
+ * validates everything. `argv` is the raw command line, for the flags the schema reads itself (--port...).
  */
-export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
-  const commandLine = parseCommandLine(argv, env);
+export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
   const zeroConfig = commandLine.dirs.length > 0 || commandLine.clientRoots;
   const configFile = zeroConfig ? undefined : locateConfigFile(commandLine.config ?? env.MCP_FS_CONFIG);
 

@@ -10,7 +10,7 @@ import { RedisChangeFeed } from '../../src/adapters/outbound/feed/redis-change-f
 import { InMemorySessionState } from '../../src/adapters/outbound/in-memory-session-state.js';
 import { PrometheusMetrics } from '../../src/adapters/outbound/prometheus-metrics.js';
 import { RedisSessionState } from '../../src/adapters/outbound/redis-session-state.js';
-import type { SessionStateStore } from '../../src/adapters/outbound/session-state-store.js';
+import type { SessionStateStore } from '../../src/adapters/shared/session-state-store.port.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { buildCoreContainer, buildStdioContainer } from '../../src/composition/core-container.js';
 import { TOKENS } from '../../src/composition/tokens.js';

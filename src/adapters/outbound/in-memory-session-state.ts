@@ -1,7 +1,7 @@
 import type { SessionLimits } from '../../config/app-config.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type { FileFingerprint } from '../../domain/ports/session-state.port.js';
-import { MAX_FILES_PER_SESSION, type OpenOutcome, type SessionRecord, type SessionStateStore } from './session-state-store.js';
+import { MAX_FILES_PER_SESSION, type OpenOutcome, type SessionRecord, type SessionStateStore } from '../shared/session-state-store.port.js';
 
 export { MAX_FILES_PER_SESSION };
 

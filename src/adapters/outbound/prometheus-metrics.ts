@@ -1,14 +1,12 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { JournalObserver } from '../../domain/ports/change-journal.port.js';
-import type { ToolCallObserver, ToolCallRecord } from '../inbound/mcp/tool-call-observer.js';
-import type { AdmissionObserver } from '../inbound/mcp/admission-budget.js';
+import type { ServerMetrics, ToolCallRecord } from '../shared/metrics.port.js';
 
 /**
  * The Prometheus registry of one server (prom-client). Labels take only bounded values: tool
  * names from the registered definitions, configured root names ('other' for anything a client
  * made up), error codes and fixed reasons; never a path, a principal or a token.
  */
-export class PrometheusMetrics implements ToolCallObserver, JournalObserver, AdmissionObserver {
+export class PrometheusMetrics implements ServerMetrics {
   readonly registry = new Registry();
   private readonly roots: ReadonlySet<string>;
   private readonly toolCalls: Counter<'tool' | 'root' | 'outcome'>;

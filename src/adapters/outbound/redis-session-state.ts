@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { SessionLimits } from '../../config/app-config.js';
 import type { Logger } from '../../domain/ports/logger.port.js';
 import type { FileFingerprint } from '../../domain/ports/session-state.port.js';
-import { MAX_FILES_PER_SESSION, SessionStoreUnavailable, type OpenOutcome, type SessionRecord, type SessionStateStore } from './session-state-store.js';
+import { MAX_FILES_PER_SESSION, SessionStoreUnavailable, type OpenOutcome, type SessionRecord, type SessionStateStore } from '../shared/session-state-store.port.js';
 
 const PREFIX = 'mcp-fs:';
 /** Sorted sets of open session ids, scored by expiry time (ms): one for the cluster, one per principal. */

@@ -1,5 +1,5 @@
 import type { SessionLimits } from '../../../src/config/app-config.js';
-import type { SessionStateStore } from '../../../src/adapters/outbound/session-state-store.js';
+import type { SessionStateStore } from '../../../src/adapters/shared/session-state-store.port.js';
 
 /**
  * One behaviour for every session store: the in-memory one and Redis run the same cases, so the

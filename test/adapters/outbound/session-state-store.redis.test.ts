@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { RedisSessionState } from '../../../src/adapters/outbound/redis-session-state.js';
-import { SessionStoreUnavailable } from '../../../src/adapters/outbound/session-state-store.js';
+import { SessionStoreUnavailable } from '../../../src/adapters/shared/session-state-store.port.js';
 import { defaultSessionLimits } from '../../../src/config/schema.js';
 import { RecordingLogger } from '../../support/recording-logger.js';
 import { RedisProcess, redisSuite } from '../../support/redis-cluster.js';

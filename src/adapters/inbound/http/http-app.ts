@@ -3,17 +3,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { inject, injectable, optional } from 'inversify';
 import Koa from 'koa';
-import { TOKENS } from '../../../composition/tokens.js';
+import { TOKENS } from '../../shared/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { McpHttpEndpoint, MCP_PATH } from '../mcp/http-transport.js';
 import { SessionRegistry } from '../mcp/session-registry.js';
 import { AdmissionBudget } from '../mcp/admission-budget.js';
 import { HttpAuthentication } from './auth/http-authentication.js';
-import type { SessionStateStore } from '../../outbound/session-state-store.js';
+import type { SessionStateStore } from '../../shared/session-state-store.port.js';
 import { healthRouter } from './health-route.js';
 import { metricsRouter } from './metrics-route.js';
-import type { PrometheusMetrics } from '../../outbound/prometheus-metrics.js';
+import type { ServerMetrics } from '../../shared/metrics.port.js';
 import { hostGuard, hostJudge } from './host-guard.js';
 import { logRefusal } from './auth/bearer-middleware.js';
 import { UNRESTRICTED_PRINCIPAL, type Principal } from '../../../domain/principal.js';
@@ -49,7 +49,7 @@ export class HttpServer {
     @inject(TOKENS.SessionStore) private readonly store: SessionStateStore,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(HttpAuthentication) private readonly auth: HttpAuthentication,
-    @inject(TOKENS.Metrics) private readonly metrics: PrometheusMetrics,
+    @inject(TOKENS.Metrics) private readonly metrics: ServerMetrics,
     @inject(AdmissionBudget) budget: AdmissionBudget,
     @inject(WatchBudget) @optional() watches?: WatchBudget,
   ) {

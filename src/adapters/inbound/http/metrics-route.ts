@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { PrometheusMetrics } from '../../outbound/prometheus-metrics.js';
+import type { ServerMetrics } from '../../shared/metrics.port.js';
 
 export const METRICS_PATH = '/metrics';
 
 /** GET /metrics in the Prometheus text format; `allowed` decides who may read it (auth on: loopback or a token). */
-export function metricsRouter(metrics: PrometheusMetrics, allowed: (ctx: Koa.Context) => Promise<boolean>): Router {
+export function metricsRouter(metrics: ServerMetrics, allowed: (ctx: Koa.Context) => Promise<boolean>): Router {
   const router = new Router();
   router.get(METRICS_PATH, async (ctx) => {
     if (!(await allowed(ctx))) {

@@ -1,3 +1,5 @@
+import type { AdmissionObserver } from '../../shared/metrics.port.js';
+
 /** The admission budget's limits, in bytes of request bodies (HTTP) or lines (stdio) being read or held. */
 export interface AdmissionLimits {
   /** Across the whole server (limits.inflight_request_bytes). */
@@ -14,12 +16,6 @@ export type AdmissionLimitName = typeof TOTAL_LIMIT | typeof PRINCIPAL_LIMIT;
 export const SMALL_REQUEST_BYTES = 64 * 1024;
 /** The part of the total that only small bytes may use, so large requests can never starve small ones. */
 export const SMALL_SLICE_DIVISOR = 8;
-
-/** What the metrics see: bytes admitted and refused (the gauge of the in-flight total reads `inFlight`). */
-export interface AdmissionObserver {
-  requestBytesAdmitted(bytes: number): void;
-  requestBytesRefused(bytes: number): void;
-}
 
 /**
  * The bytes of requests the server reads or holds at once, across the server and per principal

@@ -5,7 +5,7 @@ import { inject, injectable } from 'inversify';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { TOKENS } from '../../../composition/tokens.js';
+import { TOKENS } from '../../shared/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import { domainRootsOf, servedToolsets } from '../../../config/domain-roots.js';
 import { isWithin, realpathOfNearest } from '../../../config/state-dir.js';

@@ -3,7 +3,7 @@ import { inject, injectable } from 'inversify';
 import { z } from 'zod';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
-import { TOKENS } from '../../../composition/tokens.js';
+import { TOKENS } from '../../shared/tokens.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { CompletePath, type Completions } from '../../../domain/tools/complete-path.js';

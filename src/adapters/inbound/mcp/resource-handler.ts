@@ -8,7 +8,7 @@ import {
   ReadResourceRequestSchema,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { TOKENS } from '../../../composition/tokens.js';
+import { TOKENS } from '../../shared/tokens.js';
 import { DomainError, errors } from '../../../domain/errors.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { ReadResource, type ResourceContent } from '../../../domain/tools/read-resource.js';

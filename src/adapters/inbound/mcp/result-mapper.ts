@@ -6,7 +6,7 @@ import { describeIssues, parseArguments } from './argument-parser.js';
 import { jsonByteLength } from './json-size.js';
 import { rememberResultJson } from './message-json.js';
 import type { ToolCallContext, ToolDefinition, ToolLogFields, ToolOutput } from './tool-definition.js';
-import type { ToolCallObserver, ToolCallRecord } from './tool-call-observer.js';
+import type { ToolCallObserver, ToolCallRecord } from '../../shared/metrics.port.js';
 import type { PreparedTool } from './tool-schemas.js';
 import type { FailedCall } from './session-log.js';
 

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
-import { TOKENS } from '../../../composition/tokens.js';
+import { TOKENS } from '../../shared/tokens.js';
+import { MCP_TOKENS } from './mcp-tokens.js';
 import { readPackageJson } from '../../../config/package-info.js';
 import type { PathPolicy } from '../../../domain/path-policy.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
@@ -17,7 +18,7 @@ import { McpCompletionHandler } from './completions.js';
 import { McpResourceHandler } from './resource-handler.js';
 import { McpSubscriptionHandler } from './subscriptions.js';
 import { type FailedCall, SessionLog } from './session-log.js';
-import type { ToolCallObserver } from './tool-call-observer.js';
+import type { ToolCallObserver } from '../../shared/metrics.port.js';
 import { invokeTool, rejectTool } from './result-mapper.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { prepareTool, type PreparedTool } from './tool-schemas.js';
@@ -36,7 +37,7 @@ const INSTRUCTIONS =
   'create_file over an existing file need a view of that file first.';
 
 /**
- * One MCP Server per session, serving every tool bound to TOKENS.ToolDefinition. tools/list
+ * One MCP Server per session, serving every tool bound to MCP_TOKENS.ToolDefinition. tools/list
  * and tools/call are answered here rather than by the SDK's McpServer, which would reject bad
  * arguments in its own words before our code (and the call log, NFR-017) ever saw the call.
  */
@@ -47,13 +48,13 @@ export class McpServerFactory {
   private listing?: ListToolsResult['tools'];
 
   constructor(
-    @multiInject(TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
+    @multiInject(MCP_TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
     @inject(TOKENS.Logger) private readonly logger: Logger,
-    @inject(TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
+    @inject(MCP_TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
     @inject(TOKENS.Metrics) @optional() private readonly observer?: ToolCallObserver,
     @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
     @inject(TOKENS.PathPolicy) @optional() private readonly paths?: PathPolicy,
-    @inject(TOKENS.ChangeAuthors) @optional() private readonly authors?: AsyncLocalChangeAuthor,
+    @inject(MCP_TOKENS.ChangeAuthors) @optional() private readonly authors?: AsyncLocalChangeAuthor,
     @inject(McpCompletionHandler) @optional() private readonly completions?: McpCompletionHandler,
     @inject(ClientRoots) @optional() private readonly clientRoots?: ClientRoots,
     @inject(McpSubscriptionHandler) @optional() private readonly subscriptions?: McpSubscriptionHandler,

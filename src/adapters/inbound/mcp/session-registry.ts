@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { TOKENS, type SessionEndListener } from '../../../composition/tokens.js';
+import { TOKENS } from '../../shared/tokens.js';
+import { MCP_TOKENS, type SessionEndListener } from './mcp-tokens.js';
 import type { ChangeFeed } from '../../../domain/ports/change-feed.port.js';
 import type { ChangeJournal } from '../../../domain/ports/change-journal.port.js';
 import type { Clock } from '../../../domain/ports/clock.port.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import type { Principal } from '../../../domain/principal.js';
-import type { OpenOutcome, SessionRecord, SessionStateStore } from '../../outbound/session-state-store.js';
+import type { OpenOutcome, SessionRecord, SessionStateStore } from '../../shared/session-state-store.port.js';
 
 export interface McpSession {
   readonly id: string;
@@ -40,7 +41,7 @@ export class SessionRegistry {
   private sweeper?: NodeJS.Timeout;
 
   constructor(
-    @multiInject(TOKENS.SessionEndListener) @optional() listeners: SessionEndListener[] | undefined,
+    @multiInject(MCP_TOKENS.SessionEndListener) @optional() listeners: SessionEndListener[] | undefined,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.SessionStore) private readonly store: SessionStateStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,

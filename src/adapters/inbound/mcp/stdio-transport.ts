@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { TOKENS } from '../../../composition/tokens.js';
+import { TOKENS } from '../../shared/tokens.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { UNRESTRICTED_PRINCIPAL } from '../../../domain/principal.js';

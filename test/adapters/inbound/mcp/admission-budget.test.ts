@@ -3,8 +3,8 @@ import {
   PRINCIPAL_LIMIT,
   SMALL_REQUEST_BYTES,
   TOTAL_LIMIT,
-  type AdmissionObserver,
 } from '../../../../src/adapters/inbound/mcp/admission-budget.js';
+import type { AdmissionObserver } from '../../../../src/adapters/shared/metrics.port.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

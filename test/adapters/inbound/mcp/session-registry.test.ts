@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { SessionRegistry } from '../../../../src/adapters/inbound/mcp/session-registry.js';
 import { InMemorySessionState } from '../../../../src/adapters/outbound/in-memory-session-state.js';
 import { InProcessChangeFeed } from '../../../../src/adapters/outbound/feed/in-process-change-feed.js';
-import type { SessionEndListener } from '../../../../src/composition/tokens.js';
+import type { SessionEndListener } from '../../../../src/adapters/inbound/mcp/mcp-tokens.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
 
 const IDLE_MS = 1000;

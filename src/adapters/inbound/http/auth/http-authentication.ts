@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { inject, injectable, optional } from 'inversify';
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { TOKENS } from '../../../../composition/tokens.js';
+import { TOKENS } from '../../../shared/tokens.js';
 import type { AppConfig, OAuthConfig } from '../../../../config/app-config.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
-import type { PrometheusMetrics } from '../../../outbound/prometheus-metrics.js';
+import type { ServerMetrics } from '../../../shared/metrics.port.js';
 import type { BearerAuthenticator } from './authenticator.js';
 import { bearerAuth, bearerJudge, bearerTokenOf, type BearerChallenge, type BearerJudge } from './bearer-middleware.js';
 import { JwtAuthenticator } from './jwt-authenticator.js';
@@ -26,7 +26,7 @@ export class HttpAuthentication {
   constructor(
     @inject(TOKENS.Config) private readonly config: AppConfig,
     @inject(TOKENS.Logger) private readonly logger: Logger,
-    @inject(TOKENS.Metrics) @optional() private readonly metrics?: PrometheusMetrics,
+    @inject(TOKENS.Metrics) @optional() private readonly metrics?: ServerMetrics,
   ) {
     const auth = config.auth;
     if (auth?.mode === 'tokens') this.authenticator = new StaticTokenAuthenticator(auth.tokens);
