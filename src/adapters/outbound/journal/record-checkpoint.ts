@@ -69,7 +69,7 @@ export class RecordCheckpoint {
       return null;
     }
     const [records, claims] = this.mtimes();
-    if (parsed.v !== VERSION || parsed.records !== records || parsed.claims !== claims) return null;
+    if (!wellFormed(parsed) || parsed.records !== records || parsed.claims !== claims) return null;
     const at = this.known;
     // Read only if it is still the file adopted: another server may have written a newer one since.
     const body = () => (signature(this.file) === at ? this.readBody(parsed.count) : null);
@@ -129,6 +129,18 @@ export class RecordCheckpoint {
   private mtimes(): [string, string] {
     return [statSync(this.records, { bigint: true }).mtimeNs.toString(), statSync(this.claims, { bigint: true }).mtimeNs.toString()];
   }
+}
+
+/** A head this version wrote (another version's, or a damaged one, is not used: the directory is read). */
+function wellFormed(head: CheckpointHead): boolean {
+  return (
+    typeof head === 'object' &&
+    head !== null &&
+    head.v === VERSION &&
+    [head.bytes, head.stored, head.count].every(Number.isSafeInteger) &&
+    typeof head.maxId === 'string' &&
+    Array.isArray(head.eager)
+  );
 }
 
 function signature(file: string): string {

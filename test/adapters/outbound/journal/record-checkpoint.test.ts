@@ -107,6 +107,17 @@ describe('DiskChangeJournal start-up from its index checkpoint (issue 31)', () =
     expect(await again.storedBytes()).toBe(filesBytes(dir));
   });
 
+  it('a head of another version or shape is not used: the records are read', async () => {
+    const text = readFileSync(join(dir, 'index'), 'utf8');
+    const head = JSON.parse(text.slice(0, text.indexOf('\n'))) as Record<string, unknown>;
+    const { eager, ...older } = head;
+    writeFileSync(join(dir, 'index'), `${JSON.stringify({ ...older, pending: eager })}${text.slice(text.indexOf('\n'))}`);
+    const bytes = filesBytes(dir);
+    const again = new DiskChangeJournal(dir, new ManualClock());
+    expect((await again.list({})).map((record) => record.id)).toEqual([...ids].reverse());
+    expect(await again.storedBytes()).toBe(bytes);
+  });
+
   it('is written when the journal has been idle a second after a change, not only at close', async () => {
     const again = new DiskChangeJournal(dir, new ManualClock());
     const id = await again.begin(draft({ path: 'idle.txt' }), image(7));
