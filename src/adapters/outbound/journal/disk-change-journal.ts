@@ -225,14 +225,9 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async prune(before: Date): Promise<number> {
-    let removed = 0;
-    for (const [id, held] of this.index.entries()) {
-      if (held.committed && Date.parse(held.record.time) < before.getTime()) {
-        await this.abort(id);
-        removed += 1;
-      }
-    }
-    return removed;
+    const ids = this.index.committedBefore(before.getTime());
+    for (const id of ids) await this.abort(id);
+    return ids.length;
   }
 
   /** Resolves once every image file and marker of the changes so far is written (not synced). */
@@ -327,7 +322,7 @@ export class DiskChangeJournal implements ChangeJournal {
       this.seen = -1;
       this.refresh();
     };
-    this.index.seed(head, head.eager, { count: head.count, maxId: head.maxId, read: adopted.body, fallback });
+    this.index.seed(head, head.eager, { count: head.count, maxId: head.maxId, oldest: head.oldest, read: adopted.body, fallback });
     if (head.maxId !== '') this.ids.observe(head.maxId);
     this.seen = mtime;
     return true;

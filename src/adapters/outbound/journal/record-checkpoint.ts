@@ -20,6 +20,8 @@ export interface CheckpointHead {
   /** How many committed records the body holds (one a line), and the largest id among them. */
   readonly count: number;
   readonly maxId: string;
+  /** The earliest time (ms) among them: retention prunes nothing of them before then. */
+  readonly oldest: number;
   /**
    * The records start-up needs, in full: those not committed (few: a crash's, or another
    * deployment's) and those with an undo's claim (recovery looks each claim's record up).
@@ -90,13 +92,17 @@ export class RecordCheckpoint {
     const eager: [string, Held][] = [];
     const lines: string[] = [];
     let maxId = '';
+    let oldest = Number.MAX_SAFE_INTEGER;
     const claimed = new Set(readdirSync(this.claims));
     for (const [id, held] of entries()) {
       if (!held.committed || claimed.has(id)) eager.push([id, held]);
-      else lines.push(JSON.stringify([id, held]));
+      else {
+        lines.push(JSON.stringify([id, held]));
+        oldest = Math.min(oldest, Date.parse(held.record.time));
+      }
       if (id > maxId) maxId = id;
     }
-    const head: CheckpointHead = { v: VERSION, records, claims, bytes: totals.bytes, stored: totals.stored, count: lines.length, maxId, eager };
+    const head: CheckpointHead = { v: VERSION, records, claims, bytes: totals.bytes, stored: totals.stored, count: lines.length, maxId, oldest, eager };
     const temp = `${this.file}.tmp`;
     // Security: the same private directory as the records; 0600 like them.
     await writeSynced(temp, Buffer.from(`${JSON.stringify(head)}\n${lines.join('\n')}\n`));
@@ -137,7 +143,7 @@ function wellFormed(head: CheckpointHead): boolean {
     typeof head === 'object' &&
     head !== null &&
     head.v === VERSION &&
-    [head.bytes, head.stored, head.count].every(Number.isSafeInteger) &&
+    [head.bytes, head.stored, head.count, head.oldest].every(Number.isSafeInteger) &&
     typeof head.maxId === 'string' &&
     Array.isArray(head.eager)
   );

@@ -34,6 +34,8 @@ interface Unread {
   readonly count: number;
   /** The largest id among them: a record with a larger id is not among them (a new one). */
   readonly maxId: string;
+  /** The earliest time (ms) among them. */
+  readonly oldest: number;
   /** Null when they cannot be read (a torn checkpoint): `fallback` then reads the directory. */
   read(): [string, Held][] | null;
   fallback(): void;
@@ -139,6 +141,12 @@ export class RecordIndex {
 
   usage(): { bytes: number; records: number } {
     return { bytes: this.bytes, records: this.held.size + (this.unread?.count ?? 0) };
+  }
+
+  /** Committed records made before `time` (ms); the records not read yet only if one of them is that old. */
+  committedBefore(time: number): string[] {
+    if (this.unread !== null && this.unread.oldest < time) this.readAll();
+    return [...this.held].filter(([, held]) => held.committed && Date.parse(held.record.time) < time).map(([id]) => id);
   }
 
   /** The oldest committed records that still hold a before-image. */

@@ -77,6 +77,18 @@ describe('DiskChangeJournal start-up from its index checkpoint (issue 31)', () =
     expect((await again.list({})).map((record) => record.id)).toEqual([id]);
   });
 
+  it('retention reads the records only when the checkpoint says one of them is old enough to go', async () => {
+    garbleRecords(dir);
+    const again = new DiskChangeJournal(dir, new ManualClock());
+    truncateSync(join(dir, 'index'), readFileSync(join(dir, 'index'), 'utf8').indexOf('\n') + 1);
+    // The draft's changes are made at the clock's time: none is older than it.
+    expect(await again.prune(new ManualClock().now())).toBe(0);
+    expect(await again.usage()).toEqual({ bytes: (RECORDS - 1) * 2000, records: RECORDS });
+    // A later bound covers them: the body is needed (torn here, so the garbled directory is read: nothing to prune).
+    expect(await again.prune(new Date(new ManualClock().now().getTime() + 1))).toBe(0);
+    expect(await again.usage()).toEqual({ bytes: 0, records: 0 });
+  });
+
   it('a change made after it is in the next one, written at close', async () => {
     const again = new DiskChangeJournal(dir, new ManualClock());
     const id = await again.begin(draft({ path: 'new.txt' }), image(9));
