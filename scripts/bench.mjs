@@ -6,6 +6,8 @@
 // It asserts nothing about time: a busy machine gives slower figures, never a failing test run.
 //
 //   npm run bench -- [--quick] [--only startup,read4k,...] [--json FILE]
+// startupJournal compares the empty-journal start-up with a build before the journal when
+// MCPFS_BENCH_BASELINE names its dist/main.js (e.g. a9ba1fc, built in a copy made with git archive).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +16,7 @@ import { floorHttp, ourHttp, ourStdio, referenceStdio, rssMiB, writeConfig } fro
 import { renderTable } from './bench/stats.mjs';
 import * as workloads from './bench/workloads.mjs';
 
-const ORDER = ['startup', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'journal', 'copyTree', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'diffDuringRewrites', 'grepCold'];
+const ORDER = ['startup', 'startupJournal', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'journal', 'copyTree', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'diffDuringRewrites', 'grepCold'];
 
 function parseArgs(argv) {
   const options = { quick: false, only: ORDER, json: undefined };

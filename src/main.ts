@@ -37,22 +37,40 @@ async function main(argv: string[]): Promise<void> {
     const container = await buildStdioContainer(config);
     await recoverJournal(container);
     const server = container.get(StdioServer);
-    onShutdownSignal(() => server.stop(), signalLogger(container.get(TOKENS.Logger)));
+    onShutdownSignal(async () => {
+      await server.stop();
+      await closeJournal(container);
+    }, signalLogger(container.get(TOKENS.Logger)));
     const { closed } = await server.start();
     await closed;
+    await closeJournal(container);
     process.exit(0);
   }
   const [{ buildContainer }, { HttpServer }] = await Promise.all([import('./composition/container.js'), import('./adapters/inbound/http/http-app.js')]);
   const container = buildContainer(config);
   await recoverJournal(container);
   const server = container.get(HttpServer);
-  onShutdownSignal(() => server.stop(), signalLogger(container.get(TOKENS.Logger)));
+  onShutdownSignal(async () => {
+    await server.stop();
+    await closeJournal(container);
+  }, signalLogger(container.get(TOKENS.Logger)));
   await server.start();
 }
 
 async function recoverJournal(container: Container): Promise<void> {
   if (!container.isBound(TOKENS.ChangeJournal)) return;
   await recoverJournalAtStartup(container.get(TOKENS.ChangeJournal), container.get(TOKENS.PathPolicy), container.get(TOKENS.Snapshots), container.get(TOKENS.FileSystem), container.get(TOKENS.Logger));
+}
+
+/** A clean stop closes the journal: its begin log checkpointed, and its index's checkpoint written for the next start-up (issue 31). */
+async function closeJournal(container: Container): Promise<void> {
+  if (!container.isBound(TOKENS.ChangeJournal)) return;
+  try {
+    await container.get(TOKENS.ChangeJournal).close?.();
+  } catch (error) {
+    // Nothing is lost: the next start-up replays the log and reads the records in full.
+    container.get(TOKENS.Logger).warn('journal close failed', { error: String(error) });
+  }
 }
 
 function signalLogger(logger: Logger): (signal: string) => void {

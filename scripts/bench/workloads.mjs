@@ -12,6 +12,7 @@ import RE2 from 're2';
 import { EXPECT } from './corpus.mjs';
 import { call, ourHttp, ourStdio, referenceStdio, rssMiB } from './servers.mjs';
 import { latency, throughput, timed } from './stats.mjs';
+export { startupJournal } from './startup-journal.mjs';
 
 const run = promisify(execFile);
 const ROOT = 'bench';
@@ -23,7 +24,7 @@ const ROOT = 'bench';
  * without it that run fell to whichever variant came first in round 0 (ours: a grep of 1.8 s
  * against a median of 0.35 s).
  */
-async function interleaved(rounds, variants) {
+export async function interleaved(rounds, variants) {
   const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
   const names = Object.keys(variants);
   for (const name of names) await variants[name]();
@@ -37,15 +38,15 @@ async function interleaved(rounds, variants) {
   return samples;
 }
 
-function expectEqual(what, actual, expected) {
+export function expectEqual(what, actual, expected) {
   if (actual !== expected) throw new Error(`${what}: got ${actual}, expected ${expected}`);
 }
 
-function ratio(a, b) {
+export function ratio(a, b) {
   return a !== undefined && b !== undefined ? a / b : undefined;
 }
 
-function ratioText(value, against) {
+export function ratioText(value, against) {
   return value === undefined ? '—' : `${value.toFixed(2)}× ${against}`;
 }
 

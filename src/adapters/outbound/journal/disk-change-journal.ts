@@ -13,6 +13,8 @@ import { BeginLog, segmentBytesFor } from './begin-log.js';
 import { ForeignBeginLogs, type LoggedChange } from './begin-log-reader.js';
 import { replayBeginLogs } from './begin-log-replay.js';
 import { readStored, RecordIndex, type Held, type Stored } from './record-index.js';
+import { RecordCheckpoint } from './record-checkpoint.js';
+import { IdleCheckpoints, type CheckpointOutcome } from './idle-checkpoints.js';
 import { UnwrittenImages } from './unwritten-images.js';
 import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncPath, writeSynced } from './image-files.js';
 
@@ -30,7 +32,8 @@ import { encodeImageFile, imageFileSize, readImageFile, readImageRecord, syncPat
  * pending record, which recovery commits by what the root holds. Pending records of a process that
  * is gone are left for the domain's recovery, which commits or aborts each by what the roots hold.
  * The records are indexed in memory and read again when the records directory changed (another
- * server on the same journal wrote one).
+ * server on the same journal wrote one). Start-up reads them from a checkpoint of that index when
+ * the directory has not changed since it was written (RecordCheckpoint, issue 31), else in full.
  *
  * journal.max_bytes bounds the whole directory (issue 27): each record's files are measured as they
  * are written (an image file not written yet, at the size it will have), the begin log's segments
@@ -50,6 +53,8 @@ export class DiskChangeJournal implements ChangeJournal {
   private logged = new Map<string, LoggedChange>();
   /** The records directory's mtime when the index was last read; another writer changes it. */
   private seen = -1;
+  private readonly checkpoint: RecordCheckpoint;
+  private readonly checkpoints = new IdleCheckpoints(() => this.writeCheckpoint());
 
   constructor(
     private readonly dir: string,
@@ -71,7 +76,16 @@ export class DiskChangeJournal implements ChangeJournal {
     const settle = async (ids: Iterable<string>) => (await Promise.allSettled([...ids].map((id) => this.unwritten.write(id)))).every((write) => write.status === 'fulfilled');
     const segmentBytes = maxBytes === undefined ? undefined : segmentBytesFor(maxBytes);
     this.log = new BeginLog(logDir, { pid: process.pid, instance: this.instance, host: HOST }, files, settle, { segmentBytes });
-    this.load();
+    this.checkpoint = new RecordCheckpoint(dir, this.records, claims);
+    if (!this.adopt()) {
+      this.load();
+      this.checkpoints.due();
+    }
+    // Each call that changes the journal is busy until it settles, and makes a checkpoint due.
+    for (const name of MUTATIONS) {
+      const method = (this[name] as (...args: unknown[]) => Promise<unknown>).bind(this);
+      (this as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => this.checkpoints.track(method(...args));
+    }
   }
 
   async begin(draft: ChangeDraft, image: BeforeImage | null): Promise<string> {
@@ -211,14 +225,9 @@ export class DiskChangeJournal implements ChangeJournal {
   }
 
   async prune(before: Date): Promise<number> {
-    let removed = 0;
-    for (const [id, held] of this.index.entries()) {
-      if (held.committed && Date.parse(held.record.time) < before.getTime()) {
-        await this.abort(id);
-        removed += 1;
-      }
-    }
-    return removed;
+    const ids = this.index.committedBefore(before.getTime());
+    for (const id of ids) await this.abort(id);
+    return ids.length;
   }
 
   /** Resolves once every image file and marker of the changes so far is written (not synced). */
@@ -226,10 +235,11 @@ export class DiskChangeJournal implements ChangeJournal {
     await this.unwritten.flush();
   }
 
-  /** Makes every begin's image file durable and removes the begin log (a clean shutdown leaves none). */
+  /** Makes every begin's image file durable, removes the begin log (a clean shutdown leaves none), and writes the checkpoint. */
   async close(): Promise<void> {
     await this.settled();
     await this.log.close();
+    await this.checkpoints.close();
   }
 
   /** What `id`'s image file says now: its record, committed or not (null once it is gone). */
@@ -243,9 +253,9 @@ export class DiskChangeJournal implements ChangeJournal {
     return this.index.usage();
   }
 
-  /** The records' files, and the begin log's segments until their checkpoint removes them. */
+  /** The records' files, the begin log's segments until their checkpoint removes them, and the index's checkpoint. */
   async storedBytes(): Promise<number> {
-    return this.index.stored() + this.log.bytes();
+    return this.index.stored() + this.log.bytes() + this.checkpoint.bytes();
   }
 
   async compact(): Promise<void> {
@@ -301,6 +311,31 @@ export class DiskChangeJournal implements ChangeJournal {
     if (durable) await syncPath(this.records);
   }
 
+  /** Start-up from the checkpoint, when it still describes the directory: its totals and the records recovery needs now, the rest when needed. */
+  private adopt(): boolean {
+    const mtime = statSync(this.records).mtimeMs;
+    const adopted = this.checkpoint.adopt();
+    if (adopted === null) return false;
+    const { head } = adopted;
+    const fallback = () => {
+      // Torn: the directory is read in full.
+      this.seen = -1;
+      this.refresh();
+    };
+    this.index.seed(head, head.eager, { count: head.count, maxId: head.maxId, oldest: head.oldest, read: adopted.body, fallback });
+    if (head.maxId !== '') this.ids.observe(head.maxId);
+    this.seen = mtime;
+    return true;
+  }
+
+  /** 'never': this server cannot vouch that its index is the directory's (another server's log is there, or it wrote a checkpoint). */
+  private async writeCheckpoint(): Promise<CheckpointOutcome> {
+    await this.unwritten.flush();
+    if (this.checkpoints.busy() || this.unwritten.size() > 0) return 'later';
+    if (this.foreign.look().size > 0) return 'never';
+    return this.checkpoint.write(this.index.totals(), () => this.index.entries());
+  }
+
   /** Start-up: reads every record; a temp of an interrupted record write, a torn begin, and a marker with no record are litter. */
   private load(): void {
     this.refresh();
@@ -354,6 +389,9 @@ export class DiskChangeJournal implements ChangeJournal {
     for (const [id, held] of this.index.entries()) if (!known.has(id) && !this.unwritten.has(id) && !(held.owner?.instance === this.instance && !held.committed)) this.index.put(id, undefined);
   }
 }
+
+/** The calls that change the journal (see track). */
+const MUTATIONS = ['begin', 'commit', 'abort', 'claimUndo', 'finishUndo', 'releaseUndo', 'adoptUndo', 'dropImage', 'prune', 'forget'] as const;
 
 function sizeOf(file: string): number {
   try {

@@ -107,7 +107,7 @@ export function imageFileSize(file: string): number {
 }
 
 /** The first line of a file (within MANIFEST_PROBE bytes) and the file's size; null when it cannot be read. */
-function readHead(file: string): { line: string; size: number } | null {
+export function readHead(file: string): { line: string; size: number } | null {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');

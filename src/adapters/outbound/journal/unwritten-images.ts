@@ -35,6 +35,11 @@ export class UnwrittenImages {
     this.waiting.set(id, { image: copyOf(image), job: null });
   }
 
+  /** How many are held here, not written yet. */
+  size(): number {
+    return this.waiting.size;
+  }
+
   has(id: string): boolean {
     return this.waiting.has(id);
   }

@@ -1,0 +1,63 @@
+// Issue 31's start-up row: a stdio start to its first result with the journal pre-filled to 1 GiB,
+// against the reference server, a bare `node -e 0`, and the same start with an empty journal
+// (against a build before the journal when MCPFS_BENCH_BASELINE names its dist/main.js).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { filledJournal } from './journal-fill.mjs';
+import { call, referenceStdio, stdioClient, OUR_MAIN } from './servers.mjs';
+import { latency } from './stats.mjs';
+import { expectEqual, interleaved, ratio, ratioText } from './workloads.mjs';
+
+const run = promisify(execFile);
+const GiB = 1024 ** 3;
+
+export async function startupJournal(ctx) {
+  const rounds = ctx.quick ? 3 : 7;
+  const path = join(ctx.corpus, 'small-4k.txt');
+  const expected = readFileSync(path, 'utf8');
+  const full = await filledJournal(GiB);
+  const empty = mkdtempSync(join(tmpdir(), 'mcpfs-bench-empty-journal-'));
+  const baseline = process.env.MCPFS_BENCH_BASELINE;
+  const start = (main, env) => async () => {
+    const s = await stdioClient([main, '--stdio', '--config', ctx.config], env);
+    expectEqual('startup read_file', (await call(s.client, 'read_file', { root: 'bench', path: 'small-4k.txt' })).content, expected);
+    await s.close();
+  };
+  const variants = {
+    // The untimed first round is the one that reads a freshly filled journal in full and writes its checkpoint.
+    full: start(OUR_MAIN, { MCP_FS_JOURNAL_DIR: full }),
+    empty: start(OUR_MAIN, { MCP_FS_JOURNAL_DIR: empty }),
+    reference: async () => {
+      const s = await referenceStdio(ctx.corpus);
+      await call(s.client, 'read_text_file', { path });
+      await s.close();
+    },
+    node: () => run(process.execPath, ['-e', '0']),
+    ...(baseline && existsSync(baseline) ? { baseline: start(baseline, {}) } : {}),
+  };
+  try {
+    const samples = await interleaved(rounds, variants);
+    const ours = latency(samples.full);
+    const ref = latency(samples.reference);
+    const node = latency(samples.node);
+    const emptyJournal = latency(samples.empty);
+    const before = samples.baseline ? latency(samples.baseline) : undefined;
+    const toRef = ratio(ours.median, ref.median);
+    const toNode = ratio(ours.median, node.median);
+    const emptyTo = before ? ratio(emptyJournal.median, before.median) : ratio(emptyJournal.median, ref.median);
+    return {
+      name: 'startup with a 1 GiB journal: spawn → initialize → first read_file (stdio)',
+      ours,
+      reference: ref,
+      floors: [['node -e 0', node], ['empty journal', emptyJournal], ...(before ? [['build before the journal', before]] : [])],
+      ratio: `${ratioText(toRef, 'ref')}, ${ratioText(toNode, 'node')}; empty journal ${ratioText(emptyTo, before ? 'a9ba1fc' : 'ref')}`,
+      bar: `≤ reference, ≤ 4× node -e 0; empty journal ≤ 1.1× ${before ? 'a9ba1fc' : 'reference'}`,
+      met: toRef <= 1 && toNode <= 4 && emptyTo <= 1.1,
+    };
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
