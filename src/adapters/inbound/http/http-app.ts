@@ -168,14 +168,14 @@ export class HttpServer {
 
   /** Closes this process's sessions (their SSE streams too; the store keeps them), then stops accepting connections. */
   async stop(): Promise<void> {
-    await this.sessions.closeAll();
     const server = this.server;
-    if (!server) return;
     this.server = undefined;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    // No new connection while the sessions close; the open ones are cut after.
+    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : undefined;
+    await this.sessions.closeAll();
+    if (!server) return;
+    server.closeAllConnections();
+    await closed;
     this.logger.info('mcp-filesystem stopped');
   }
 }

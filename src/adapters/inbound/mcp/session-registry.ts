@@ -39,6 +39,8 @@ export class SessionRegistry {
   private readonly local = new Map<string, LocalSession>();
   private readonly listeners: readonly SessionEndListener[];
   private sweeper?: NodeJS.Timeout;
+  /** Set by closeAll: no session is served from here any more. */
+  private closing = false;
 
   constructor(
     @multiInject(MCP_TOKENS.SessionEndListener) @optional() listeners: SessionEndListener[] | undefined,
@@ -78,6 +80,11 @@ export class SessionRegistry {
 
   /** Serves the session from this process; `end` runs if its transport closes (DELETE). */
   add(session: McpSession): void {
+    if (this.closing) {
+      // Shutting down: a request that raced the stop gets no Server kept alive past it (the store keeps the session).
+      void session.server.close().catch(() => undefined);
+      return;
+    }
     this.local.set(session.id, { ...session, lastSeenMs: this.nowMs() });
     session.server.onclose = () => this.forget(session.id);
     this.logger.info('session started', { session: session.id, principal: session.principal?.name });
@@ -128,6 +135,7 @@ export class SessionRegistry {
 
   /** Closes every local Server and the shared connections, the journal's included (shutdown). The store keeps the sessions: another replica, or this one restarted, serves them on. */
   async closeAll(): Promise<void> {
+    this.closing = true;
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
     await Promise.all([...this.local.values()].map((session) => this.release(session)));
