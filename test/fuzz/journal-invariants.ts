@@ -43,7 +43,8 @@ export function journalLitter(root: Snapshot): string[] {
  * then, and only then, the root must equal the seeded tree. Any other outcome means something was
  * left as it is, and rightly so: `not_undoable` (a link or FIFO removed, a before-image larger than
  * max_file_bytes or evicted at max_bytes, a change already undone by an earlier undo, whose own
- * undo has just been undone), or `conflict` even with force (a folder where a file must go back).
+ * undo has just been undone), `restored` with a reason (a folder back without the FIFO or link it held),
+ * or `conflict` even with force (a folder where a file must go back).
  */
 export function undidEverything(tool: string, args: Record<string, unknown>, settled: PromiseSettledResult<unknown>): boolean {
   // As the operation runs it: the selector's own fields win (operations.ts `flatten`).
@@ -51,7 +52,8 @@ export function undidEverything(tool: string, args: Record<string, unknown>, set
   if (tool !== 'undo_changes' || call.since_id !== SINCE_THE_START || call.force !== true || call.dry_run === true || call.ids !== undefined) return false;
   if (call.root !== undefined && call.root !== 'workspace') return false;
   if (settled.status !== 'fulfilled') return false;
-  const { results } = settled.value as { results: { outcome: string }[] };
-  return results.every((result) => result.outcome === 'restored');
+  const { results } = settled.value as { results: { outcome: string; reason?: string }[] };
+  // A `restored` with a reason came back without something (a FIFO or link in a removed folder, a mode it could not set).
+  return results.every((result) => result.outcome === 'restored' && result.reason === undefined);
 }
 

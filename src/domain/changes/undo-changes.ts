@@ -161,7 +161,7 @@ export class UndoChanges {
       }
       const preview = await this.preview(record, image?.entries[0]?.content, target, dryRun);
       await dryRun.simulation.undo(record, image, source, target);
-      return { ...shown, outcome: 'would_restore', ...preview };
+      return { ...shown, outcome: 'would_restore', ...preview, ...(record.notRestorable === undefined ? {} : { reason: record.notRestorable }) };
     }
     // The claim is the undo in flight, durable with its plan; the record says undone only once the
     // restore is on disk (each write the restorer makes returns once fsync'd with its folder). A
@@ -178,7 +178,8 @@ export class UndoChanges {
       throw error;
     }
     await this.journal.finishUndo(record.id);
-    return { ...shown, outcome: 'restored', ...(unrestored === undefined ? {} : { reason: unrestored }) };
+    const left = [unrestored, record.notRestorable].filter((part) => part !== undefined);
+    return { ...shown, outcome: 'restored', ...(left.length === 0 ? {} : { reason: left.join('; ') }) };
   }
 
   /** Why this caller may not undo the change at all (not undoable, or denied on one of its roots), or undefined. */

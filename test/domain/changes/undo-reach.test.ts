@@ -16,8 +16,10 @@ describe('JournalingFileSystem tells each call how far an undo reaches (issue 32
     expect(change.reason).toBeUndefined();
     expect(world.reaches).toEqual([{ root: W, path: 'ltree', undoable: 'partly', reason: lost }]);
 
+    const dry = await world.undoChanges.execute({ ids: [change.id], dry_run: true }, 's1');
+    expect(dry.results.map((result) => [result.outcome, result.reason])).toEqual([['would_restore', lost]]);
     const { results } = await world.undoChanges.execute({ ids: [change.id] }, 's1');
-    expect(results.map((result) => result.outcome)).toEqual(['restored']);
+    expect(results.map((result) => [result.outcome, result.reason])).toEqual([['restored', lost]]);
     expect(Buffer.from(world.tree.readBytes('/ws/ltree/small.txt')!).toString()).toBe('keep me');
     expect(Buffer.from(world.tree.readBytes('/ws/ltree/sub/deep.txt')!).toString()).toBe('me too');
     expect(world.tree.list('/ws/ltree')).toEqual(['small.txt', 'sub']);
