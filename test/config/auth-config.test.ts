@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config/load-config.js';
+import { ConfigError } from '../../src/config/load-config.js';
+import { loadConfig } from '../support/load-config.js';
 
 const HASH = 'a'.repeat(64);
 let dir: string;

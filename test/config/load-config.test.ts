@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config/load-config.js';
+import { ConfigError } from '../../src/config/load-config.js';
+import { loadConfig } from '../support/load-config.js';
 
 let dir: string;
 
@@ -252,7 +253,7 @@ describe('loadConfig: every bad config is one line naming the key and the reason
   it('unknown key in a root', () =>
     expectConfigError(
       'roots:\n  - { name: ws, path: ws, allowed_tools: ["*"], readonly: true }\n',
-      'config error: roots[0].readonly: unknown key (expected name, path, allowed_tools)',
+      'config error: roots[0].readonly: unknown key (expected name, path or archive, allowed_tools)',
     ));
 
   it('E2E-082: root path does not exist', async () => {

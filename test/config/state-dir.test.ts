@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config/load-config.js';
+import { ConfigError } from '../../src/config/load-config.js';
+import { loadConfig } from '../support/load-config.js';
 
 // The private state directory and the journal's default home (issue 20): the first of
 // $XDG_STATE_HOME/mcp-filesystem, $HOME/.local/state/mcp-filesystem, <temp>/mcp-fs-inflight-<uid>

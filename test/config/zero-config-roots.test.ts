@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config/load-config.js';
+import { loadConfig } from '../support/load-config.js';
 import { rootNameFor, zeroConfigRoots } from '../../src/config/zero-config-roots.js';
 import { READ_ONLY_TOOLS } from '../../src/domain/tool-names.js';
 
