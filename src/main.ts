@@ -3,6 +3,7 @@ import { StdioServer } from './adapters/inbound/mcp/stdio-transport.js';
 import type { Container } from 'inversify';
 import { buildStdioContainer } from './composition/core-container.js';
 import { recoverJournalAtStartup } from './composition/journal-binding.js';
+import { rootProbes } from './composition/root-probes.js';
 import { TOKENS } from './composition/tokens.js';
 import { CommandLineError, HELP, parseCommandLine } from './cli/command-line.js';
 import { ConfigError, loadConfig } from './config/load-config.js';
@@ -31,7 +32,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${readPackageJson().version}\n`);
     return;
   }
-  const config = loadConfig(commandLine, argv, process.env);
+  const config = loadConfig(commandLine, argv, process.env, rootProbes);
   if (commandLine.stdio) {
     // The stdio path never loads the HTTP stack (Koa, auth, Prometheus): start-up time is parse time.
     const container = await buildStdioContainer(config);

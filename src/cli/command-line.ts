@@ -125,8 +125,3 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   return { config, dirs: positionals, stdio, clientRoots, readOnly, help, version };
 }
-
-/** The configuration this command line asks for (what main does after --help and --version). */
-export function loadConfigFromArgv(argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
-  return loadConfig(parseCommandLine(argv, env), argv, env);
-}

@@ -10,10 +10,7 @@ import { ConfiguredRoots } from '../adapters/outbound/configured-roots.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';
 import type { SessionStateStore } from '../adapters/shared/session-state-store.port.js';
-import { NodeFileSystem } from '../adapters/outbound/node-file-system.js';
 import { InProcessChangeFeed } from '../adapters/outbound/feed/in-process-change-feed.js';
-import { InMemoryFileWatcher } from '../adapters/outbound/watch/in-memory-file-watcher.js';
-import { NodeFileWatcher } from '../adapters/outbound/watch/node-file-watcher.js';
 import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
@@ -24,6 +21,7 @@ import { PathPolicy } from '../domain/path-policy.js';
 import type { ChangeFeed } from '../domain/ports/change-feed.port.js';
 import type { ContentHasher } from '../domain/ports/content-hasher.port.js';
 import type { FileWatcher } from '../domain/ports/file-watcher.port.js';
+import { chooseFileSystem, type FileSystemPair } from './file-system-binding.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
@@ -43,7 +41,7 @@ export interface ContainerOverrides {
   readonly fileSystem?: FileSystemPort;
   readonly clock?: Clock;
   readonly logger?: Logger;
-  /** The watcher over the real file system (default: inotify over the Node one, in memory over any other). */
+  /** The watcher over the real file system (default: inotify over the Node one, in memory over an override). */
   readonly fileWatcher?: (files: FileSystemPort) => FileWatcher;
 }
 
@@ -56,10 +54,6 @@ function sessionStoreOf(config: AppConfig, remote?: RemoteAdapters): (clock: Clo
 function changeFeedOf(config: AppConfig, remote?: RemoteAdapters): (logger: Logger) => ChangeFeed {
   if (config.sessionStoreUrl === '' || !remote) return () => new InProcessChangeFeed();
   return (logger) => remote.changeFeed(config.sessionStoreUrl, logger);
-}
-
-function defaultWatcher(real: FileSystemPort): FileWatcher {
-  return real instanceof NodeFileSystem ? new NodeFileWatcher(real) : new InMemoryFileWatcher(real);
 }
 
 /**
@@ -94,10 +88,10 @@ export function buildCoreContainer(
   // Every write goes through the notifying file system (it publishes to the change feed), then,
   // with the journal on, the journaling one (journal-binding.ts), then the real one.
   const files = config.journal ? TOKENS.InnerFileSystem : TOKENS.NotifiedFileSystem;
-  if (overrides.fileSystem) container.bind(files).toConstantValue(overrides.fileSystem);
-  // In-flight write records go to the private state directory loadConfig chose outside every root.
-  else if (config.stateDir !== undefined) container.bind(files).toResolvedValue(() => new NodeFileSystem({ stateDir: config.stateDir }));
-  else container.bind(files).to(NodeFileSystem);
+  // The file system and its watcher are bound as a pair (file-system-binding.ts), made on first use.
+  let chosen: FileSystemPair | undefined;
+  const pair = (): FileSystemPair => (chosen ??= chooseFileSystem(config, overrides));
+  container.bind(files).toResolvedValue(() => pair().files);
   if (config.journal) {
     const shared = remote && config.sessionStoreUrl !== '' ? { url: config.sessionStoreUrl, store: remote.changeJournal } : undefined;
     bindJournal(container, config.journal, shared);
@@ -110,7 +104,7 @@ export function buildCoreContainer(
       TOKENS.ChangeFeed,
       RootKeys,
     ]);
-  container.bind(TOKENS.FileWatcher).toResolvedValue(overrides.fileWatcher ?? defaultWatcher, [files]);
+  container.bind(TOKENS.FileWatcher).toResolvedValue(() => pair().watcher);
   if (overrides.clock) container.bind(TOKENS.Clock).toConstantValue(overrides.clock);
   else container.bind(TOKENS.Clock).to(SystemClock);
   container.bind(TOKENS.Logger).toConstantValue(overrides.logger ?? new WinstonLogger(config.logLevel));

@@ -3,9 +3,11 @@ import type { Toolset } from '../domain/tool-names.js';
 
 export interface RootConfig {
   readonly name: string;
-  /** Absolute realpath, resolved at start-up. */
+  /** Absolute realpath, resolved at start-up: the directory, or with `archive` the archive file. */
   readonly path: string;
   readonly allowedTools: readonly string[];
+  /** A .tar / .tar.gz served read-only by the archive adapter: no tool that writes is allowed on it. */
+  readonly archive?: boolean;
 }
 
 export interface StaticTokenConfig {

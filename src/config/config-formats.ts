@@ -10,7 +10,7 @@ import { authFormats } from './auth-schema.js';
 // Root names appear as the first segment of /<root>/... paths in the editor tools, so
 // they are restricted to characters that can never be read as a path separator or '..'.
 const ROOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const ROOT_KEYS = new Set(['name', 'path', 'allowed_tools']);
+const ROOT_KEYS = new Set(['name', 'path', 'archive', 'allowed_tools']);
 const HOST_NAME = /^(\*|\[[0-9a-f:.]+\]|[a-z0-9_.-]+)$/;
 
 function isMapping(value: unknown): value is Record<string, unknown> {
@@ -20,9 +20,9 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 function validateRoot(entry: unknown, at: string, seen: Set<string>): void {
   if (!isMapping(entry)) throw new Error(`${at}: must be a mapping with name, path and allowed_tools`);
   const unknownKey = Object.keys(entry).find((key) => !ROOT_KEYS.has(key));
-  if (unknownKey !== undefined) throw new Error(`${at}.${unknownKey}: unknown key (expected name, path, allowed_tools)`);
+  if (unknownKey !== undefined) throw new Error(`${at}.${unknownKey}: unknown key (expected name, path or archive, allowed_tools)`);
 
-  const { name, path, allowed_tools: tools } = entry;
+  const { name, path, archive, allowed_tools: tools } = entry;
   if (typeof name !== 'string' || name === '') throw new Error(`${at}.name: is required and must be a non-empty string`);
   if (!ROOT_NAME.test(name)) {
     throw new Error(`${at}.name: invalid root name "${name}" (use letters, digits, '.', '_' and '-', starting with a letter or digit)`);
@@ -30,7 +30,10 @@ function validateRoot(entry: unknown, at: string, seen: Set<string>): void {
   if (seen.has(name)) throw new Error(`${at}.name: duplicate root name "${name}"`);
   seen.add(name);
 
-  if (typeof path !== 'string' || path === '') throw new Error(`${at}.path: is required and must be a non-empty string`);
+  if (path !== undefined && archive !== undefined) throw new Error(`${at}: give path (a directory) or archive (a .tar file), not both`);
+  if (archive !== undefined) {
+    if (typeof archive !== 'string' || archive === '') throw new Error(`${at}.archive: must be a non-empty string`);
+  } else if (typeof path !== 'string' || path === '') throw new Error(`${at}.path: is required and must be a non-empty string`);
 
   if (!Array.isArray(tools)) throw new Error(`${at}.allowed_tools: is required and must be a list of tool names (["*"] allows every tool)`);
   const notString = tools.findIndex((tool) => typeof tool !== 'string');

@@ -1,4 +1,4 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import convict from 'convict';
 import { toolsetOf, type Toolset } from '../domain/tool-names.js';
@@ -8,6 +8,7 @@ import { ConfigError } from './config-error.js';
 import { configSchema, type RawConfig, type RawRoot } from './schema.js';
 import { chooseStateDir, isWithin, overlappingRoot, realpathOfNearest, refuseLink, type StateDirChoice } from './state-dir.js';
 import { zeroConfigRoots } from './zero-config-roots.js';
+import type { RootProbes } from './root-probe.js';
 
 export { ConfigError };
 
@@ -27,8 +28,9 @@ export interface ConfigRequest {
  * Reads the YAML file named by --config or MCP_FS_CONFIG (or, with DIR arguments, makes one root
  * per directory; with neither, leaves the roots to the client), applies env and flags on top,
  * validates everything. `argv` is the raw command line, for the flags the schema reads itself (--port...).
+ * Whether each root is there is asked of `probes` (the adapters that serve them).
  */
-export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], env: NodeJS.ProcessEnv): AppConfig {
+export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], env: NodeJS.ProcessEnv, probes: RootProbes): AppConfig {
   const zeroConfig = commandLine.dirs.length > 0 || commandLine.clientRoots;
   const configFile = zeroConfig ? undefined : locateConfigFile(commandLine.config ?? env.MCP_FS_CONFIG);
 
@@ -52,7 +54,7 @@ export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], 
   if (!commandLine.clientRoots && raw.roots.length === 0) throw new ConfigError('roots', 'at least one root is required');
 
   const baseDirectory = configFile === undefined ? process.cwd() : dirname(configFile);
-  const roots = raw.roots.map((root, index) => resolveRoot(root, index, baseDirectory));
+  const roots = raw.roots.map((root, index) => resolveRoot(root, index, baseDirectory, probes));
   const toolsets = raw.toolsets as Toolset[];
   // The DIR form writes its own allowlists; the container drops tools of disabled toolsets from them.
   if (configFile !== undefined) checkAllowlistsAgainstToolsets(raw.roots, toolsets);
@@ -171,25 +173,16 @@ function fromConvictMessage(line: string): ConfigError {
   return new ConfigError(key, reason.trim());
 }
 
-function resolveRoot(root: RawRoot, index: number, configDirectory: string): RootConfig {
-  const key = `roots[${index}].path`;
-  const configured = isAbsolute(root.path) ? root.path : resolve(configDirectory, root.path);
-  let isDirectory: boolean;
-  try {
-    isDirectory = statSync(configured).isDirectory();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ConfigError(key, `directory does not exist: ${configured}`);
-    throw new ConfigError(key, `cannot access ${configured} (${code ?? 'unknown error'})`);
-  }
-  if (!isDirectory) throw new ConfigError(key, `not a directory: ${configured}`);
-  try {
-    accessSync(configured, constants.R_OK | constants.X_OK);
-  } catch {
-    throw new ConfigError(key, `directory is not readable by this process: ${configured}`);
-  }
-  // Security: every later containment check compares against the real path (NFR-007).
-  return { name: root.name, path: realpathSync(configured), allowedTools: [...root.allowed_tools] };
+function resolveRoot(root: RawRoot, index: number, configDirectory: string, probes: RootProbes): RootConfig {
+  const archive = root.archive !== undefined;
+  const key = `roots[${index}].${archive ? 'archive' : 'path'}`;
+  const given = root.archive ?? root.path ?? '';
+  const configured = isAbsolute(given) ? given : resolve(configDirectory, given);
+  // The adapter that will serve the root says whether it is there (and where it really is).
+  const found = archive ? probes.archive(configured) : probes.directory(configured);
+  if ('problem' in found) throw new ConfigError(key, found.problem);
+  // Security: an archive root is read-only: no write tool is allowed on it, whatever the allowlist says.
+  return { name: root.name, path: found.realPath, allowedTools: [...root.allowed_tools], ...(archive ? { archive: true } : {}) };
 }
 
 function resolveDefaultRoot(configured: string, roots: readonly RootConfig[]): string {

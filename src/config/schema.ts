@@ -9,7 +9,9 @@ import { TOOLSETS } from '../domain/tool-names.js';
 /** A root entry as written in the YAML file (snake_case, before realpath). */
 export interface RawRoot {
   name: string;
-  path: string;
+  /** A directory; or else `archive`, a .tar / .tar.gz file served read-only. */
+  path?: string;
+  archive?: string;
   allowed_tools: string[];
 }
 
@@ -224,7 +226,7 @@ export const configSchema: convict.Schema<RawConfig> = {
     env: 'MCP_FS_TOOLSETS',
     arg: 'toolsets',
   },
-  roots: { doc: 'Named root directories with their tool allowlists', format: 'roots', default: [], sensitive: true },
+  roots: { doc: 'Named root directories (path) or read-only .tar/.tar.gz archives (archive) with their tool allowlists', format: 'roots', default: [], sensitive: true },
   auth: authSchema,
   metrics: {
     enabled: { doc: 'Serve GET /metrics (Prometheus text format)', format: 'flag', default: true, env: 'MCP_FS_METRICS_ENABLED' },

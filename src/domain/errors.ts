@@ -88,6 +88,9 @@ export const errors = {
     new DomainError('IS_A_DIRECTORY', `path is a directory: ${path}${hint}${inRoot(root)}`, { root, attemptedPath: path }),
   notAFile: (root: string, path: string) =>
     new DomainError('NOT_A_FILE', `not a regular file: ${path}${inRoot(root)}`, { root, attemptedPath: path }),
+  /** A root that cannot change (an archive): every write names it and the path it was asked to change. */
+  readOnlyRoot: (root: string, path: string) =>
+    new DomainError('PERMISSION_DENIED', `read-only root (an archive): cannot change ${path}${inRoot(root)}`, { root, attemptedPath: path }),
   invalidArgument: (message: string) => new DomainError('INVALID_ARGUMENT', message),
   noRoots: () =>
     new DomainError('NO_ROOTS', 'the client shared no folders; share a folder in the client or start the server with DIR arguments'),

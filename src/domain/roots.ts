@@ -9,6 +9,8 @@ export interface Root {
   readonly allowedTools: ReadonlySet<string>;
   /** The allowlist exactly as configured (`["*"]` stays `["*"]`), for `list_roots`. */
   readonly configuredTools: readonly string[];
+  /** Nothing under it can change (an archive): a tool that writes is refused, naming the path. */
+  readonly readOnly?: boolean;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/config/load-config.js';
-import { loadConfigFromArgv } from '../../src/cli/command-line.js';
+import { loadConfig } from '../support/load-config.js';
 
 const HASH = 'a'.repeat(64);
 let dir: string;
@@ -26,7 +26,7 @@ roots:
 async function load(yaml: string, env: NodeJS.ProcessEnv = {}, argv: string[] = []) {
   const file = join(dir, 'config.yaml');
   await writeFile(file, `${yaml}\n${ROOTS}`);
-  return loadConfigFromArgv(['--config', file, ...argv], env);
+  return loadConfig(['--config', file, ...argv], env);
 }
 
 async function errorOf(yaml: string, env: NodeJS.ProcessEnv = {}): Promise<string> {

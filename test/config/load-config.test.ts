@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/config/load-config.js';
-import { loadConfigFromArgv } from '../../src/cli/command-line.js';
+import { loadConfig } from '../support/load-config.js';
 
 let dir: string;
 
@@ -42,13 +42,13 @@ function errorOf(run: () => unknown): ConfigError {
 
 async function expectConfigError(yaml: string, expected: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
   const file = await writeConfig(yaml);
-  expect(errorOf(() => loadConfigFromArgv(['--config', file], env)).message).toBe(expected);
+  expect(errorOf(() => loadConfig(['--config', file], env)).message).toBe(expected);
 }
 
 describe('loadConfig: a valid file', () => {
   it('applies defaults and resolves a relative root path against the YAML file directory', async () => {
     const file = await writeConfig(VALID);
-    const config = loadConfigFromArgv(['--config', file], { XDG_STATE_HOME: join(dir, 'state') });
+    const config = loadConfig(['--config', file], { XDG_STATE_HOME: join(dir, 'state') });
     expect(config).toEqual({
       host: '127.0.0.1',
       port: 8091,
@@ -86,7 +86,7 @@ describe('loadConfig: a valid file', () => {
   it('realpaths a root given through a symlink (NFR-007)', async () => {
     await symlink(join(dir, 'ws'), join(dir, 'ws-link'));
     const file = await writeConfig(VALID.replace('path: ws', 'path: ws-link'));
-    expect(loadConfigFromArgv(['--config', file], {}).roots[0].path).toBe(join(dir, 'ws'));
+    expect(loadConfig(['--config', file], {}).roots[0].path).toBe(join(dir, 'ws'));
   });
 
   it('reads every key from YAML', async () => {
@@ -107,7 +107,7 @@ roots:
   - { name: workspace, path: ${join(dir, 'ws')}, allowed_tools: [read_file, grep] }
   - { name: data, path: data, allowed_tools: [] }
 `);
-    const config = loadConfigFromArgv(['--config', file], {});
+    const config = loadConfig(['--config', file], {});
     expect(config.host).toBe('127.0.0.2');
     expect(config.port).toBe(9000);
     expect(config.allowedHosts).toEqual(['example.com']);
@@ -130,17 +130,17 @@ roots:
 
   it('adds a specific listen address to the default allowed hosts', async () => {
     const file = await writeConfig(`host: 10.1.2.3\nauth: { allow_unauthenticated: true }\n${VALID}`);
-    expect(loadConfigFromArgv(['--config', file], {}).allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', '10.1.2.3']);
+    expect(loadConfig(['--config', file], {}).allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', '10.1.2.3']);
   });
 
   it('refuses a session store URL that is not redis://', async () => {
     const file = await writeConfig(`session_store: { url: 'http://redis:6379' }\n${VALID}`);
-    expect(() => loadConfigFromArgv(['--config', file], {})).toThrow(/session_store\.url: must be empty \(in-memory\) or a redis:\/\/ URL/);
+    expect(() => loadConfig(['--config', file], {})).toThrow(/session_store\.url: must be empty \(in-memory\) or a redis:\/\/ URL/);
   });
 
   it('accepts "*" in allowed_hosts when listening on every interface', async () => {
     const file = await writeConfig(`host: 0.0.0.0\nallowed_hosts: ["*"]\nauth: { allow_unauthenticated: true }\n${VALID}`);
-    expect(loadConfigFromArgv(['--config', file], {}).allowedHosts).toEqual(['*']);
+    expect(loadConfig(['--config', file], {}).allowedHosts).toEqual(['*']);
   });
 });
 
@@ -148,18 +148,18 @@ describe('loadConfig: precedence CLI > env > YAML > defaults', () => {
   it('takes env over YAML and CLI over env', async () => {
     const file = await writeConfig(`port: 9000\nmax_file_size: 300\n${VALID}`);
     const env = { MCP_FS_PORT: '9100', MCP_FS_MAX_FILE_SIZE: '400', MCP_FS_HOST: '127.0.0.3' };
-    const config = loadConfigFromArgv(['--config', file, '--port', '9200', '--max-file-size', '500'], env);
+    const config = loadConfig(['--config', file, '--port', '9200', '--max-file-size', '500'], env);
     expect(config.port).toBe(9200);
     expect(config.settings.maxFileSize).toBe(500);
     expect(config.host).toBe('127.0.0.3');
 
-    expect(loadConfigFromArgv(['--config', file], env).port).toBe(9100);
-    expect(loadConfigFromArgv(['--config', file], {}).port).toBe(9000);
+    expect(loadConfig(['--config', file], env).port).toBe(9100);
+    expect(loadConfig(['--config', file], {}).port).toBe(9000);
   });
 
   it('reads every environment variable', async () => {
     const file = await writeConfig(`${VALID}  - { name: data, path: data, allowed_tools: ["*"] }\n`);
-    const config = loadConfigFromArgv([], {
+    const config = loadConfig([], {
       MCP_FS_CONFIG: file,
       MCP_FS_HOST: '0.0.0.0',
       MCP_FS_PORT: '0',
@@ -196,30 +196,30 @@ describe('loadConfig: precedence CLI > env > YAML > defaults', () => {
 
   it('takes --config over MCP_FS_CONFIG', async () => {
     const file = await writeConfig(VALID);
-    expect(loadConfigFromArgv(['--config', file], { MCP_FS_CONFIG: join(dir, 'missing.yaml') }).configFile).toBe(file);
+    expect(loadConfig(['--config', file], { MCP_FS_CONFIG: join(dir, 'missing.yaml') }).configFile).toBe(file);
   });
 });
 
 describe('loadConfig: every bad config is one line naming the key and the reason', () => {
   it('no config file given for HTTP (client folders are for stdio only)', () => {
-    expect(errorOf(() => loadConfigFromArgv(['--http'], {})).message).toBe(
+    expect(errorOf(() => loadConfig(['--http'], {})).message).toBe(
       'config error: config: no config file given (give directories: mcp-filesystem DIR..., or --config FILE, or MCP_FS_CONFIG)',
     );
   });
 
   it('config file missing', () => {
     const file = join(dir, 'nope.yaml');
-    expect(errorOf(() => loadConfigFromArgv(['--config', file], {})).message).toBe(`config error: config: file not found: ${file}`);
+    expect(errorOf(() => loadConfig(['--config', file], {})).message).toBe(`config error: config: file not found: ${file}`);
   });
 
   it('unparseable YAML', async () => {
     const file = await writeConfig('roots: [unclosed\n');
-    expect(errorOf(() => loadConfigFromArgv(['--config', file], {})).message).toMatch(/^config error: config: cannot load .*config\.yaml: .+/);
+    expect(errorOf(() => loadConfig(['--config', file], {})).message).toMatch(/^config error: config: cannot load .*config\.yaml: .+/);
   });
 
   it('a YAML document that is not a mapping', async () => {
     const file = await writeConfig('- a\n- b\n');
-    expect(errorOf(() => loadConfigFromArgv(['--config', file], {})).message).toBe(
+    expect(errorOf(() => loadConfig(['--config', file], {})).message).toBe(
       `config error: config: cannot load ${file}: the file must hold a YAML mapping of config keys`,
     );
   });
@@ -254,7 +254,7 @@ describe('loadConfig: every bad config is one line naming the key and the reason
   it('unknown key in a root', () =>
     expectConfigError(
       'roots:\n  - { name: ws, path: ws, allowed_tools: ["*"], readonly: true }\n',
-      'config error: roots[0].readonly: unknown key (expected name, path, allowed_tools)',
+      'config error: roots[0].readonly: unknown key (expected name, path or archive, allowed_tools)',
     ));
 
   it('E2E-082: root path does not exist', async () => {
@@ -315,7 +315,7 @@ describe('loadConfig: every bad config is one line naming the key and the reason
 
   it('unknown command-line flag', async () => {
     const file = await writeConfig(VALID);
-    expect(() => loadConfigFromArgv(['--config', file, '--prot', '1'], {})).toThrow(
+    expect(() => loadConfig(['--config', file, '--prot', '1'], {})).toThrow(
       /^mcp-filesystem: Unknown option '--prot'.*\(see mcp-filesystem --help\)$/,
     );
   });
@@ -334,14 +334,14 @@ describe('loadConfig: every bad config is one line naming the key and the reason
 describe('loadConfig: the change journal (issue 20)', () => {
   it('reads journal.* from YAML (a relative dir against the YAML directory) and turns it off with enabled: false', async () => {
     const file = await writeConfig(`${VALID}journal:\n  dir: state/journal\n  max_bytes: 5000\n  max_file_bytes: 100\n  retention_hours: 2\n`);
-    expect(loadConfigFromArgv(['--config', file], {}).journal).toEqual({ dir: join(dir, 'state/journal'), maxBytes: 5000, maxFileBytes: 100, retentionHours: 2, redisKeyPrefix: 'mcp-fs:journal:' });
-    expect(loadConfigFromArgv(['--config', file], { MCP_FS_JOURNAL_ENABLED: 'false' }).journal).toBeUndefined();
+    expect(loadConfig(['--config', file], {}).journal).toEqual({ dir: join(dir, 'state/journal'), maxBytes: 5000, maxFileBytes: 100, retentionHours: 2, redisKeyPrefix: 'mcp-fs:journal:' });
+    expect(loadConfig(['--config', file], { MCP_FS_JOURNAL_ENABLED: 'false' }).journal).toBeUndefined();
   });
 
   it('reads journal.redis_key_prefix from YAML or MCP_FS_JOURNAL_REDIS_KEY_PREFIX, and refuses one that is not a plain key prefix', async () => {
     const file = await writeConfig(`${VALID}journal:\n  redis_key_prefix: 'team-a:journal:'\n`);
-    expect(loadConfigFromArgv(['--config', file], {}).journal?.redisKeyPrefix).toBe('team-a:journal:');
-    expect(loadConfigFromArgv(['--config', file], { MCP_FS_JOURNAL_REDIS_KEY_PREFIX: 'team-b:' }).journal?.redisKeyPrefix).toBe('team-b:');
+    expect(loadConfig(['--config', file], {}).journal?.redisKeyPrefix).toBe('team-a:journal:');
+    expect(loadConfig(['--config', file], { MCP_FS_JOURNAL_REDIS_KEY_PREFIX: 'team-b:' }).journal?.redisKeyPrefix).toBe('team-b:');
     await expectConfigError(`${VALID}journal:\n  redis_key_prefix: 'a b'\n`, 'config error: journal.redis_key_prefix: must be 1 to 64 letters, digits or : _ . - (such as mcp-fs:journal:)');
   });
 
@@ -358,43 +358,43 @@ describe('loadConfig: the change journal (issue 20)', () => {
 
 describe('loadConfig: no DIR and no config file (stdio with the client\'s folders)', () => {
   it('starts with no roots, the working directory at /, and remembers --read-only for the folders to come', () => {
-    const config = loadConfigFromArgv([], {});
+    const config = loadConfig([], {});
     expect(config).toMatchObject({ roots: [], clientRoots: { readOnly: false }, configFile: undefined });
     expect(config.settings.defaultRoot).toBe('');
-    expect(loadConfigFromArgv(['--read-only'], {}).clientRoots).toEqual({ readOnly: true });
+    expect(loadConfig(['--read-only'], {}).clientRoots).toEqual({ readOnly: true });
   });
 
   it('never with a config file or DIR arguments', async () => {
-    expect(loadConfigFromArgv(['--config', await writeConfig(VALID)], {}).clientRoots).toBeUndefined();
-    expect(loadConfigFromArgv([dir], {}).clientRoots).toBeUndefined();
+    expect(loadConfig(['--config', await writeConfig(VALID)], {}).clientRoots).toBeUndefined();
+    expect(loadConfig([dir], {}).clientRoots).toBeUndefined();
   });
 });
 
 describe('loadConfig: subscriptions', () => {
   it('max_per_session defaults to 256 and takes MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION; 0 is refused', () => {
-    expect(loadConfigFromArgv([], {}).subscriptions).toEqual({ maxPerSession: 256 });
-    expect(loadConfigFromArgv([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '5' }).subscriptions).toEqual({ maxPerSession: 5 });
-    expect(errorOf(() => loadConfigFromArgv([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '0' })).message).toMatch(/^config error: subscriptions\.max_per_session: /);
+    expect(loadConfig([], {}).subscriptions).toEqual({ maxPerSession: 256 });
+    expect(loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '5' }).subscriptions).toEqual({ maxPerSession: 5 });
+    expect(errorOf(() => loadConfig([], { MCP_FS_SUBSCRIPTIONS_MAX_PER_SESSION: '0' })).message).toMatch(/^config error: subscriptions\.max_per_session: /);
   });
 });
 
 describe('loadConfig: watch limits', () => {
   it('limits.watches and watches_per_principal default to 0 (derived from the OS limit at start-up) and take the environment', () => {
-    expect(loadConfigFromArgv([], {}).watches).toEqual({ server: 0, perPrincipal: 0 });
-    expect(loadConfigFromArgv([], { MCP_FS_LIMITS_WATCHES: '600', MCP_FS_LIMITS_WATCHES_PER_PRINCIPAL: '100' }).watches).toEqual({ server: 600, perPrincipal: 100 });
-    expect(errorOf(() => loadConfigFromArgv([], { MCP_FS_LIMITS_WATCHES: '-1' })).message).toMatch(/^config error: limits\.watches: /);
+    expect(loadConfig([], {}).watches).toEqual({ server: 0, perPrincipal: 0 });
+    expect(loadConfig([], { MCP_FS_LIMITS_WATCHES: '600', MCP_FS_LIMITS_WATCHES_PER_PRINCIPAL: '100' }).watches).toEqual({ server: 600, perPrincipal: 100 });
+    expect(errorOf(() => loadConfig([], { MCP_FS_LIMITS_WATCHES: '-1' })).message).toMatch(/^config error: limits\.watches: /);
   });
 });
 
 describe('loadConfig: request limits', () => {
   it('defaults to 256 MiB in flight, half of it a principal, 10 s of body idle; takes the environment; the share follows the total unless set', () => {
-    expect(loadConfigFromArgv([], {}).limits).toEqual({ inflightRequestBytes: 268435456, inflightRequestBytesPerPrincipal: 134217728, bodyIdleSeconds: 10 });
-    expect(loadConfigFromArgv([], { MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES: '1000', MCP_FS_LIMITS_BODY_IDLE_SECONDS: '3' }).limits).toEqual({
+    expect(loadConfig([], {}).limits).toEqual({ inflightRequestBytes: 268435456, inflightRequestBytesPerPrincipal: 134217728, bodyIdleSeconds: 10 });
+    expect(loadConfig([], { MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES: '1000', MCP_FS_LIMITS_BODY_IDLE_SECONDS: '3' }).limits).toEqual({
       inflightRequestBytes: 1000,
       inflightRequestBytesPerPrincipal: 500,
       bodyIdleSeconds: 3,
     });
-    expect(loadConfigFromArgv([], { MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES_PER_PRINCIPAL: '700' }).limits?.inflightRequestBytesPerPrincipal).toBe(700);
-    expect(errorOf(() => loadConfigFromArgv([], { MCP_FS_LIMITS_BODY_IDLE_SECONDS: '0' })).message).toMatch(/^config error: limits\.body_idle_seconds: /);
+    expect(loadConfig([], { MCP_FS_LIMITS_INFLIGHT_REQUEST_BYTES_PER_PRINCIPAL: '700' }).limits?.inflightRequestBytesPerPrincipal).toBe(700);
+    expect(errorOf(() => loadConfig([], { MCP_FS_LIMITS_BODY_IDLE_SECONDS: '0' })).message).toMatch(/^config error: limits\.body_idle_seconds: /);
   });
 });

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/config/load-config.js';
-import { loadConfigFromArgv } from '../../src/cli/command-line.js';
+import { loadConfig } from '../support/load-config.js';
 
 // The private state directory and the journal's default home (issue 20): the first of
 // $XDG_STATE_HOME/mcp-filesystem, $HOME/.local/state/mcp-filesystem, <temp>/mcp-fs-inflight-<uid>
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 /** `mcp-filesystem DIR...` with `env`. */
 function load(dirs: string[], extra: NodeJS.ProcessEnv = {}) {
-  return loadConfigFromArgv(dirs, { ...env, ...extra });
+  return loadConfig(dirs, { ...env, ...extra });
 }
 
 function refusal(run: () => unknown): string {

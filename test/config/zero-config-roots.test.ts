@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfigFromArgv } from '../../src/cli/command-line.js';
+import { loadConfig } from '../support/load-config.js';
 import { rootNameFor, zeroConfigRoots } from '../../src/config/zero-config-roots.js';
 import { READ_ONLY_TOOLS } from '../../src/domain/tool-names.js';
 
@@ -42,7 +42,7 @@ describe('loadConfig with DIR arguments', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('makes one root per directory, no config file, toolsets from the flag', () => {
-    const config = loadConfigFromArgv([join(dir, 'one', 'x'), join(dir, 'two', 'x'), '--toolsets', 'editor,repo'], {});
+    const config = loadConfig([join(dir, 'one', 'x'), join(dir, 'two', 'x'), '--toolsets', 'editor,repo'], {});
     expect(config.configFile).toBeUndefined();
     expect(config.roots.map((root) => [root.name, root.path])).toEqual([
       ['x', join(dir, 'one', 'x')],
@@ -53,10 +53,10 @@ describe('loadConfig with DIR arguments', () => {
   });
 
   it('reads MCP_FS_TOOLSETS', () => {
-    expect(loadConfigFromArgv([join(dir, 'one', 'x')], { MCP_FS_TOOLSETS: 'root' }).toolsets).toEqual(['root']);
+    expect(loadConfig([join(dir, 'one', 'x')], { MCP_FS_TOOLSETS: 'root' }).toolsets).toEqual(['root']);
   });
 
   it('a missing directory is a config error naming it', () => {
-    expect(() => loadConfigFromArgv([join(dir, 'nope')], {})).toThrow(`config error: roots[0].path: directory does not exist: ${join(dir, 'nope')}`);
+    expect(() => loadConfig([join(dir, 'nope')], {})).toThrow(`config error: roots[0].path: directory does not exist: ${join(dir, 'nope')}`);
   });
 });

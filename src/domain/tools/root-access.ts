@@ -1,5 +1,7 @@
 import type { PathPolicy } from '../path-policy.js';
-import type { Root, RootPath } from '../roots.js';
+import { errors } from '../errors.js';
+import { displayPath, type Root, type RootPath } from '../roots.js';
+import { permissionOf, WRITING_TOOLS } from '../tool-names.js';
 import type { ToolPolicy } from '../tool-policy.js';
 
 /**
@@ -29,7 +31,16 @@ export class RootAccess {
   }
 
   path(tool: string, rootName: string, rawPath: string): RootPath {
-    return this.paths.resolve(this.root(tool, rootName), rawPath);
+    const root = this.paths.root(rootName);
+    this.refuseWriteOnReadOnly(tool, root, rawPath);
+    this.tools.assertAllowed(tool, root);
+    return this.paths.resolve(root, rawPath);
+  }
+
+  /** A write on a read-only root (an archive) says so, naming the root and the (confined) path, rather than only that the tool is not allowed. */
+  private refuseWriteOnReadOnly(tool: string, root: Root, rawPath: string): void {
+    if (root.readOnly !== true || !WRITING_TOOLS.has(permissionOf(tool))) return;
+    throw errors.readOnlyRoot(root.name, displayPath(this.paths.resolve(root, rawPath)));
   }
 
   /** copy/move: both roots must exist and allow the tool before either path is looked at. */
@@ -40,6 +51,9 @@ export class RootAccess {
   ): { source: RootPath; destination: RootPath } {
     const sourceRoot = this.paths.root(source.root);
     const destinationRoot = this.paths.root(destination.root);
+    // A move changes its source too.
+    if (tool === 'move') this.refuseWriteOnReadOnly(tool, sourceRoot, source.path);
+    this.refuseWriteOnReadOnly(tool, destinationRoot, destination.path);
     this.tools.assertAllowedOnBoth(tool, sourceRoot, destinationRoot);
     return {
       source: this.paths.resolve(sourceRoot, source.path),

@@ -1,6 +1,6 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { makeRoot } from '../../support/roots.js';
-import { describeFileSystemContract, type Fixture } from './file-system.contract.js';
+import { describeFileSystemContract, type Fixture, portSeeding } from './file-system.contract.js';
 
 const ROOT_HOST = '/data/workspace';
 const OUTSIDE = '/outside';
@@ -12,19 +12,20 @@ async function memoryFixture(): Promise<Fixture> {
   const inRoot = (rel: string) => `${ROOT_HOST}/${rel}`;
   const outsideEntries = (dir: string, prefix: string): string[] =>
     fs.list(dir).flatMap((name) => [`${prefix}${name}`, ...outsideEntries(`${dir}/${name}`, `${prefix}${name}/`)]);
+  const root = makeRoot('workspace', ROOT_HOST);
   return {
     fs,
-    root: makeRoot('workspace', ROOT_HOST),
+    root,
     outsideHostDir: OUTSIDE,
     seed: {
-      dir: (rel) => fs.seedDirectory(inRoot(rel)),
-      file: (rel, content, permissions) => fs.seedFile(inRoot(rel), content, { permissions }),
-      symlink: (rel, linkText) => fs.seedSymlink(inRoot(rel), linkText),
-      fifo: (rel) => fs.seedFifo(inRoot(rel)),
-      outsideFile: (name, content) => fs.seedFile(`${OUTSIDE}/${name}`, content),
-      outsideSymlink: (name, linkText) => fs.seedSymlink(`${OUTSIDE}/${name}`, linkText),
-      linkToOutside: (rel, outsideName) => fs.seedSymlink(inRoot(rel), `${OUTSIDE}/${outsideName}`),
-      lookAlikeFile: (name, content) => fs.seedFile(`${ROOT_HOST}-evil/${name}`, content),
+      ...portSeeding(fs, root),
+      // The port makes no links or FIFOs, and never writes outside the root: the model's seeding does.
+      symlink: async (rel, linkText) => fs.seedSymlink(inRoot(rel), linkText),
+      fifo: async (rel) => fs.seedFifo(inRoot(rel)),
+      outsideFile: async (name, content) => fs.seedFile(`${OUTSIDE}/${name}`, content),
+      outsideSymlink: async (name, linkText) => fs.seedSymlink(`${OUTSIDE}/${name}`, linkText),
+      linkToOutside: async (rel, outsideName) => fs.seedSymlink(inRoot(rel), `${OUTSIDE}/${outsideName}`),
+      lookAlikeFile: async (name, content) => fs.seedFile(`${ROOT_HOST}-evil/${name}`, content),
     },
     inspect: {
       text: (rel) => fs.readText(inRoot(rel)),

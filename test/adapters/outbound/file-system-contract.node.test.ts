@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { NodeFileSystem, type NodeFileSystemOptions } from '../../../src/adapters/outbound/node-file-system.js';
 import { ParallelLstat } from '../../../src/adapters/outbound/node-fs/parallel-lstat.js';
 import { makeRoot } from '../../support/roots.js';
-import { describeFileSystemContract, type Fixture } from './file-system.contract.js';
+import { describeFileSystemContract, type Fixture, portSeeding } from './file-system.contract.js';
 
 /** Real temp dirs: `<tmp>/root` is the root, `<tmp>/outside` and `<tmp>/root-evil` its neighbours. */
 async function nodeFixture(options: NodeFileSystemOptions = {}): Promise<Fixture> {
@@ -34,19 +34,23 @@ async function nodeFixture(options: NodeFileSystemOptions = {}): Promise<Fixture
       return undefined;
     }
   };
+  const fs = new NodeFileSystem(options);
+  const root = makeRoot('workspace', rootHost);
   return {
-    fs: new NodeFileSystem(options),
-    root: makeRoot('workspace', rootHost),
+    fs,
+    root,
     outsideHostDir: outside,
     seed: {
-      dir: (rel) => mkdirSync(inRoot(rel), { recursive: true, mode: 0o755 }),
-      file: (rel, content, permissions) => writeFile(inRoot(rel), content, permissions),
-      symlink: (rel, linkText) => symlink(inRoot(rel), linkText),
-      fifo: (rel) => execFileSync('mkfifo', ['-m', '644', inRoot(rel)]),
-      outsideFile: (name, content) => writeFile(join(outside, name), content),
-      outsideSymlink: (name, linkText) => symlink(join(outside, name), linkText),
-      linkToOutside: (rel, outsideName) => symlink(inRoot(rel), join(outside, outsideName)),
-      lookAlikeFile: (name, content) => writeFile(join(`${rootHost}-evil`, name), content),
+      ...portSeeding(fs, root),
+      // The port makes no links or FIFOs, and never writes outside the root: those go to the disk directly.
+      symlink: async (rel, linkText) => symlink(inRoot(rel), linkText),
+      fifo: async (rel) => {
+        execFileSync('mkfifo', ['-m', '644', inRoot(rel)]);
+      },
+      outsideFile: async (name, content) => writeFile(join(outside, name), content),
+      outsideSymlink: async (name, linkText) => symlink(join(outside, name), linkText),
+      linkToOutside: async (rel, outsideName) => symlink(inRoot(rel), join(outside, outsideName)),
+      lookAlikeFile: async (name, content) => writeFile(join(`${rootHost}-evil`, name), content),
     },
     inspect: {
       text: (rel) => textOf(inRoot(rel)),

@@ -2,7 +2,7 @@ import { compareCodePoints } from '../../../domain/code-point-order.js';
 import type { DirectoryFile, FileVersion, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
 import { childPath, type RootPath } from '../../../domain/roots.js';
 import { isOwnWorkFile } from '../../../domain/work-files.js';
-import type { DirectoryNode, FileNode, Tree } from './tree.js';
+import { type DirectoryNode, type FileNode, fileSize, type Tree } from './tree.js';
 
 interface Frame {
   readonly directory: RootPath;
@@ -13,6 +13,11 @@ interface Frame {
   next: number;
 }
 
+/** A file's bytes: its own, or (an archive member's) read from where they are kept. */
+export type ContentsOf = (file: FileNode) => Uint8Array | Promise<Uint8Array>;
+
+const ownData: ContentsOf = (file) => file.data.slice();
+
 /** FileSystemPort.scanTree over the in-memory tree: one batch per directory, links never entered. */
 export async function* scanMemoryTree(
   tree: Tree,
@@ -20,10 +25,11 @@ export async function* scanMemoryTree(
   node: DirectoryNode,
   options: TreeScanOptions,
   versionOf?: (file: FileNode) => FileVersion,
+  contentsOf: ContentsOf = ownData,
 ): AsyncGenerator<TreeScanBatch> {
   const workNames = options.includeWorkNames === true;
   const stack: Frame[] = [frameOf(start, '', 0, node, workNames)];
-  readDirectoryFiles(stack[0], options, versionOf);
+  await readDirectoryFiles(stack[0], options, versionOf, contentsOf);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     const selected: ScannedEntry[] = [];
@@ -38,12 +44,12 @@ export async function* scanMemoryTree(
       if (options.prune?.(relativePath, child.kind)) continue;
       if (options.select(relativePath, child.kind)) {
         const stat = tree.statOf(name, child, frame.directory, false);
-        const read = options.readContents !== undefined && child.kind === 'file' && child.data.length <= options.readContents.maxBytes;
-        selected.push(read ? { relativePath, stat, contents: child.data.slice() } : { relativePath, stat });
+        const read = options.readContents !== undefined && child.kind === 'file' && fileSize(child) <= options.readContents.maxBytes;
+        selected.push(read ? { relativePath, stat, contents: await contentsOf(child) } : { relativePath, stat });
       }
       if (child.kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
         const entered = frameOf(childPath(frame.directory, name), relativePath, frame.depth + 1, child, workNames);
-        readDirectoryFiles(entered, options, versionOf);
+        await readDirectoryFiles(entered, options, versionOf, contentsOf);
         stack.push(entered);
         break;
       }
@@ -54,13 +60,13 @@ export async function* scanMemoryTree(
 }
 
 /** TreeScanOptions.directoryFiles: the directory's regular files of those names (links are not read), before its entries are judged. */
-function readDirectoryFiles(frame: Frame, options: TreeScanOptions, versionOf?: (file: FileNode) => FileVersion): void {
+async function readDirectoryFiles(frame: Frame, options: TreeScanOptions, versionOf: ((file: FileNode) => FileVersion) | undefined, contentsOf: ContentsOf): Promise<void> {
   const wanted = options.directoryFiles;
   if (wanted === undefined) return;
   const files: DirectoryFile[] = [];
   for (const name of wanted.names) {
     const node = frame.node.children.get(name);
-    if (node?.kind === 'file' && node.data.length <= wanted.maxBytes) files.push({ name, contents: node.data.slice(), version: versionOf?.(node) });
+    if (node?.kind === 'file' && fileSize(node) <= wanted.maxBytes) files.push({ name, contents: await contentsOf(node), version: versionOf?.(node) });
   }
   wanted.found(frame.relativePath, files);
 }

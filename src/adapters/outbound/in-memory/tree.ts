@@ -18,6 +18,8 @@ export interface DirectoryNode extends NodeMeta {
 export interface FileNode extends NodeMeta {
   readonly kind: 'file';
   data: Uint8Array;
+  /** Bytes kept elsewhere (an archive member): `data` is then empty and reads go to this extent. */
+  readonly stored?: { readonly offset: number; readonly size: number };
 }
 
 export interface SymlinkNode extends NodeMeta {
@@ -168,12 +170,17 @@ export class Tree {
   }
 }
 
+/** A file's size, wherever its bytes are kept. */
+export function fileSize(node: FileNode): number {
+  return node.stored?.size ?? node.data.length;
+}
+
 function sizeOf(node: TreeNode): number {
   switch (node.kind) {
     case 'directory':
       return DIRECTORY_SIZE;
     case 'file':
-      return node.data.length;
+      return fileSize(node);
     case 'symlink':
       return new TextEncoder().encode(node.text).length;
     case 'other':

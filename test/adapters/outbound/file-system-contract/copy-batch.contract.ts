@@ -11,10 +11,10 @@ export function describeCopyBatchContract({ fixture, at, expectError, statOf }: 
 
   describe('copyBatch', () => {
     it('copies files (content, permissions, an overwrite) and makes folders, in order, answering for each', async () => {
-      seed().file('src/a.txt', 'alpha', 0o600);
-      seed().file('src/b.txt', 'beta');
-      seed().file('dst/b.txt', 'old and longer');
-      seed().dir('dst/there');
+      await seed().file('src/a.txt', 'alpha', 0o600);
+      await seed().file('src/b.txt', 'beta');
+      await seed().file('dst/b.txt', 'old and longer');
+      await seed().dir('dst/there');
       const outcome = await fixture().fs.copyBatch([file('src/a.txt', 'dst/a.txt'), folder('dst/sub'), file('src/b.txt', 'dst/b.txt'), folder('dst/there')]);
       expect(outcome).toEqual({
         placed: [
@@ -31,7 +31,7 @@ export function describeCopyBatchContract({ fixture, at, expectError, statOf }: 
     });
 
     it('makes a folder with the exact mode its entry asks for, and leaves an existing folder its own', async () => {
-      seed().dir('dst/there');
+      await seed().dir('dst/there');
       const before = (await statOf('dst/there'))?.permissions;
       const entry = (to: string): CopyBatchEntry => ({ kind: 'directory', to: at(to), permissions: 0o700 });
       const outcome = await fixture().fs.copyBatch([entry('dst/private'), entry('dst/there')]);
@@ -41,8 +41,8 @@ export function describeCopyBatchContract({ fixture, at, expectError, statOf }: 
     });
 
     it('awaits beforeCommit after the files are read and before anything is placed; a rejection leaves everything as it was', async () => {
-      seed().file('src/a.txt', 'alpha');
-      seed().file('dst/a.txt', 'kept');
+      await seed().file('src/a.txt', 'alpha');
+      await seed().file('dst/a.txt', 'kept');
       const seen: boolean[] = [];
       const refusal = new Error('the journal could not record it');
       const batch = fixture().fs.copyBatch([folder('dst/sub'), file('src/a.txt', 'dst/a.txt')], {
@@ -58,8 +58,8 @@ export function describeCopyBatchContract({ fixture, at, expectError, statOf }: 
     });
 
     it('rejects before placing anything when a source cannot be read', async () => {
-      seed().file('src/a.txt', 'alpha');
-      seed().dir('dst');
+      await seed().file('src/a.txt', 'alpha');
+      await seed().dir('dst');
       let hooked = 0;
       const beforeCommit = async () => {
         hooked += 1;
@@ -70,8 +70,8 @@ export function describeCopyBatchContract({ fixture, at, expectError, statOf }: 
     });
 
     it('stops at a folder a file is in the way of: what came before stays, the failure is told', async () => {
-      seed().file('src/a.txt', 'alpha');
-      seed().file('dst/blocked', 'a file');
+      await seed().file('src/a.txt', 'alpha');
+      await seed().file('dst/blocked', 'a file');
       const outcome = await fixture().fs.copyBatch([file('src/a.txt', 'dst/a.txt'), folder('dst/blocked'), folder('dst/after')]);
       expect(outcome.placed).toEqual([{ size: 5, created: true }]);
       expect(outcome.failure).toMatchObject({ code: 'NOT_A_DIRECTORY' });
@@ -80,8 +80,8 @@ export function describeCopyBatchContract({ fixture, at, expectError, statOf }: 
     });
 
     it.each(DIRECTORY_ESCAPES)('refuses to copy into %s', async (_label, rel) => {
-      seedEscapes(fixture());
-      seed().file('a.txt', 'mine');
+      await seedEscapes(fixture());
+      await seed().file('a.txt', 'mine');
       const before = inspect().outsideEntries();
       await expectError(fixture().fs.copyBatch([file('a.txt', `${rel}/stolen.txt`)]), 'ACCESS_DENIED');
       expect(inspect().outsideEntries()).toEqual(before);

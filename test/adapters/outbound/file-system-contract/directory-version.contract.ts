@@ -13,17 +13,18 @@ export function describeDirectoryVersionContract({ fixture, at, expectError }: C
     };
 
     it('stays the same while the folder does not change, entries\' contents included', async () => {
-      fixture().seed.file('d/a.txt', 'a');
+      await fixture().seed.file('d/a.txt', 'a');
       const before = await settled('d');
       expect(before).toEqual(expect.any(String));
-      fixture().seed.file('d/a.txt', 'rewritten in place, same name');
+      // Appended in place (no temp file, no rename): the folder's entries stay as they were.
+      await fixture().fs.writeFile(at('d/a.txt'), new TextEncoder().encode(', more'), { mode: 'append', createParents: false });
       expect(await fixture().fs.directoryVersion(at('d'))).toBe(before);
     });
 
     it('changes (or is withheld) when an entry is added, removed or renamed, never that of other names', async () => {
-      fixture().seed.file('d/a.txt', 'a');
+      await fixture().seed.file('d/a.txt', 'a');
       const seen = new Set([await settled('d')]);
-      fixture().seed.file('d/b.txt', 'b');
+      await fixture().seed.file('d/b.txt', 'b');
       const now = await fixture().fs.directoryVersion(at('d'));
       if (now !== undefined) expect(seen.has(now)).toBe(false);
       const added = await settled('d');
@@ -39,8 +40,8 @@ export function describeDirectoryVersionContract({ fixture, at, expectError }: C
     });
 
     it('differs between two folders, and between a folder and the one that replaced it', async () => {
-      fixture().seed.dir('x');
-      fixture().seed.dir('y');
+      await fixture().seed.dir('x');
+      await fixture().seed.dir('y');
       const x = await settled('x');
       expect(await fixture().fs.directoryVersion(at('y'))).not.toBe(x);
       await fixture().fs.rename(at('x'), at('gone'));
@@ -49,10 +50,10 @@ export function describeDirectoryVersionContract({ fixture, at, expectError }: C
     });
 
     it('refuses like readDirectory: missing, a file, through a link leading outside', async () => {
-      fixture().seed.file('a.txt', 'a');
+      await fixture().seed.file('a.txt', 'a');
       await expectError(fixture().fs.directoryVersion(at('missing')), 'NOT_FOUND');
       await expectError(fixture().fs.directoryVersion(at('a.txt')), 'NOT_A_DIRECTORY');
-      seedEscapes(fixture());
+      await seedEscapes(fixture());
       for (const [, rel] of DIRECTORY_ESCAPES) await expectError(fixture().fs.directoryVersion(at(rel)), 'ACCESS_DENIED');
     });
   });

@@ -25,21 +25,21 @@ export const DIRECTORY_ESCAPES: ReadonlyArray<readonly [string, string]> = [
  * point at things that really exist, so an adapter that failed to judge a hop would
  * succeed instead of being denied.
  */
-export function seedEscapes(fixture: Fixture): void {
+export async function seedEscapes(fixture: Fixture): Promise<void> {
   const { seed, root, outsideHostDir } = fixture;
   const lookAlike = `${root.hostPath}-evil`;
-  seed.file('real.txt', REAL);
-  seed.dir('sub');
-  seed.outsideFile('secret.txt', SECRET);
-  seed.lookAlikeFile('secret.txt', SECRET);
-  seed.linkToOutside('abs-escape', 'secret.txt');
-  seed.symlink('sub/rel-escape', posix.relative(`${root.hostPath}/sub`, `${outsideHostDir}/secret.txt`));
-  seed.symlink('chain-start', 'chain-middle');
-  seed.linkToOutside('chain-middle', 'secret.txt');
-  seed.outsideSymlink('hop-back', `${root.hostPath}/real.txt`);
-  seed.linkToOutside('out-and-back', 'hop-back');
-  seed.symlink('look-alike', `${lookAlike}/secret.txt`);
-  seed.symlink('abs-dir-escape', outsideHostDir);
-  seed.symlink('sub/rel-dir-escape', posix.relative(`${root.hostPath}/sub`, outsideHostDir));
-  seed.symlink('look-alike-dir', lookAlike);
+  await seed.file('real.txt', REAL);
+  await seed.dir('sub');
+  await seed.outsideFile('secret.txt', SECRET);
+  await seed.lookAlikeFile('secret.txt', SECRET);
+  await seed.linkToOutside('abs-escape', 'secret.txt');
+  await seed.symlink('sub/rel-escape', posix.relative(`${root.hostPath}/sub`, `${outsideHostDir}/secret.txt`));
+  await seed.symlink('chain-start', 'chain-middle');
+  await seed.linkToOutside('chain-middle', 'secret.txt');
+  await seed.outsideSymlink('hop-back', `${root.hostPath}/real.txt`);
+  await seed.linkToOutside('out-and-back', 'hop-back');
+  await seed.symlink('look-alike', `${lookAlike}/secret.txt`);
+  await seed.symlink('abs-dir-escape', outsideHostDir);
+  await seed.symlink('sub/rel-dir-escape', posix.relative(`${root.hostPath}/sub`, outsideHostDir));
+  await seed.symlink('look-alike-dir', lookAlike);
 }

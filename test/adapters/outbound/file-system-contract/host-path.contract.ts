@@ -34,7 +34,7 @@ export function describeHostPathContract({ fixture, at, expectError, statOf }: C
     beforeEach(async () => {
       base = directoryOfHostLength(MAX_HOST_PATH - 10);
       await fixture().fs.createDirectory(at(base));
-      fixture().seed.file('a.txt', 'a');
+      await fixture().seed.file('a.txt', 'a');
     });
 
     it('creates directories and files up to exactly the limit, and reads them back', async () => {
@@ -64,7 +64,7 @@ export function describeHostPathContract({ fixture, at, expectError, statOf }: C
     });
 
     it('judges the physical path: a short path through an in-root link is refused by where it lands', async () => {
-      fixture().seed.symlink('short', base);
+      await fixture().seed.symlink('short', base);
       await expectError(fixture().fs.createDirectory(at(`short/${OVER}`)), 'INVALID_PATH');
       await expectError(fixture().fs.writeFile(at(`short/${OVER}`), encode('x'), { mode: 'replace', createParents: true }), 'INVALID_PATH');
       await expectError(fixture().fs.copyFile(at('a.txt'), at(`short/${OVER}`)), 'INVALID_PATH');

@@ -21,7 +21,7 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
 
   describe('versions and expected', () => {
     it('a file opened twice without a change has one version; a write gives it another', async () => {
-      fixture().seed.file('a.txt', 'one');
+      await fixture().seed.file('a.txt', 'one');
       const first = await versionOf('a.txt');
       expect(first).toEqual(expect.any(String));
       expect(await versionOf('a.txt')).toBe(first);
@@ -30,14 +30,14 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
 
     it('a replace with the version that is on disk succeeds', async () => {
-      fixture().seed.file('a.txt', 'one');
+      await fixture().seed.file('a.txt', 'one');
       const version = await versionOf('a.txt');
       await fixture().fs.writeFile(at('a.txt'), encode('two'), { ...REPLACE, expected: version });
       expect(fixture().inspect.text('a.txt')).toBe('two');
     });
 
     it('a replace over a file that changed since it was read is CONFLICT and changes nothing', async () => {
-      fixture().seed.file('a.txt', 'one');
+      await fixture().seed.file('a.txt', 'one');
       const version = await versionOf('a.txt');
       await fixture().fs.writeFile(at('a.txt'), encode('someone else'), REPLACE);
       const error = await expectError(fixture().fs.writeFile(at('a.txt'), encode('mine'), { ...REPLACE, expected: version }), 'CONFLICT');
@@ -47,7 +47,7 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
 
     it('a replace expecting a file that was removed meanwhile is CONFLICT and creates nothing', async () => {
-      fixture().seed.file('a.txt', 'one');
+      await fixture().seed.file('a.txt', 'one');
       const version = await versionOf('a.txt');
       await fixture().fs.removeFile(at('a.txt'));
       await expectError(fixture().fs.writeFile(at('a.txt'), encode('mine'), { ...REPLACE, expected: version }), 'CONFLICT');
@@ -57,13 +57,13 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
 
   describe('removeFile with expected', () => {
     it('removes the version that is there', async () => {
-      fixture().seed.file('a.txt', 'one');
+      await fixture().seed.file('a.txt', 'one');
       await fixture().fs.removeFile(at('a.txt'), { expected: await versionOf('a.txt') });
       expect(fixture().inspect.exists('a.txt')).toBe(false);
     });
 
     it('a file that changed since it was read is CONFLICT and stays', async () => {
-      fixture().seed.file('a.txt', 'one');
+      await fixture().seed.file('a.txt', 'one');
       const version = await versionOf('a.txt');
       await fixture().fs.writeFile(at('a.txt'), encode('someone else'), REPLACE);
       const error = await expectError(fixture().fs.removeFile(at('a.txt'), { expected: version }), 'CONFLICT');
@@ -81,7 +81,7 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     ] as const;
 
     it.each(modes)('%s (%s): awaited once, before anything is visible', async (mode, rel, before) => {
-      if (before !== undefined) fixture().seed.file(rel, before);
+      if (before !== undefined) await fixture().seed.file(rel, before);
       const seen: (string | undefined)[] = [];
       await fixture().fs.writeFile(at(rel), encode('new'), {
         mode,
@@ -95,7 +95,7 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
 
     it.each(modes)('%s (%s): a rejection cancels the write, which changes nothing', async (mode, rel, before) => {
-      if (before !== undefined) fixture().seed.file(rel, before);
+      if (before !== undefined) await fixture().seed.file(rel, before);
       const refused = fixture().fs.writeFile(at(rel), encode('new'), {
         mode,
         createParents: false,
@@ -110,12 +110,12 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
 
   describe('beforeCommit naming the version (the journal reads the before-image while the temp file is written)', () => {
     it('replace: the version the hook names must still be there; a writer in between is CONFLICT, and its content stays', async () => {
-      fixture().seed.file('a.txt', 'old');
+      await fixture().seed.file('a.txt', 'old');
       const version = await versionOf('a.txt');
       const refused = fixture().fs.writeFile(at('a.txt'), encode('new'), {
         ...REPLACE,
         beforeCommit: async () => {
-          fixture().seed.file('a.txt', 'someone else');
+          await fixture().seed.file('a.txt', 'someone else');
           return { expected: version };
         },
       });
@@ -125,14 +125,14 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
 
     it('replace: the version still there, the write goes ahead', async () => {
-      fixture().seed.file('a.txt', 'old');
+      await fixture().seed.file('a.txt', 'old');
       const version = await versionOf('a.txt');
       await fixture().fs.writeFile(at('a.txt'), encode('new'), { ...REPLACE, beforeCommit: async () => ({ expected: version }) });
       expect(fixture().inspect.text('a.txt')).toBe('new');
     });
 
     it("replace: the caller's own expected wins over the hook's, and the hook still runs", async () => {
-      fixture().seed.file('a.txt', 'old');
+      await fixture().seed.file('a.txt', 'old');
       const version = await versionOf('a.txt');
       let ran = false;
       await fixture().fs.writeFile(at('a.txt'), encode('new'), {
@@ -150,7 +150,7 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
 
   describe('lockFile', () => {
     it('serialises read-modify-writes of one file: 20 concurrent increments all count', async () => {
-      fixture().seed.file('n.txt', '0');
+      await fixture().seed.file('n.txt', '0');
       await Promise.all(
         Array.from({ length: 20 }, async () => {
           const lock = await fixture().fs.lockFile(at('n.txt'));
@@ -169,8 +169,8 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
 
     it('two spellings of one file (through a linked directory) share one lock', async () => {
-      fixture().seed.file('dir/f.txt', 'x');
-      fixture().seed.symlink('alias', 'dir');
+      await fixture().seed.file('dir/f.txt', 'x');
+      await fixture().seed.symlink('alias', 'dir');
       const first = await fixture().fs.lockFile(at('dir/f.txt'));
       let second = false;
       const waiting = fixture().fs.lockFile(at('alias/f.txt')).then((lock) => {
@@ -185,7 +185,7 @@ export function describeLockContract({ fixture, at, expectError }: ContractConte
     });
 
     it('leaves no entry in the directory once released, and a missing parent is NOT_FOUND', async () => {
-      fixture().seed.file('dir/f.txt', 'x');
+      await fixture().seed.file('dir/f.txt', 'x');
       const lock = await fixture().fs.lockFile(at('dir/f.txt'));
       expect((await fixture().fs.readDirectory(at('dir'))).map((entry) => entry.name)).toEqual(['f.txt']);
       await lock.release();

@@ -27,13 +27,13 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
 
   describe('scanTree', () => {
     it('walks depth-first, names in code point order, and stats only the entries selected', async () => {
-      seed().file('b.txt', 'bb');
-      seed().file('a/z.ts', 'zzz');
-      seed().file('a/b/c.ts', 'c');
-      seed().file('a.ts', 'a');
-      seed().dir('a-empty');
-      seed().file('\u{1F600}.ts', 'emoji');
-      seed().file('\uFF21.ts', 'fullwidth');
+      await seed().file('b.txt', 'bb');
+      await seed().file('a/z.ts', 'zzz');
+      await seed().file('a/b/c.ts', 'c');
+      await seed().file('a.ts', 'a');
+      await seed().dir('a-empty');
+      await seed().file('\u{1F600}.ts', 'emoji');
+      await seed().file('\uFF21.ts', 'fullwidth');
       const result = await scan('', { select: (path, kind) => kind === 'file' && path.endsWith('.ts') });
       // Each entry is asked about once (in no promised order: an adapter may judge a whole directory at once).
       expect([...result.asked].sort()).toEqual(
@@ -48,9 +48,9 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
     });
 
     it('reports links as entries and never walks through one, in or out of the root', async () => {
-      seedEscapes(fixture());
-      seed().file('dir/inner.txt', 'x');
-      seed().symlink('in-link', 'dir');
+      await seedEscapes(fixture());
+      await seed().file('dir/inner.txt', 'x');
+      await seed().symlink('in-link', 'dir');
       const result = await scan('');
       expect(result.paths).toContain('in-link');
       expect(result.selected.find((entry) => entry.relativePath === 'in-link')?.stat.kind).toBe('symlink');
@@ -61,31 +61,31 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
     });
 
     it('stops at maxDepth: directories there are reported, not entered', async () => {
-      seed().file('a/b/c/d.txt', 'd');
+      await seed().file('a/b/c/d.txt', 'd');
       expect((await scan('', { maxDepth: 2 })).paths).toEqual(['a', 'a/b']);
       expect((await scan('', { maxDepth: 1 })).paths).toEqual(['a']);
     });
 
     it('starts below the root, through an in-root link, with paths relative to the start', async () => {
-      seed().file('deep/sub/x.txt', 'x');
-      seed().symlink('alias', 'deep');
+      await seed().file('deep/sub/x.txt', 'x');
+      await seed().symlink('alias', 'deep');
       expect((await scan('deep')).paths).toEqual(['sub', 'sub/x.txt']);
       expect((await scan('alias')).paths).toEqual(['sub', 'sub/x.txt']);
     });
 
     it('refuses a start that leaves the root, is missing or is not a directory', async () => {
-      seedEscapes(fixture());
+      await seedEscapes(fixture());
       for (const [, rel] of DIRECTORY_ESCAPES) await expectError(scan(rel), 'ACCESS_DENIED');
       await expectError(scan('missing'), 'NOT_FOUND');
       await expectError(scan('real.txt'), 'NOT_A_DIRECTORY');
     });
 
     it('with readContents, carries the bytes of selected regular files up to maxBytes, never of a link, a directory or a bigger file', async () => {
-      seedEscapes(fixture());
-      seed().file('dir/inner.txt', 'inner');
-      seed().file('big.txt', 'x'.repeat(101));
-      seed().file('edge.txt', 'y'.repeat(100));
-      seed().symlink('in-link.txt', 'real.txt');
+      await seedEscapes(fixture());
+      await seed().file('dir/inner.txt', 'inner');
+      await seed().file('big.txt', 'x'.repeat(101));
+      await seed().file('edge.txt', 'y'.repeat(100));
+      await seed().symlink('in-link.txt', 'real.txt');
       const result = await scan('', { readContents: { maxBytes: 100 } });
       const contents = new Map(result.selected.map((entry) => [entry.relativePath, entry.contents && new TextDecoder().decode(entry.contents)]));
       expect(contents.get('real.txt')).toBe(REAL);
@@ -100,9 +100,9 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
     });
 
     it('with readContents, carries each file of a directory of many its own bytes, in order', async () => {
-      for (let i = 0; i < 40; i++) seed().file(`many/f${String(i).padStart(2, '0')}.txt`, `file ${i}`);
-      seed().file('many/f20-big.txt', 'x'.repeat(101));
-      seed().symlink('many/f30-link.txt', 'f01.txt');
+      for (let i = 0; i < 40; i++) await seed().file(`many/f${String(i).padStart(2, '0')}.txt`, `file ${i}`);
+      await seed().file('many/f20-big.txt', 'x'.repeat(101));
+      await seed().symlink('many/f30-link.txt', 'f01.txt');
       const result = await scan('many', { readContents: { maxBytes: 100 } });
       const texts = result.selected.map((entry) => `${entry.relativePath}=${entry.contents ? new TextDecoder().decode(entry.contents) : '-'}`);
       const expected = Array.from({ length: 40 }, (_, i) => `f${String(i).padStart(2, '0')}.txt=file ${i}`);
@@ -112,14 +112,14 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
     });
 
     it('without readContents, carries no bytes', async () => {
-      seed().file('a.txt', 'a');
+      await seed().file('a.txt', 'a');
       expect((await scan('')).selected.map((entry) => entry.contents)).toEqual([undefined]);
     });
 
     it('with prune, passes over an entry entirely: not selected, and a pruned directory not entered', async () => {
-      seed().file('keep/a.txt', 'a');
-      seed().file('skip/deep/b.txt', 'b');
-      seed().file('keep/skip.log', 'log');
+      await seed().file('keep/a.txt', 'a');
+      await seed().file('skip/deep/b.txt', 'b');
+      await seed().file('keep/skip.log', 'log');
       const result = await scan('', { prune: (path, kind) => (path === 'skip' && kind === 'directory') || path.endsWith('.log') });
       expect(result.paths).toEqual(['keep', 'keep/a.txt']);
       // Pruned entries are neither asked about by select nor walked into; they still count as scanned.
@@ -128,9 +128,9 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
     });
 
     it('passes over names of our own work files, unless includeWorkNames asks for them (a before-image holds everything)', async () => {
-      seed().file('a/.mcp-fs-0123456789abcdef.tmp/inside.txt', 'kept');
-      seed().file('.mcp-fs-0123456789abcdef.lock', 'lock');
-      seed().file('a/b.txt', 'b');
+      await seed().file('a/.mcp-fs-0123456789abcdef.tmp/inside.txt', 'kept');
+      await seed().file('.mcp-fs-0123456789abcdef.lock', 'lock');
+      await seed().file('a/b.txt', 'b');
       expect((await scan('')).paths).toEqual(['a', 'a/b.txt']);
       expect((await scan('', { includeWorkNames: true })).paths).toEqual([
         '.mcp-fs-0123456789abcdef.lock',
@@ -142,14 +142,14 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
     });
 
     it('with directoryFiles, reads the named regular files of each directory entered before judging its entries', async () => {
-      seedEscapes(fixture());
-      seed().file('.gitignore', 'root rules');
-      seed().file('dir/.gitignore', 'dir rules');
-      seed().file('dir/sub/.ignore', 'x'.repeat(101));
-      seed().file('dir/sub/.gitignore', 'sub rules');
-      seed().file('dir/sub/leaf.txt', 'leaf');
-      seed().symlink('linked/.gitignore', '../real.txt');
-      seed().linkToOutside('outside/.gitignore', 'secret.txt');
+      await seedEscapes(fixture());
+      await seed().file('.gitignore', 'root rules');
+      await seed().file('dir/.gitignore', 'dir rules');
+      await seed().file('dir/sub/.ignore', 'x'.repeat(101));
+      await seed().file('dir/sub/.gitignore', 'sub rules');
+      await seed().file('dir/sub/leaf.txt', 'leaf');
+      await seed().symlink('linked/.gitignore', '../real.txt');
+      await seed().linkToOutside('outside/.gitignore', 'secret.txt');
       const events: string[] = [];
       const found = new Map<string, string[]>();
       const result = await scan('', {
@@ -179,7 +179,7 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
     });
 
     it('may be stopped between batches', async () => {
-      for (let i = 0; i < 20; i++) seed().file(`d${i}/f.txt`, 'f');
+      for (let i = 0; i < 20; i++) await seed().file(`d${i}/f.txt`, 'f');
       let batches = 0;
       for await (const batch of fixture().fs.scanTree(at(''), { select: () => true })) {
         batches += 1;

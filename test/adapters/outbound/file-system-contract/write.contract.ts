@@ -29,14 +29,14 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('replace: overwrites an existing file and keeps its permissions', async () => {
-      fixture().seed.file('a.txt', 'a much longer original', 0o600);
+      await fixture().seed.file('a.txt', 'a much longer original', 0o600);
       expect(await write('a.txt', 'short', { newFilePermissions: 0o644 })).toEqual({ created: false, size: 5 });
       expect(fixture().inspect.text('a.txt')).toBe('short');
       expect((await statOf('a.txt'))?.permissions).toBe(0o600);
     });
 
     it('replace with permissions: the file has them after the write, existing or new (an undo restores content and mode at once)', async () => {
-      fixture().seed.file('a.txt', 'old', 0o600);
+      await fixture().seed.file('a.txt', 'old', 0o600);
       expect(await write('a.txt', 'new', { permissions: 0o640 })).toEqual({ created: false, size: 3 });
       expect(fixture().inspect.text('a.txt')).toBe('new');
       expect((await statOf('a.txt'))?.permissions).toBe(0o640);
@@ -49,7 +49,7 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
       const sizes = [1, 1024 * 1024, 1024 * 1024 + 1, 3 * 1024 * 1024 + 7];
       for (const size of sizes) {
         const text = 'abcdefghij'.repeat(Math.ceil(size / 10)).slice(0, size);
-        fixture().seed.file(`replace-${size}.txt`, 'old', 0o600);
+        await fixture().seed.file(`replace-${size}.txt`, 'old', 0o600);
         expect(await write(`replace-${size}.txt`, text)).toEqual({ created: false, size });
         expect(await write(`new-${size}.txt`, text, { mode: 'create_exclusive' })).toEqual({ created: true, size });
         expect({ size, replaced: fixture().inspect.text(`replace-${size}.txt`) === text, created: fixture().inspect.text(`new-${size}.txt`) === text }).toEqual({
@@ -69,9 +69,9 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('create_exclusive: ALREADY_EXISTS for a file, a directory or even a dangling link', async () => {
-      fixture().seed.file('a.txt', 'original');
-      fixture().seed.dir('d');
-      fixture().seed.symlink('dangling', 'target.txt');
+      await fixture().seed.file('a.txt', 'original');
+      await fixture().seed.dir('d');
+      await fixture().seed.symlink('dangling', 'target.txt');
       await expectError(write('a.txt', 'x', { mode: 'create_exclusive' }), 'ALREADY_EXISTS');
       await expectError(write('d', 'x', { mode: 'create_exclusive' }), 'ALREADY_EXISTS');
       await expectError(write('dangling', 'x', { mode: 'create_exclusive' }), 'ALREADY_EXISTS');
@@ -80,7 +80,7 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('append: adds to the end, or creates the file', async () => {
-      fixture().seed.file('log.txt', 'one\n', 0o600);
+      await fixture().seed.file('log.txt', 'one\n', 0o600);
       expect(await write('log.txt', 'two\n', { mode: 'append' })).toEqual({ created: false, size: 8 });
       expect(fixture().inspect.text('log.txt')).toBe('one\ntwo\n');
       expect((await statOf('log.txt'))?.permissions).toBe(0o600);
@@ -98,8 +98,8 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('IS_A_DIRECTORY for a directory, NOT_A_DIRECTORY through a file', async () => {
-      fixture().seed.dir('d');
-      fixture().seed.file('a.txt', 'x');
+      await fixture().seed.dir('d');
+      await fixture().seed.file('a.txt', 'x');
       await expectError(write('d', 'x'), 'IS_A_DIRECTORY');
       await expectError(write('', 'x'), 'IS_A_DIRECTORY');
       await expectError(write('a.txt/b.txt', 'x'), 'NOT_A_DIRECTORY');
@@ -108,8 +108,8 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('writes through a final in-root link to its target; the link stays a link', async () => {
-      fixture().seed.file('target.txt', 'old', 0o600);
-      fixture().seed.symlink('link', 'target.txt');
+      await fixture().seed.file('target.txt', 'old', 0o600);
+      await fixture().seed.symlink('link', 'target.txt');
       expect(await write('link', 'new')).toEqual({ created: false, size: 3 });
       expect(fixture().inspect.text('target.txt')).toBe('new');
       expect((await statOf('link'))?.kind).toBe('symlink');
@@ -117,15 +117,15 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('a dangling in-root link: the write creates its target', async () => {
-      fixture().seed.dir('sub');
-      fixture().seed.symlink('dangling', 'sub/target.txt');
+      await fixture().seed.dir('sub');
+      await fixture().seed.symlink('dangling', 'sub/target.txt');
       expect(await write('dangling', 'made')).toEqual({ created: true, size: 4 });
       expect(fixture().inspect.text('sub/target.txt')).toBe('made');
       expect((await statOf('dangling'))?.link?.resolution).toBe('inside');
     });
 
     it('a dangling in-root link below missing directories: NOT_FOUND, or made with createParents', async () => {
-      fixture().seed.symlink('dangling', 'new-dir/deeper/target.txt');
+      await fixture().seed.symlink('dangling', 'new-dir/deeper/target.txt');
       await expectError(write('dangling', 'x'), 'NOT_FOUND');
       expect(fixture().inspect.exists('new-dir')).toBe(false);
       expect(await write('dangling', 'made', { createParents: true })).toEqual({ created: true, size: 4 });
@@ -133,16 +133,16 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('writes into a directory reached through an in-root link', async () => {
-      fixture().seed.dir('real-dir');
-      fixture().seed.symlink('dir-link', 'real-dir');
+      await fixture().seed.dir('real-dir');
+      await fixture().seed.symlink('dir-link', 'real-dir');
       await write('dir-link/new.txt', 'x');
       expect(fixture().inspect.text('real-dir/new.txt')).toBe('x');
     });
 
     it('a dangling link to outside: ACCESS_DENIED and nothing is created', async () => {
-      fixture().seed.linkToOutside('dangling-out', 'not-there.txt');
-      fixture().seed.file('real.txt', REAL);
-      fixture().seed.outsideFile('secret.txt', SECRET);
+      await fixture().seed.linkToOutside('dangling-out', 'not-there.txt');
+      await fixture().seed.file('real.txt', REAL);
+      await fixture().seed.outsideFile('secret.txt', SECRET);
       const before = fixture().inspect.outsideEntries();
       for (const mode of ['replace', 'append'] as const) {
         await expectError(write('dangling-out', 'pwned', { mode }), 'ACCESS_DENIED');
@@ -152,7 +152,7 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it.each(FILE_ESCAPES)('refuses to write through %s (replace and append)', async (_label, rel) => {
-      seedEscapes(fixture());
+      await seedEscapes(fixture());
       const before = fixture().inspect.outsideEntries();
       await expectError(write(rel, 'pwned'), 'ACCESS_DENIED');
       await expectError(write(rel, 'pwned', { mode: 'append' }), 'ACCESS_DENIED');
@@ -160,7 +160,7 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it.each(DIRECTORY_ESCAPES)('refuses to create a file through %s, with or without createParents', async (_label, rel) => {
-      seedEscapes(fixture());
+      await seedEscapes(fixture());
       const before = fixture().inspect.outsideEntries();
       await expectError(write(`${rel}/new.txt`, 'pwned'), 'ACCESS_DENIED');
       await expectError(write(`${rel}/deeper/new.txt`, 'pwned', { createParents: true }), 'ACCESS_DENIED');
@@ -169,8 +169,8 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('refuses to write through a loop', async () => {
-      fixture().seed.symlink('loop-a', 'loop-b');
-      fixture().seed.symlink('loop-b', 'loop-a');
+      await fixture().seed.symlink('loop-a', 'loop-b');
+      await fixture().seed.symlink('loop-b', 'loop-a');
       await expectError(write('loop-a', 'x'), 'ACCESS_DENIED');
       expect(fixture().inspect.exists('loop-b')).toBe(true);
     });
@@ -186,14 +186,14 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('created=false when it already is a directory, including the root', async () => {
-      fixture().seed.dir('d');
+      await fixture().seed.dir('d');
       expect(await mkdir('d')).toEqual({ created: false });
       expect(await mkdir('')).toEqual({ created: false });
     });
 
     it('NOT_A_DIRECTORY when a file is in the way, at the end or in the middle', async () => {
-      fixture().seed.file('a.txt', 'x');
-      fixture().seed.symlink('file-link', 'a.txt');
+      await fixture().seed.file('a.txt', 'x');
+      await fixture().seed.symlink('file-link', 'a.txt');
       await expectError(mkdir('a.txt'), 'NOT_A_DIRECTORY');
       await expectError(mkdir('a.txt/sub'), 'NOT_A_DIRECTORY');
       await expectError(mkdir('file-link'), 'NOT_A_DIRECTORY');
@@ -201,28 +201,28 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('follows in-root links on the way', async () => {
-      fixture().seed.dir('real-dir');
-      fixture().seed.symlink('dir-link', 'real-dir');
+      await fixture().seed.dir('real-dir');
+      await fixture().seed.symlink('dir-link', 'real-dir');
       expect(await mkdir('dir-link')).toEqual({ created: false });
       expect(await mkdir('dir-link/sub')).toEqual({ created: true });
       expect(await statOf('real-dir/sub')).toMatchObject({ kind: 'directory' });
     });
 
     it('a dangling in-root link is followed: its target directory is made', async () => {
-      fixture().seed.symlink('dangling', 'made-dir');
+      await fixture().seed.symlink('dangling', 'made-dir');
       expect(await mkdir('dangling/sub')).toEqual({ created: true });
       expect(await statOf('made-dir/sub')).toMatchObject({ kind: 'directory' });
       expect((await statOf('dangling'))?.kind).toBe('symlink');
     });
 
     it('a dangling in-root link below missing directories: all of them are made', async () => {
-      fixture().seed.symlink('dangling', 'new-dir/deeper');
+      await fixture().seed.symlink('dangling', 'new-dir/deeper');
       expect(await mkdir('dangling')).toEqual({ created: true });
       expect(await statOf('new-dir/deeper')).toMatchObject({ kind: 'directory', permissions: 0o755 });
     });
 
     it.each(DIRECTORY_ESCAPES)('refuses to create anything through %s', async (_label, rel) => {
-      seedEscapes(fixture());
+      await seedEscapes(fixture());
       const before = fixture().inspect.outsideEntries();
       await expectError(mkdir(`${rel}/new-dir`), 'ACCESS_DENIED');
       await expectError(mkdir(`${rel}/new-dir/deeper`), 'ACCESS_DENIED');
@@ -230,8 +230,8 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('refuses a dangling link that leads outside, creating nothing', async () => {
-      seedEscapes(fixture());
-      fixture().seed.linkToOutside('dangling-out', 'new-dir');
+      await seedEscapes(fixture());
+      await fixture().seed.linkToOutside('dangling-out', 'new-dir');
       const before = fixture().inspect.outsideEntries();
       await expectError(mkdir('dangling-out'), 'ACCESS_DENIED');
       await expectError(mkdir('dangling-out/sub'), 'ACCESS_DENIED');
@@ -253,7 +253,7 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     const chmod = (rel: string, permissions: number) => fixture().fs.setDirectoryPermissions(at(rel), permissions);
 
     it('sets a directory\'s mode bits exactly and answers what they are now', async () => {
-      fixture().seed.dir('d');
+      await fixture().seed.dir('d');
       expect(await chmod('d', 0o750)).toBe(0o750);
       expect((await statOf('d'))?.permissions).toBe(0o750);
       expect(await chmod('d', 0o1777)).toBe(0o1777);
@@ -262,9 +262,9 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it('never follows a final link, never touches a file: NOT_A_DIRECTORY; NOT_FOUND for nothing', async () => {
-      fixture().seed.dir('real-dir');
-      fixture().seed.symlink('dir-link', 'real-dir');
-      fixture().seed.file('a.txt', 'x');
+      await fixture().seed.dir('real-dir');
+      await fixture().seed.symlink('dir-link', 'real-dir');
+      await fixture().seed.file('a.txt', 'x');
       await expectError(chmod('dir-link', 0o700), 'NOT_A_DIRECTORY');
       await expectError(chmod('a.txt', 0o700), 'NOT_A_DIRECTORY');
       await expectError(chmod('missing', 0o700), 'NOT_FOUND');
@@ -273,7 +273,7 @@ export function describeWriteContract({ fixture, at, expectError, statOf }: Cont
     });
 
     it.each(DIRECTORY_ESCAPES)('refuses a directory reached through %s', async (_label, rel) => {
-      seedEscapes(fixture());
+      await seedEscapes(fixture());
       const before = fixture().inspect.outsideEntries();
       await expectError(chmod(`${rel}/sub`, 0o777), 'ACCESS_DENIED');
       expectOutsideUntouched(before);
