@@ -137,8 +137,9 @@ export async function copySnapshot(
   const sourceStat = await fs.stat(source, { followSymlinks: true });
   // Folders this copy made, with the mode each gets once everything under it is in place.
   const made: { readonly path: RootPath; readonly permissions: number }[] = [];
-  if ((await fs.createDirectory(target, { permissions: FILLING })).created && sourceStat !== null) {
-    made.push({ path: target, permissions: sourceStat.permissions });
+  const targetMode = sourceStat?.permissions ?? FILLING;
+  if ((await fs.createDirectory(target, { permissions: fillingMode(targetMode) })).created) {
+    made.push({ path: target, permissions: targetMode });
   }
   let done = 0;
   for (const batch of folderBatches(entries.filter(isCopied), destinationOf)) {
@@ -160,7 +161,7 @@ export async function copySnapshot(
   }
   // Innermost first (the walk is pre-order), so a folder without write permission is filled before it closes.
   for (const folder of made.reverse()) {
-    if (folder.permissions !== FILLING) await fs.setDirectoryPermissions(folder.path, folder.permissions);
+    if (folder.permissions !== fillingMode(folder.permissions)) await fs.setDirectoryPermissions(folder.path, folder.permissions);
   }
   work?.progress?.(entries.length, entries.length, 'entries copied');
   // OQ-004: symlinks are neither followed nor recreated, and neither is anything but a file or a folder.
@@ -171,11 +172,20 @@ export async function copySnapshot(
 }
 
 /**
- * Security: every folder a copy makes is 0700 while its entries arrive, and gets its source's mode
- * only at the end: a private folder (0700, 0750) is never readable to others in between, and the
- * copy never ends wider than its source (the port's default for new folders is 0755).
+ * Security: every folder a copy makes is never wider than its source's, from the moment it is made:
+ * a private folder (0700, 0750) is never readable to others in between, and the copy never ends
+ * wider than its source (the port's default for new folders is 0755).
  */
 const FILLING = 0o700;
+
+/**
+ * The mode a folder is made with: its source's own when that lets its owner fill it (no wider than
+ * the end, and no chmod after: one per folder would walk the path again, depth^2 on a deep tree),
+ * else 0700 until the end (a 0555 folder).
+ */
+function fillingMode(permissions: number): number {
+  return (permissions & FILLING) === FILLING ? permissions : FILLING;
+}
 
 /** Entries of one destination folder copied as one batch at most: each holds its folder open, and its source bytes are read meanwhile. */
 const BATCH_ENTRIES = 128;
@@ -201,7 +211,7 @@ function folderBatches(entries: readonly WalkEntry[], destinationOf: (entry: Wal
       folder.batches.push([]);
       folder.bytes = 0;
     }
-    const item: CopyBatchEntry = entry.stat.kind === 'file' ? { kind: 'file', from: entry.path, to } : { kind: 'directory', to, permissions: FILLING };
+    const item: CopyBatchEntry = entry.stat.kind === 'file' ? { kind: 'file', from: entry.path, to } : { kind: 'directory', to, permissions: fillingMode(entry.stat.permissions) };
     folder.batches[folder.batches.length - 1].push({ entry: item, permissions: entry.stat.permissions });
     folder.bytes += size;
   }
