@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { StdioServer } from './adapters/inbound/mcp/stdio-transport.js';
+import { StdioServer } from './adapters/inbound/mcp/transports/stdio-transport.js';
 import type { Container } from 'inversify';
 import { buildStdioContainer } from './composition/core-container.js';
 import { recoverJournalAtStartup } from './composition/journal-binding.js';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Container } from 'inversify';
-import { McpHttpEndpoint } from '../adapters/inbound/mcp/http-transport.js';
+import { McpHttpEndpoint } from '../adapters/inbound/mcp/transports/http-transport.js';
 import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentication.js';
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
 import { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';

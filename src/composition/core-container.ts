@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/call-principal.js';
-import { ClientRoots } from '../adapters/inbound/mcp/client-roots.js';
-import { McpServerFactory } from '../adapters/inbound/mcp/server-factory.js';
-import { SessionRegistry } from '../adapters/inbound/mcp/session-registry.js';
-import { StdioServer } from '../adapters/inbound/mcp/stdio-transport.js';
-import { AdmissionBudget } from '../adapters/inbound/mcp/admission-budget.js';
+import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/protocol/call-principal.js';
+import { ClientRoots } from '../adapters/inbound/mcp/protocol/client-roots.js';
+import { McpServerFactory } from '../adapters/inbound/mcp/protocol/server-factory.js';
+import { SessionRegistry } from '../adapters/inbound/mcp/protocol/session-registry.js';
+import { StdioServer } from '../adapters/inbound/mcp/transports/stdio-transport.js';
+import { AdmissionBudget } from '../adapters/inbound/mcp/transports/admission-budget.js';
 import { ConfiguredRoots } from '../adapters/outbound/configured-roots.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
 import { InMemorySessionState } from '../adapters/outbound/in-memory-session-state.js';

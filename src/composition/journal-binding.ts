@@ -1,5 +1,5 @@
 import type { Container } from 'inversify';
-import { AsyncLocalChangeAuthor } from '../adapters/inbound/mcp/call-author.js';
+import { AsyncLocalChangeAuthor } from '../adapters/inbound/mcp/tool-calls/call-author.js';
 import { DiskChangeJournal } from '../adapters/outbound/journal/disk-change-journal.js';
 import { JournalStoreUnavailable } from '../adapters/outbound/journal/journal-store-unavailable.js';
 import type { ServerMetrics } from '../adapters/shared/metrics.port.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
-import { SessionRegistry } from '../../src/adapters/inbound/mcp/session-registry.js';
-import { StdioServer } from '../../src/adapters/inbound/mcp/stdio-transport.js';
+import { SessionRegistry } from '../../src/adapters/inbound/mcp/protocol/session-registry.js';
+import { StdioServer } from '../../src/adapters/inbound/mcp/transports/stdio-transport.js';
 import { InMemoryFileSystem } from '../../src/adapters/outbound/in-memory-file-system.js';
 import { NodeFileSystem } from '../../src/adapters/outbound/node-file-system.js';
 import { SystemClock } from '../../src/adapters/outbound/system-clock.js';

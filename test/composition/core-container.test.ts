@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
-import { StdioServer } from '../../src/adapters/inbound/mcp/stdio-transport.js';
+import { StdioServer } from '../../src/adapters/inbound/mcp/transports/stdio-transport.js';
 import { DiskChangeJournal } from '../../src/adapters/outbound/journal/disk-change-journal.js';
 import { RedisChangeJournal } from '../../src/adapters/outbound/journal/redis-change-journal.js';
 import { InProcessChangeFeed } from '../../src/adapters/outbound/feed/in-process-change-feed.js';

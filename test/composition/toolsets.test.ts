@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { McpResourceHandler } from '../../src/adapters/inbound/mcp/resource-handler.js';
+import { McpResourceHandler } from '../../src/adapters/inbound/mcp/protocol/resource-handler.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import type { AppConfig } from '../../src/config/app-config.js';

@@ -25,7 +25,7 @@ describe('adding a tool', () => {
   it('stat_file is named in src by its use case, its spec, its catalog line and its registry line only', () => {
     const namingStat = source.filter((file) => naming('stat_file').test(readFileSync(join(ROOT, file), 'utf8'))).sort();
     expect(namingStat).toEqual([
-      'src/adapters/inbound/mcp/tool-specs.ts',
+      'src/adapters/inbound/mcp/tool-calls/tool-specs.ts',
       'src/adapters/inbound/mcp/tools/stat-file.tool.ts',
       'src/domain/tool-names.ts',
       'src/domain/tools/stat-file.ts',

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requestLimitBytes } from '../../src/adapters/inbound/mcp/request-size.js';
+import { requestLimitBytes } from '../../src/adapters/inbound/mcp/transports/request-size.js';
 import { callTool } from '../support/mcp.js';
 import { useTestServer } from '../support/live-server.js';
 import { MCP_HEADERS, PING } from '../support/raw-mcp.js';

@@ -1,4 +1,4 @@
-import { SessionRegistry } from '../../src/adapters/inbound/mcp/session-registry.js';
+import { SessionRegistry } from '../../src/adapters/inbound/mcp/protocol/session-registry.js';
 import type { InMemorySessionState } from '../../src/adapters/outbound/in-memory-session-state.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import { useTestServer } from '../support/live-server.js';

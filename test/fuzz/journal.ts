@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { AsyncLocalChangeAuthor } from '../../src/adapters/inbound/mcp/call-author.js';
+import { AsyncLocalChangeAuthor } from '../../src/adapters/inbound/mcp/tool-calls/call-author.js';
 import { DiskChangeJournal } from '../../src/adapters/outbound/journal/disk-change-journal.js';
 import { InMemoryChangeJournal } from '../../src/adapters/outbound/journal/in-memory-change-journal.js';
 import { NodeContentHasher } from '../../src/adapters/outbound/node-content-hasher.js';

@@ -1,7 +1,7 @@
 import { ContainerModule } from 'inversify';
-import { McpCompletionHandler } from '../../adapters/inbound/mcp/completions.js';
-import { McpResourceHandler } from '../../adapters/inbound/mcp/resource-handler.js';
-import { McpSubscriptionHandler } from '../../adapters/inbound/mcp/subscriptions.js';
+import { McpCompletionHandler } from '../../adapters/inbound/mcp/protocol/completions.js';
+import { McpResourceHandler } from '../../adapters/inbound/mcp/protocol/resource-handler.js';
+import { McpSubscriptionHandler } from '../../adapters/inbound/mcp/protocol/subscriptions.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { FileWatcher } from '../../domain/ports/file-watcher.port.js';
 import type { ChangeFeed } from '../../domain/ports/change-feed.port.js';

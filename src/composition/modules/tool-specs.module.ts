@@ -1,6 +1,6 @@
 import { ContainerModule, type ResolutionContext, type ServiceIdentifier } from 'inversify';
-import type { ToolServices, ToolSpec } from '../../adapters/inbound/mcp/tool-spec.js';
-import { TOOL_SPECS } from '../../adapters/inbound/mcp/tool-specs.js';
+import type { ToolServices, ToolSpec } from '../../adapters/inbound/mcp/tool-calls/tool-spec.js';
+import { TOOL_SPECS } from '../../adapters/inbound/mcp/tool-calls/tool-specs.js';
 import { ChangeContents } from '../../domain/changes/change-contents.js';
 import { EditSessions } from '../../domain/edit-session.js';
 import { Namespace } from '../../domain/namespace.js';

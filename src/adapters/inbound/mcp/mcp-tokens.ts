@@ -1,7 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
-import type { AsyncLocalChangeAuthor } from './call-author.js';
-import type { AsyncLocalPrincipalContext } from './call-principal.js';
-import type { ToolDefinition } from './tool-definition.js';
+import type { AsyncLocalChangeAuthor } from './tool-calls/call-author.js';
+import type { AsyncLocalPrincipalContext } from './protocol/call-principal.js';
+import type { ToolDefinition } from './tool-calls/tool-definition.js';
 
 /** Told when an MCP session is ended by its client (DELETE). */
 export interface SessionEndListener {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ChangeDirectory } from '../../../../domain/tools/change-directory.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { namespaceLogFields } from './namespace-tool-support.js';
 
 export function changeDirectoryTool(changeDirectory: ChangeDirectory): ToolDefinition {

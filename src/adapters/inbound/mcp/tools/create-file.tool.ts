@@ -1,8 +1,8 @@
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
 import { CreateFile } from '../../../../domain/tools/create-file.js';
-import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT } from './dry-run-output.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT, namespaceServices } from './namespace-tool-support.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CreateFolder } from '../../../../domain/tools/create-folder.js';
-import { IDEMPOTENT_WRITE, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { IDEMPOTENT_WRITE, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 
 export function createFolderTool(createFolder: CreateFolder): ToolDefinition {
   return defineTool({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dryRunText, type DryRunFields } from '../../../../domain/tools/dry-run.js';
-import type { ToolOutput } from '../tool-definition.js';
+import type { ToolOutput } from '../tool-calls/tool-definition.js';
 
 /** The input flag and output fields every tool with a dry run adds to its schemas. */
 export const DRY_RUN_INPUT = { dry_run: z.boolean().optional().describe('Write nothing; return the unified diff.') };

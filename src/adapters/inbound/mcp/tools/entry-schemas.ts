@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolLogFields } from '../tool-definition.js';
+import type { ToolLogFields } from '../tool-calls/tool-definition.js';
 
 /** One entry of a root, as remove_file and remove_folder take it. */
 export const ENTRY_INPUT = {

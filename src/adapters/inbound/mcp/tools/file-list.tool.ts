@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import { FileList } from '../../../../domain/tools/file-list.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields } from './namespace-tool-support.js';
 import { ignoreField } from './search-limits.schema.js';

@@ -3,8 +3,8 @@ import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
 import { lossyNote } from '../../../../domain/tools/file-text.js';
 import { FileRead, type FileReadResult } from '../../../../domain/tools/file-read.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields, namespaceServices } from './namespace-tool-support.js';
 
 export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefinition {

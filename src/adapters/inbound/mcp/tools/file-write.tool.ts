@@ -1,8 +1,8 @@
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
 import { FileWrite } from '../../../../domain/tools/file-write.js';
-import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { defineTool, DESTRUCTIVE, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields, WHOLE_FILE_WRITE_INPUT, WHOLE_FILE_WRITE_OUTPUT, namespaceServices } from './namespace-tool-support.js';
 
 export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDefinition {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { TYPE_FILTERS, Glob } from '../../../../domain/tools/glob.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { ignoreField, searchLimitFields } from './search-limits.schema.js';
 
 export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition {

@@ -4,8 +4,8 @@ import { MAX_PATTERN_CHARS } from '../../../../domain/search/pattern-length.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
 import { Grep } from '../../../../domain/tools/grep.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { grepText } from './grep-text.js';
 import { ignoreField, searchLimitFields } from './search-limits.schema.js';
 

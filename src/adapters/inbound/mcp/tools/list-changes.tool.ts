@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_LIST_LIMIT, ListChanges } from '../../../../domain/changes/list-changes.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { changeSchema } from './change-schemas.js';
 
 export function listChangesTool(listChanges: ListChanges): ToolDefinition {

@@ -3,8 +3,8 @@ import { ListFolder } from '../../../../domain/tools/list-folder.js';
 import type { Settings } from '../../../../domain/settings.js';
 import { ignoreField } from './search-limits.schema.js';
 import { DEFAULT_MAX_ENTRIES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES } from '../../../../domain/tools/list-subtree.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 
 export function listFolderTool(listFolder: ListFolder, settings: Settings): ToolDefinition {
   return defineTool({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ListRoots } from '../../../../domain/tools/list-roots.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 
 export function listRootsTool(listRoots: ListRoots): ToolDefinition {
   return defineTool({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Move } from '../../../../domain/tools/move.js';
-import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { TRANSFER_INPUT, transferLogFields } from './entry-schemas.js';
 
 export function moveTool(move: Move): ToolDefinition {

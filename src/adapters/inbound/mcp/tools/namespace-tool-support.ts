@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ToolLogFields } from '../tool-definition.js';
-import type { ToolServices } from '../tool-spec.js';
+import type { ToolLogFields } from '../tool-calls/tool-definition.js';
+import type { ToolServices } from '../tool-calls/tool-spec.js';
 
 /** Sentence shared by every namespace tool description: how `path` is read. */
 export const NAMESPACE_PATH_HELP =

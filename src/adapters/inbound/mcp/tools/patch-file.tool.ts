@@ -3,8 +3,8 @@ import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
 import { PatchFile } from '../../../../domain/tools/patch-file.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT, withDryRunText } from './dry-run-output.js';
-import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 
 export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDefinition {
   return defineTool({

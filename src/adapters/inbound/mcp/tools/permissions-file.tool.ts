@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PermissionsFile } from '../../../../domain/tools/permissions-file.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 
 export function permissionsFileTool(permissionsFile: PermissionsFile): ToolDefinition {
   return defineTool({

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { formatSize } from '../../../../domain/tools/file-text.js';
 import { ReadFile } from '../../../../domain/tools/read-file.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 
 /** What read_file returns; read_files returns one of these per file read. */
 export const READ_FILE_OUTPUT = {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isReadError, MAX_READ_FILES_PATHS, ReadFiles, type ReadFilesResult } from '../../../../domain/tools/read-files.js';
 import { escapedLength } from '../../../../domain/result-budget.js';
-import { READ_ONLY, defineTool, type BatchEntryCall, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type BatchEntryCall, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { READ_FILE_OUTPUT, readFileText } from './read-file.tool.js';
 
 export function readFilesTool(readFiles: ReadFiles): ToolDefinition {

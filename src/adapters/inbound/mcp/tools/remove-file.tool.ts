@@ -1,6 +1,6 @@
 import { RemoveFile } from '../../../../domain/tools/remove-file.js';
-import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { ENTRY_INPUT, REMOVED_OUTPUT, entryLogFields } from './entry-schemas.js';
 
 export function removeFileTool(removeFile: RemoveFile): ToolDefinition {

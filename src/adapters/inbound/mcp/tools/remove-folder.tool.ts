@@ -1,6 +1,6 @@
 import { RemoveFolder } from '../../../../domain/tools/remove-folder.js';
-import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { ENTRY_INPUT, REMOVED_OUTPUT, entryLogFields } from './entry-schemas.js';
 
 export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StatFile } from '../../../../domain/tools/stat-file.js';
-import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 
 const ENTRY_TYPE = z.enum(['file', 'directory', 'symlink', 'other']);
 

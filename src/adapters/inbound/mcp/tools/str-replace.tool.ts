@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MAX_EDITS } from '../../../../domain/tools/str-replace-edits.js';
 import { StrReplace } from '../../../../domain/tools/str-replace.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT } from './dry-run-output.js';
-import { defineTool, type ToolDefinition, DESTRUCTIVE } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { defineTool, type ToolDefinition, DESTRUCTIVE } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields, namespaceServices } from './namespace-tool-support.js';
 
 export function strReplaceTool(strReplace: StrReplace): ToolDefinition {

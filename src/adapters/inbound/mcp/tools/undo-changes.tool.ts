@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { THE_START } from '../../../../domain/changes/change-id.js';
 import { MAX_SELECTED, UndoChanges } from '../../../../domain/changes/undo-changes.js';
-import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { Restorer } from '../../../../domain/changes/restorer.js';
 import { undoResultSchema } from './change-schemas.js';
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Settings } from '../../../../domain/settings.js';
 import { humanSize } from '../../../../domain/tools/editor-files.js';
 import { View } from '../../../../domain/tools/view.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { defineTool, READ_ONLY, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 import { NAMESPACE_PATH_HELP, namespaceLogFields, namespaceServices } from './namespace-tool-support.js';
 
 export function viewTool(view: View, settings: Settings): ToolDefinition {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { WriteFile } from '../../../../domain/tools/write-file.js';
 import { DRY_RUN_INPUT, DRY_RUN_OUTPUT, withDryRunText } from './dry-run-output.js';
-import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-definition.js';
-import { toolSpec } from '../tool-spec.js';
+import { DESTRUCTIVE, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
+import { toolSpec } from '../tool-calls/tool-spec.js';
 
 export function writeFileTool(writeFile: WriteFile): ToolDefinition {
   return defineTool({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolDefinition, ToolOutput } from '../../../../../src/adapters/inbound/mcp/tool-definition.js';
+import type { ToolDefinition, ToolOutput } from '../../../../../src/adapters/inbound/mcp/tool-calls/tool-definition.js';
 
 export function byName(tools: ToolDefinition[]): Map<string, ToolDefinition> {
   return new Map(tools.map((tool) => [tool.name, tool]));

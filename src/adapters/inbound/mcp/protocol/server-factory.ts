@@ -1,0 +1,136 @@
+import 'reflect-metadata';
+import { inject, injectable, multiInject, optional } from 'inversify';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOKENS } from '../../../shared/tokens.js';
+import { MCP_TOKENS } from '../mcp-tokens.js';
+import { readPackageJson } from '../../../../config/package-info.js';
+import type { PathPolicy } from '../../../../domain/path-policy.js';
+import type { Logger } from '../../../../domain/ports/logger.port.js';
+import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
+import { ToolPolicy } from '../../../../domain/tool-policy.js';
+import { AsyncLocalChangeAuthor } from '../tool-calls/call-author.js';
+import { AsyncLocalPrincipalContext } from './call-principal.js';
+import { withUndoNotes } from '../tool-calls/undo-notes.js';
+import { startCallWork } from './call-work.js';
+import { ClientRoots } from './client-roots.js';
+import { McpCompletionHandler } from './completions.js';
+import { McpResourceHandler } from './resource-handler.js';
+import { McpSubscriptionHandler } from './subscriptions.js';
+import { type FailedCall, SessionLog } from './session-log.js';
+import type { ToolCallObserver } from '../../../shared/metrics.port.js';
+import { invokeTool, rejectTool } from '../tool-calls/result-mapper.js';
+import type { ToolDefinition } from '../tool-calls/tool-definition.js';
+import { prepareTool, type PreparedTool } from '../tool-calls/tool-schemas.js';
+
+const packageJson = readPackageJson();
+
+export const SERVER_NAME = 'mcp-filesystem';
+const SERVER_VERSION = packageJson.version;
+
+const INSTRUCTIONS =
+  'File and folder tools confined to named roots. Call list_roots first: every root-scoped tool takes ' +
+  '`root` (a configured root name) and a path inside it, and each root allows only some tools. ' +
+  'The editor and repo tools (view, str_replace, create_file, file_read, file_write, file_list) take one ' +
+  'path instead, in a namespace where each root is a top-level folder (/workspace/src/main.go); relative ' +
+  'paths start from the session working directory, which change_directory moves. str_replace and ' +
+  'create_file over an existing file need a view of that file first.';
+
+/**
+ * One MCP Server per session, serving every tool bound to MCP_TOKENS.ToolDefinition. tools/list
+ * and tools/call are answered here rather than by the SDK's McpServer, which would reject bad
+ * arguments in its own words before our code (and the call log, NFR-017) ever saw the call.
+ */
+@injectable()
+export class McpServerFactory {
+  private readonly tools: ReadonlyMap<string, PreparedTool>;
+  /** Built on the first tools/list: converting every schema to JSON Schema is start-up time a first call need not wait for. */
+  private listing?: ListToolsResult['tools'];
+
+  constructor(
+    @multiInject(MCP_TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(MCP_TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
+    @inject(TOKENS.Metrics) @optional() private readonly observer?: ToolCallObserver,
+    @inject(McpResourceHandler) @optional() private readonly resources?: McpResourceHandler,
+    @inject(TOKENS.PathPolicy) @optional() private readonly paths?: PathPolicy,
+    @inject(MCP_TOKENS.ChangeAuthors) @optional() private readonly authors?: AsyncLocalChangeAuthor,
+    @inject(McpCompletionHandler) @optional() private readonly completions?: McpCompletionHandler,
+    @inject(ClientRoots) @optional() private readonly clientRoots?: ClientRoots,
+    @inject(McpSubscriptionHandler) @optional() private readonly subscriptions?: McpSubscriptionHandler,
+  ) {
+    const tools = new Map<string, PreparedTool>();
+    for (const definition of withUndoNotes(definitions ?? [], authors !== undefined)) {
+      if (tools.has(definition.name)) throw new Error(`two tool definitions are named ${definition.name}`);
+      tools.set(definition.name, prepareTool(definition));
+    }
+    this.tools = tools;
+  }
+
+  /**
+   * Security: the session's principal is fixed here, when the session opens; every tool call
+   * of the session runs with its grant (roots, read-only), whatever a later request carries.
+   */
+  create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): Server {
+    const server = new Server(
+      { name: SERVER_NAME, version: SERVER_VERSION },
+      {
+        capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: { listChanged: true, ...(this.subscriptions ? { subscribe: true } : {}) } } : {}), ...(this.completions ? { completions: {} } : {}) },
+        instructions: INSTRUCTIONS,
+      },
+    );
+    const log = SessionLog.attach(server);
+    const asPrincipal = <T>(action: () => T): T => this.principals.run(principal, action);
+    this.resources?.register(server, sessionId, asPrincipal);
+    this.completions?.register(server, { id: sessionId, principal: principal.name, log, asPrincipal });
+    this.clientRoots?.attach(server, log);
+    this.subscriptions?.register(server, sessionId, principal.name, asPrincipal);
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      this.listing ??= [...this.tools.values()].map((tool) => tool.listing);
+      return { tools: this.listing.filter((tool) => this.usable(tool.name, principal)) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args } = request.params;
+      const tool = this.tools.get(name);
+      const context = { sessionId, principal: principal.name };
+      // A failure reaches the session's log on the call's own stream, ahead of the answer.
+      const onFailure = (failure: FailedCall) => log.callFailed(failure, extra.sendNotification);
+      if (!tool) return this.principals.run(principal, () => rejectTool(name, 'unknown', context, this.logger, this.observer, onFailure));
+      // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
+      if (!this.usable(name, principal)) {
+        return this.principals.run(principal, () => rejectTool(name, 'unlisted', context, this.logger, this.observer, onFailure));
+      }
+      const call = startCallWork({
+        signal: extra.signal,
+        progressToken: request.params._meta?.progressToken,
+        sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+      });
+      try {
+        // With the journal on, every change the call makes is recorded under its principal, session and tool.
+        // A read-only tool makes none (its readOnlyHint is what --read-only trusts too), so it is not named
+        // an author: calls in flight together would each take an AsyncLocalStorage store, and its promise
+        // hooks, once on, cost every promise of every call after (a sixth of 50 reads in flight over stdio).
+        const authors = tool.definition.annotations.readOnlyHint ? undefined : this.authors;
+        const author = { principal: principal.name, session: sessionId, tool: name };
+        const undoReach = authors ? () => authors.reachOf(author) : undefined;
+        const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work, undoReach }, this.logger, this.observer, onFailure);
+        const journaled = authors ? () => authors.run(author, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
+        return await this.principals.run(principal, journaled);
+      } finally {
+        call.stop();
+      }
+    });
+    return server;
+  }
+
+  /**
+   * Whether some root the principal sees (its grant, read-only narrowing and the allowlists) allows the
+   * tool. Asked per request, so roots that change during a session are seen as they are now.
+   */
+  private usable(name: string, principal: Principal): boolean {
+    // Until a client shares folders there is no root to judge by: tools/list is the same as usual, and
+    // each call answers NO_ROOTS.
+    if (!this.paths || !this.paths.anyRoots()) return true;
+    return this.principals.run(principal, () => ToolPolicy.usableSomewhere(name, this.paths!.roots));
+  }
+}

@@ -1,0 +1,198 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { inject, injectable } from 'inversify';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { TOKENS } from '../../../shared/tokens.js';
+import type { AppConfig } from '../../../../config/app-config.js';
+import type { Logger } from '../../../../domain/ports/logger.port.js';
+import { UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
+import { type Admission, AdmissionBudget, type AdmissionLimitName, TOTAL_LIMIT } from './admission-budget.js';
+import { BoundedLineReader, type OversizedLine } from './bounded-line-reader.js';
+import { serializeMessage } from './message-json.js';
+import { requestIdOf, type RequestId } from './request-id-scan.js';
+import { REQUEST_TOO_LARGE_RPC_CODE, requestLimitBytes, requestTooLargeMessage } from './request-size.js';
+import { McpServerFactory } from '../protocol/server-factory.js';
+import { SessionRegistry } from '../protocol/session-registry.js';
+
+/** JSON-RPC server error for a request refused by the admission budget (HTTP answers 503 with the same code). */
+const ADMISSION_REFUSED_RPC_CODE = -32000;
+
+/**
+ * Each stdio connection's own session id: the default journal is shared by every server the user
+ * runs, so a fixed id would make list_changes `session: "this"` (and an undo's default session)
+ * reach the changes of another conversation.
+ */
+function stdioSessionId(): string {
+  return `stdio-${randomBytes(6).toString('hex')}`;
+}
+
+/**
+ * MCP over stdin/stdout, one JSON-RPC message a line. The read side is ours, not the SDK's: its
+ * ReadBuffer throws past 10 MiB and the transport then closes, so one large request silenced the
+ * connection for good. Here a line past the request limit is skipped to its newline without being
+ * kept (BoundedLineReader), answered with a JSON-RPC error that gives its size, the limit and its id
+ * when readable, and the next line is served as usual. A line that is not JSON is answered with a
+ * parse error rather than dropped in silence.
+ */
+export class StdioLineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly reader: BoundedLineReader;
+  /** The admission of the line being read; a request's moves to `held` until it is answered. */
+  private reading?: Admission;
+  private refusedBy?: AdmissionLimitName;
+  private readonly held = new Map<RequestId, Admission>();
+  private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
+  private readonly onEnd = () => this.reader.end();
+  private readonly onError = (error: Error) => this.onerror?.(error);
+
+  constructor(
+    private readonly limit: number,
+    private readonly budget: AdmissionBudget,
+    private readonly stdin: NodeJS.ReadableStream = process.stdin,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+  ) {
+    this.reader = new BoundedLineReader(limit, {
+      line: (text) => this.line(text),
+      oversized: (line) => this.oversized(line),
+      admit: (bytes) => this.admit(bytes),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.onData);
+    this.stdin.on('end', this.onEnd);
+    this.stdin.on('error', this.onError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if ('id' in message && !('method' in message) && message.id !== undefined) this.releaseHeld(message.id);
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${serializeMessage(message)}\n`)) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
+    this.stdin.off('error', this.onError);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    for (const id of [...this.held.keys()]) this.releaseHeld(id);
+    this.reading?.release();
+    this.onclose?.();
+  }
+
+  /** Stdio has one principal; its lines draw on the same budget as HTTP bodies, without waiting (the line is refused). */
+  private admit(lineBytes: number): boolean {
+    this.reading ??= this.budget.open(UNRESTRICTED_PRINCIPAL.name);
+    this.refusedBy = this.reading.growTo(lineBytes);
+    if (this.refusedBy === undefined) return true;
+    this.reading.release();
+    this.reading = undefined;
+    return false;
+  }
+
+  private releaseHeld(id: RequestId): void {
+    this.held.get(id)?.release();
+    this.held.delete(id);
+  }
+
+  private line(line: string): void {
+    const admission = this.reading;
+    this.reading = undefined;
+    // A request's bytes stay held until its answer is sent; anything else is done with now.
+    if (!this.dispatch(line, admission)) admission?.release();
+  }
+
+  /** Hands the line on; true when its admission is now held by the request it carries. */
+  private dispatch(line: string, admission: Admission | undefined): boolean {
+    const text = line.replace(/\r$/, '');
+    if (text.trim() === '') return false;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      void this.answerError(null, -32700, 'Parse error: the line is not valid JSON');
+      return false;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      const id = (json as { id?: unknown } | null)?.id;
+      void this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+      return false;
+    }
+    const message = parsed.data;
+    const isRequest = admission !== undefined && 'id' in message && 'method' in message;
+    if (isRequest) {
+      this.releaseHeld(message.id);
+      this.held.set(message.id, admission);
+    }
+    this.onmessage?.(message);
+    return isRequest;
+  }
+
+  private oversized(line: OversizedLine): void {
+    this.reading?.release();
+    this.reading = undefined;
+    const id = requestIdOf(line.head.toString('utf8'), line.tail.toString('utf8').replace(/\r$/, '')) ?? null;
+    if (line.reason === 'limit') {
+      void this.answerError(id, REQUEST_TOO_LARGE_RPC_CODE, requestTooLargeMessage(line.size, this.limit), { size: line.size, limit: this.limit });
+      return;
+    }
+    const limit = this.refusedBy ?? TOTAL_LIMIT;
+    this.budget.refused(line.size);
+    const message = `Server busy: this ${line.size}-byte request would pass ${limit} (bytes of requests read or held at once); nothing was done, retry when earlier requests are answered`;
+    void this.answerError(id, ADMISSION_REFUSED_RPC_CODE, message, { size: line.size, limit });
+  }
+
+  private answerError(id: RequestId | null, code: number, message: string, data?: Record<string, unknown>): Promise<void> {
+    return this.send({ jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } } as unknown as JSONRPCMessage);
+  }
+}
+
+/** One MCP session over stdin/stdout. stdout belongs to the protocol: logs go to stderr. */
+@injectable()
+export class StdioServer {
+  constructor(
+    @inject(TOKENS.Config) private readonly config: AppConfig,
+    @inject(McpServerFactory) private readonly servers: McpServerFactory,
+    @inject(SessionRegistry) private readonly sessions: SessionRegistry,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(AdmissionBudget) private readonly budget: AdmissionBudget,
+  ) {}
+
+  /** Serves until stdin ends; `closed` resolves then. */
+  async start(): Promise<{ closed: Promise<void> }> {
+    const sessionId = stdioSessionId();
+    const server = this.servers.create(sessionId);
+    if (!this.config.clientRoots) {
+      // The operator's choice of folders stands; the client's are never asked for.
+      server.oninitialized = () => {
+        if (server.getClientCapabilities()?.roots) {
+          this.logger.info('client roots ignored: the server was started with DIR arguments or a config file');
+        }
+      };
+    }
+    const transport = new StdioLineTransport(requestLimitBytes(this.config.settings.maxFileSize), this.budget);
+    this.sessions.add({ id: sessionId, server, transport });
+    await server.connect(transport);
+    const closed = new Promise<void>((resolve) => {
+      process.stdin.once('end', () => {
+        void this.stop().then(resolve);
+      });
+    });
+    this.logger.info('mcp-filesystem serving on stdio', {
+      address: 'stdio',
+      roots: this.config.roots.map((root) => root.name),
+      config_file: this.config.configFile,
+    });
+    return { closed };
+  }
+
+  async stop(): Promise<void> {
+    await this.sessions.closeAll();
+  }
+}
