@@ -20,22 +20,22 @@ const englishOnlyZod = {
   },
 };
 
-// The SDK's Server builds an Ajv instance (ajv, ajv-formats, fast-uri: ~140 kB to parse) in its
-// constructor, only to validate elicitation answers, which this server never asks for. Its import of
-// the Ajv provider gets a stand-in that loads the SDK's own provider from node_modules on first use.
+// The SDK's runtime shims module hands every Server a JSON Schema validator built on Ajv (ajv,
+// ajv-formats, fast-uri: ~140 kB to parse at every start), only to validate elicitation answers and
+// output schemas this server checks itself. Its import gets a stand-in that loads the SDK's own Ajv
+// validator from node_modules on first use, and hands back the global `process` (see below).
 const lazyAjvProvider = {
   name: 'lazy-ajv-provider',
   setup(build) {
-    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
-      args.importer.includes('/node_modules/@modelcontextprotocol/sdk/') ? { path: 'ajv-provider', namespace: 'lazy-ajv-provider' } : undefined,
-    );
-    build.onResolve({ filter: /^@modelcontextprotocol\/sdk\/validation\/ajv$/, namespace: 'lazy-ajv-provider' }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) => ({ path: args.path, namespace: 'lazy-ajv-provider' }));
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/validators\/ajv$/, namespace: 'lazy-ajv-provider' }, (args) => ({ path: args.path, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-ajv-provider' }, () => ({
       contents: [
+        'export const process = globalThis.process;',
         'let provider;',
-        'export class AjvJsonSchemaValidator {',
+        'export class DefaultJsonSchemaValidator {',
         '  getValidator(schema) {',
-        "    provider ??= new (require('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator)();",
+        "    provider ??= new (require('@modelcontextprotocol/server/validators/ajv').AjvJsonSchemaValidator)();",
         '    return provider.getValidator(schema);',
         '  }',
         '}',

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { McpHttpEndpoint } from '../adapters/inbound/mcp/transports/http-transport.js';
+import { ModernHttpEndpoint } from '../adapters/inbound/mcp/transports/modern-http.js';
 import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentication.js';
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
 import { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
@@ -19,6 +20,7 @@ export type { ContainerOverrides } from './core-container.js';
 export function buildContainer(config: AppConfig, overrides: ContainerOverrides = {}): Container {
   const container = buildCoreContainer(config, overrides, redisStores);
   container.bind(TOKENS.Metrics).toConstantValue(new PrometheusMetrics(config.roots.map((root) => root.name)));
+  container.bind(ModernHttpEndpoint).toSelf();
   container.bind(McpHttpEndpoint).toSelf();
   container.bind(HttpAuthentication).toSelf();
   container.bind(HttpServer).toSelf();

@@ -3,6 +3,7 @@ import { Container } from 'inversify';
 import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/protocol/call-principal.js';
 import { ClientRoots } from '../adapters/inbound/mcp/protocol/client-roots.js';
 import { McpServerFactory } from '../adapters/inbound/mcp/protocol/server-factory.js';
+import { RequestScopes } from '../adapters/inbound/mcp/protocol/request-scopes.js';
 import { SessionRegistry } from '../adapters/inbound/mcp/protocol/session-registry.js';
 import { StdioServer } from '../adapters/inbound/mcp/transports/stdio-transport.js';
 import { AdmissionBudget } from '../adapters/inbound/mcp/transports/admission-budget.js';
@@ -119,6 +120,7 @@ export function buildCoreContainer(
 
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();
+  container.bind(RequestScopes).toSelf();
   const limits = requestLimitsOf(config);
   container.bind(AdmissionBudget).toConstantValue(new AdmissionBudget({ total: limits.inflightRequestBytes, perPrincipal: limits.inflightRequestBytesPerPrincipal }));
   container.bind(StdioServer).toSelf();

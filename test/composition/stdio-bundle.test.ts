@@ -58,9 +58,9 @@ describe('the stdio bundle', () => {
 
   it("loads the SDK's Ajv provider from node_modules only when a validator is asked for", async () => {
     const closure = [...(await staticClosure(MAIN)).values()].join('\n');
-    expect(closure).toContain('@modelcontextprotocol/sdk/validation/ajv');
+    expect(closure).toContain('@modelcontextprotocol/server/validators/ajv');
     expect(closure).not.toContain('json-schema-draft-07');
-    const { AjvJsonSchemaValidator } = createRequire(MAIN)('@modelcontextprotocol/sdk/validation/ajv');
+    const { AjvJsonSchemaValidator } = createRequire(MAIN)('@modelcontextprotocol/server/validators/ajv');
     const validate = new AjvJsonSchemaValidator().getValidator({ type: 'object', required: ['a'] });
     expect(validate({ a: 1 }).valid).toBe(true);
     expect(validate({}).valid).toBe(false);

@@ -86,7 +86,12 @@ function resourceContract(context: () => { client: Client; hostPaths: string[] }
     expect((await refusal('mcpfs://workspace/big.txt')).message).toContain('FILE_TOO_LARGE: ');
     expect((await refusal('mcpfs://nosuch/a.txt')).message).toContain('UNKNOWN_ROOT: ');
     const missing = await refusal('mcpfs://workspace/missing.txt');
-    expect({ code: missing.code, message: missing.message }).toEqual({ code: -32002, message: expect.stringContaining('NOT_FOUND: ') });
+    // -32602 with the URI in data on every revision (SEP-2164; the v2 SDK sends no -32002).
+    expect({ code: missing.code, message: missing.message, data: missing.data }).toEqual({
+      code: -32602,
+      message: expect.stringContaining('NOT_FOUND: '),
+      data: { uri: 'mcpfs://workspace/missing.txt' },
+    });
     expect((await refusal('file:///etc/passwd')).message).toContain('INVALID_ARGUMENT: ');
   });
 }

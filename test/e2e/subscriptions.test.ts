@@ -48,7 +48,7 @@ async function checkSubscriptions(client: Client, host: (rel: string) => string)
   expect(updates.length).toBe(beforeSilence);
 
   // Refused like a read: missing, outside, through a link leading outside.
-  await expect(client.subscribeResource({ uri: 'mcpfs://workspace/missing.txt' })).rejects.toThrow('MCP error -32002: NOT_FOUND: path not found: missing.txt (root: workspace)');
+  await expect(client.subscribeResource({ uri: 'mcpfs://workspace/missing.txt' })).rejects.toThrow('MCP error -32602: NOT_FOUND: path not found: missing.txt (root: workspace)');
   await expect(client.subscribeResource({ uri: 'mcpfs://workspace/../../etc/passwd' })).rejects.toThrow(/MCP error -32602: ACCESS_DENIED: /);
   await expect(client.subscribeResource({ uri: 'mcpfs://workspace/escape/secret.txt' })).rejects.toThrow(/MCP error -32602: ACCESS_DENIED: /);
   await expect(client.subscribeResource({ uri: 'mcpfs://nope/a' })).rejects.toThrow('MCP error -32602: UNKNOWN_ROOT: unknown root: nope');

@@ -2,6 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 
 /** The built server (dist/) over stdio with `config` written into `dir`; close the client to stop it. */
 export async function stdioClient(dir: string, config: string, name = 'stdio-test'): Promise<Client> {
@@ -13,6 +15,23 @@ export async function stdioClient(dir: string, config: string, name = 'stdio-tes
     stderr: 'ignore',
   });
   const client = new Client({ name, version: '1' });
+  await client.connect(transport);
+  return client;
+}
+
+/**
+ * The built server over stdio with a v2 SDK client. `mode: 'auto'` probes with server/discover
+ * (on a sibling process, as the SDK does) before it opens the session; a pin speaks 2026-07-28 only.
+ */
+export async function modernStdioClient(dir: string, config: string, mode: 'auto' | { pin: '2026-07-28' } = { pin: '2026-07-28' }): Promise<ModernClient> {
+  await writeFile(join(dir, 'config.yaml'), config);
+  const transport = new ModernStdioTransport({
+    command: process.execPath,
+    args: [join(process.cwd(), 'dist', 'main.js'), '--stdio', '--config', join(dir, 'config.yaml')],
+    env: { PATH: process.env.PATH ?? '', MCP_FS_LOG_LEVEL: 'error' },
+    stderr: 'ignore',
+  });
+  const client = new ModernClient({ name: 'modern-stdio-test', version: '1' }, { versionNegotiation: { mode } });
   await client.connect(transport);
   return client;
 }

@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { realpath, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { inject, injectable } from 'inversify';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TOKENS } from '../../../shared/tokens.js';
 import type { AppConfig } from '../../../../config/app-config.js';
@@ -46,7 +45,7 @@ export class ClientRoots implements RootsSource {
       if (server.getClientCapabilities()?.roots) void this.refresh(server, log);
       else this.logger.info('the client has no roots capability: no folders to serve until the server is started with DIR arguments');
     };
-    server.setNotificationHandler(RootsListChangedNotificationSchema, () => void this.refresh(server, log));
+    server.setNotificationHandler('notifications/roots/list_changed', () => void this.refresh(server, log));
   }
 
   /** Lists the client's roots and replaces the set; resolves once the new set is in place. */

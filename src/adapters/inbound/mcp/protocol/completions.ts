@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { inject, injectable } from 'inversify';
 import { z } from 'zod';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server, CompleteResult } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import { DomainError } from '../../../../domain/errors.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
@@ -11,11 +10,12 @@ import { JsonRpcError } from './json-rpc-error.js';
 import { RESOURCE_TEMPLATE } from './resource-handler.js';
 import { INTERNAL_ERROR_TEXT, logDenial } from '../tool-calls/result-mapper.js';
 import type { NotificationSender, SessionLog } from './session-log.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 const METHOD = 'completion/complete';
 
 /** Any params: the SDK's own parse would answer a bad ref with -32603 and a raw schema dump. */
-const CompleteRequest = z.object({ method: z.literal(METHOD), params: z.unknown() });
+const ANY_PARAMS = { params: z.unknown() };
 
 const CompleteParams = z.object({
   ref: z.object({ type: z.string(), uri: z.string().optional() }).loose(),
@@ -44,7 +44,7 @@ export class McpCompletionHandler {
   ) {}
 
   register(server: Server, session: CompletionSession): void {
-    server.setRequestHandler(CompleteRequest, (request, extra) => session.asPrincipal(() => this.answer(request.params, session, extra.sendNotification)));
+    server.setRequestHandler(METHOD, ANY_PARAMS, (params, ctx) => session.asPrincipal(() => this.answer(params, session, ctx.mcpReq.notify)));
   }
 
   private async answer(rawParams: unknown, session: CompletionSession, send: NotificationSender): Promise<CompleteResult> {
@@ -69,7 +69,7 @@ export class McpCompletionHandler {
       if (!(error instanceof DomainError)) {
         // Security: never the raw message, which may carry a host path.
         this.logger.error('unexpected error in completion', { session: session.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
-        throw new JsonRpcError(ErrorCode.InternalError, INTERNAL_ERROR_TEXT);
+        throw new JsonRpcError(ProtocolErrorCode.InternalError, INTERNAL_ERROR_TEXT);
       }
       const text = error.toClientText();
       if (error.isSecurityDenial) {

@@ -1,25 +1,17 @@
 import 'reflect-metadata';
 import { inject, injectable } from 'inversify';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server, ReadResourceResult } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import { DomainError, errors } from '../../../../domain/errors.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { ReadResource, type ResourceContent } from '../../../../domain/tools/read-resource.js';
 import { JsonRpcError } from './json-rpc-error.js';
 import { mimeTypeOf } from './mime-types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 export const RESOURCE_SCHEME = 'mcpfs';
 export const RESOURCE_TEMPLATE = `${RESOURCE_SCHEME}://{root}/{+path}`;
 
-/** JSON-RPC code the MCP spec suggests for a resource that does not exist. */
-const RESOURCE_NOT_FOUND = -32002;
 
 /**
  * resources/list, resources/templates/list and resources/read for one session's Server: files
@@ -38,7 +30,7 @@ export class McpResourceHandler {
    * a principal limited to some roots neither lists nor reads the others through resources.
    */
   register(server: Server, sessionId: string, asPrincipal: <T>(action: () => T) => T = (action) => action()): void {
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    server.setRequestHandler('resources/templates/list', () => ({
       resourceTemplates: [
         {
           uriTemplate: RESOURCE_TEMPLATE,
@@ -48,7 +40,7 @@ export class McpResourceHandler {
         },
       ],
     }));
-    server.setRequestHandler(ListResourcesRequestSchema, () => asPrincipal(() => ({
+    server.setRequestHandler('resources/list', () => asPrincipal(() => ({
       resources: this.resources.roots().map((name) => ({
         uri: `${RESOURCE_SCHEME}://${name}/`,
         name,
@@ -57,7 +49,7 @@ export class McpResourceHandler {
         mimeType: 'text/plain',
       })),
     })));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => asPrincipal(() => this.read(request.params.uri, sessionId)));
+    server.setRequestHandler('resources/read', (request) => asPrincipal(() => this.read(request.params.uri, sessionId)));
   }
 
   private async read(uri: string, sessionId: string): Promise<ReadResourceResult> {
@@ -81,11 +73,11 @@ export class McpResourceHandler {
             session: sessionId,
           });
         }
-        throw new JsonRpcError(error.code === 'NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, error.toClientText());
+        throw error.code === 'NOT_FOUND' ? JsonRpcError.resourceNotFound(uri, error.toClientText()) : JsonRpcError.invalidParams(error.toClientText());
       }
       // Security: never the raw message, which may carry a host path.
       this.logger.error('unexpected error in resource read', { session: sessionId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
-      throw new JsonRpcError(ErrorCode.InternalError, 'INTERNAL_ERROR: unexpected error; see the server log');
+      throw new JsonRpcError(ProtocolErrorCode.InternalError, 'INTERNAL_ERROR: unexpected error; see the server log');
     }
   }
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
+import type { ListToolsResult } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import { MCP_TOKENS } from '../mcp-tokens.js';
 import { readPackageJson } from '../../../../config/package-info.js';
@@ -85,25 +85,25 @@ export class McpServerFactory {
     this.completions?.register(server, { id: sessionId, principal: principal.name, log, asPrincipal });
     this.clientRoots?.attach(server, log);
     this.subscriptions?.register(server, sessionId, principal.name, asPrincipal);
-    server.setRequestHandler(ListToolsRequestSchema, () => {
+    server.setRequestHandler('tools/list', () => {
       this.listing ??= [...this.tools.values()].map((tool) => tool.listing);
       return { tools: this.listing.filter((tool) => this.usable(tool.name, principal)) };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
       const tool = this.tools.get(name);
       const context = { sessionId, principal: principal.name };
       // A failure reaches the session's log on the call's own stream, ahead of the answer.
-      const onFailure = (failure: FailedCall) => log.callFailed(failure, extra.sendNotification);
+      const onFailure = (failure: FailedCall) => log.callFailed(failure, ctx.mcpReq.notify);
       if (!tool) return this.principals.run(principal, () => rejectTool(name, 'unknown', context, this.logger, this.observer, onFailure));
       // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
       if (!this.usable(name, principal)) {
         return this.principals.run(principal, () => rejectTool(name, 'unlisted', context, this.logger, this.observer, onFailure));
       }
       const call = startCallWork({
-        signal: extra.signal,
+        signal: ctx.mcpReq.signal,
         progressToken: request.params._meta?.progressToken,
-        sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+        sendProgress: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
       });
       try {
         // With the journal on, every change the call makes is recorded under its principal, session and tool.

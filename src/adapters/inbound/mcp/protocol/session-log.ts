@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { LoggingLevelSchema, type LoggingLevel, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingLevelSchema } from '@modelcontextprotocol/core';
+import type { Server, LoggingLevel, ServerNotification } from '@modelcontextprotocol/server';
 import { JsonRpcError } from './json-rpc-error.js';
 
 export const SESSION_LOGGER = 'mcp-filesystem';
@@ -9,7 +9,7 @@ export const SESSION_LOGGER = 'mcp-filesystem';
 const SEVERITY: ReadonlyMap<LoggingLevel, number> = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
 
 /** logging/setLevel with any level: an unknown one gets a clear -32602 here, not the SDK's raw schema dump. */
-const SetLevelRequest = z.object({ method: z.literal('logging/setLevel'), params: z.object({ level: z.unknown() }).loose() });
+const SET_LEVEL_PARAMS = { params: z.object({ level: z.unknown() }).loose() };
 
 /** Sends one notification; a tool call passes its request's sender so the message travels with its answer. */
 export type NotificationSender = (notification: ServerNotification) => Promise<void>;
@@ -38,8 +38,8 @@ export class SessionLog {
   /** Answers logging/setLevel on `server` (declared with the `logging` capability) for this session. */
   static attach(server: Server): SessionLog {
     const log = new SessionLog((notification) => server.notification(notification));
-    server.setRequestHandler(SetLevelRequest, (request) => {
-      const level = LoggingLevelSchema.safeParse(request.params.level);
+    server.setRequestHandler('logging/setLevel', SET_LEVEL_PARAMS, (params) => {
+      const level = LoggingLevelSchema.safeParse(params.level);
       if (!level.success) throw JsonRpcError.invalidParams(`INVALID_ARGUMENT: logging/setLevel: level must be one of ${LoggingLevelSchema.options.join(', ')}`);
       log.level = level.data;
       return {};

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Server, Transport } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import { MCP_TOKENS, type SessionEndListener } from '../mcp-tokens.js';
 import type { ChangeFeed } from '../../../../domain/ports/change-feed.port.js';
@@ -86,7 +85,10 @@ export class SessionRegistry {
       return;
     }
     this.local.set(session.id, { ...session, lastSeenMs: this.nowMs() });
-    session.server.onclose = () => this.forget(session.id);
+    // Only this Server's own close forgets the session: over stdio a discarded discover probe's Server closes after its successor was added.
+    session.server.onclose = () => {
+      if (this.local.get(session.id)?.server === session.server) this.forget(session.id);
+    };
     this.logger.info('session started', { session: session.id, principal: session.principal?.name });
   }
 
@@ -99,8 +101,11 @@ export class SessionRegistry {
     return this.local.size;
   }
 
-  /** Ends the session everywhere: store state dropped, listeners told, local Server closed. */
-  async end(id: string): Promise<void> {
+  /**
+   * Ends the session everywhere: store state dropped, listeners told, local Server closed. `quiet`
+   * ends a request's scope (2026-07-28), which is not worth an info line per request.
+   */
+  async end(id: string, { quiet = false } = {}): Promise<void> {
     await this.store.close(id);
     for (const listener of this.listeners) {
       try {
@@ -111,7 +116,7 @@ export class SessionRegistry {
     }
     const session = this.local.get(id);
     if (session) await this.release(session);
-    this.logger.info('session ended', { session: id });
+    if (!quiet) this.logger.info('session ended', { session: id });
   }
 
   /** Starts the periodic idle sweep; the timer never keeps the process alive. */

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { inject, injectable } from 'inversify';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import type { SessionEndListener } from '../mcp-tokens.js';
 import { DomainError } from '../../../../domain/errors.js';
@@ -10,6 +9,7 @@ import { Subscriptions } from '../../../../domain/subscriptions.js';
 import { JsonRpcError } from './json-rpc-error.js';
 import { parseResourceUri } from './resource-handler.js';
 import { INTERNAL_ERROR_TEXT, logDenial } from '../tool-calls/result-mapper.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 /** At most one notifications/resources/updated per URI and session in this long; the last change of a burst is sent at its end. */
 export const COALESCE_MS = 250;
@@ -21,8 +21,6 @@ export const COALESCE_MS = 250;
  */
 export const SETTLE_MS = 50;
 
-/** JSON-RPC code the MCP spec suggests for a resource that does not exist. */
-const RESOURCE_NOT_FOUND = -32002;
 
 /**
  * One URI of one session: the first change is sent SETTLE_MS later (its other events go with it),
@@ -87,10 +85,10 @@ export class McpSubscriptionHandler implements SessionEndListener {
   ) {}
 
   register(server: Server, sessionId: string, principal: string, asPrincipal: <T>(action: () => T) => T): void {
-    server.setRequestHandler(SubscribeRequestSchema, (request) =>
+    server.setRequestHandler('resources/subscribe', (request) =>
       asPrincipal(() => this.subscribe(server, sessionId, principal, request.params.uri)),
     );
-    server.setRequestHandler(UnsubscribeRequestSchema, (request) => asPrincipal(() => this.unsubscribe(sessionId, principal, request.params.uri)));
+    server.setRequestHandler('resources/unsubscribe', (request) => asPrincipal(() => this.unsubscribe(sessionId, principal, request.params.uri)));
   }
 
   sessionEnded(sessionId: string): void {
@@ -137,11 +135,11 @@ export class McpSubscriptionHandler implements SessionEndListener {
       if (error instanceof DomainError) {
         this.logger.info(method, { root: target?.root, path: target?.path, outcome: 'error', error_code: error.code, session: sessionId });
         if (error.isSecurityDenial) logDenial(this.logger, method, target ?? {}, error, { sessionId, principal });
-        throw new JsonRpcError(error.code === 'NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, error.toClientText());
+        throw error.code === 'NOT_FOUND' ? JsonRpcError.resourceNotFound(uri, error.toClientText()) : JsonRpcError.invalidParams(error.toClientText());
       }
       // Security: never the raw message, which may carry a host path.
       this.logger.error(`unexpected error in ${method}`, { session: sessionId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
-      throw new JsonRpcError(ErrorCode.InternalError, INTERNAL_ERROR_TEXT);
+      throw new JsonRpcError(ProtocolErrorCode.InternalError, INTERNAL_ERROR_TEXT);
     }
   }
 }

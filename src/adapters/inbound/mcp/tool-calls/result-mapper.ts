@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { DomainError, errors } from '../../../../domain/errors.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { cancelled } from '../../../../domain/work-context.js';

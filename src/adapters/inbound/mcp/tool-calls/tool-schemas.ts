@@ -1,5 +1,5 @@
 import { z, type ZodRawShape } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { compileOutputAcceptance, type OutputAcceptance } from './output-check.js';
 import type { ToolDefinition } from './tool-definition.js';
 

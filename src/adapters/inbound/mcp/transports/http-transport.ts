@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject, injectable } from 'inversify';
 import type Koa from 'koa';
 import Router from '@koa/router';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import type { AppConfig } from '../../../../config/app-config.js';
 import { requestLimitsOf } from '../../../../config/schema.js';
@@ -19,6 +19,7 @@ import { AdmissionBudget } from './admission-budget.js';
 import { BodyError, readJsonBody, type BodyLimits } from './http-body.js';
 import { McpServerFactory } from '../protocol/server-factory.js';
 import { SessionRegistry } from '../protocol/session-registry.js';
+import { claimsModernEra, ModernHttpEndpoint, modernWithoutBody } from './modern-http.js';
 
 
 export const MCP_PATH = '/mcp';
@@ -60,6 +61,7 @@ export class McpHttpEndpoint {
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(AdmissionBudget) private readonly budget: AdmissionBudget,
+    @inject(ModernHttpEndpoint) private readonly modern: ModernHttpEndpoint,
   ) {
     this.bodyLimits = { maxBytes: requestLimitBytes(config.settings.maxFileSize), idleMs: requestLimitsOf(config).bodyIdleSeconds * 1000, budget };
   }
@@ -107,6 +109,8 @@ export class McpHttpEndpoint {
       if (error.status !== 400) this.logger.warn('request body refused', { status: error.status, reason: error.message, principal: request.caller.name });
       return writeJsonRpcError(request.res, error.status, error.rpcCode, error.message, error.headers, error.data);
     }
+    // 2026-07-28 requests carry their protocol version in every body: no session, the SDK's per-request path.
+    if (claimsModernEra(body)) return this.modern.serve(request, body);
     const sessionId = sessionIdOf(request.req);
     if (sessionId !== undefined) return this.serveSession(request, sessionId, body);
     if (!isInitializeRequest(body)) return writeJsonRpcError(request.res, 400, -32000, 'Bad Request: No valid session ID provided');
@@ -114,6 +118,7 @@ export class McpHttpEndpoint {
   }
 
   private async forward(request: McpRequest): Promise<void> {
+    if (modernWithoutBody(request.req)) return this.modern.serve(request);
     const sessionId = sessionIdOf(request.req);
     if (sessionId === undefined) return writeJsonRpcError(request.res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     return this.serveSession(request, sessionId);

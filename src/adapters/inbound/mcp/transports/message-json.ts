@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
  * The JSON of a tool result's largest parts, made once. A result whose text block is the compact

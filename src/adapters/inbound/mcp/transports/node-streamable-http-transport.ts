@@ -1,16 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import {
-  isInitializeRequest,
-  JSONRPCMessageSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
-import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { isInitializeRequest, isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import type { Transport, TransportSendOptions, JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/server';
 import { PostResponse } from './post-response.js';
+
+/** The most messages one POST may batch (the v1 SDK's limit, which the v2 SDK keeps internal). */
+const MAX_BATCH_SIZE = 100;
 import { SseStream, writeJsonRpcError } from './sse-stream.js';
 
 export interface NodeStreamableHttpTransportOptions {
@@ -131,7 +126,7 @@ export class NodeStreamableHttpTransport implements Transport {
     // close() may have run while the session was being recorded.
     if (this.closed) return writeJsonRpcError(res, 404, -32001, 'Session not found');
 
-    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
+    const extra: MessageExtraInfo = {};
     const requestIds = messages.filter(isRequest).map((message) => message.id as RequestId);
     if (requestIds.length === 0) {
       this.dispatch(messages, extra);

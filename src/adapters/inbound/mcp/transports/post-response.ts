@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { serializeMessage, serializeMessages } from './message-json.js';
 import { SseStream } from './sse-stream.js';
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serializeMessage } from './message-json.js';
 
 /** As the SDK's transport: a comment frame this often keeps proxies and idle timeouts from cutting a quiet stream. */

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
+import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { TOKENS } from '../../../shared/tokens.js';
 import type { AppConfig } from '../../../../config/app-config.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
@@ -156,6 +157,8 @@ export class StdioLineTransport implements Transport {
 /** One MCP session over stdin/stdout. stdout belongs to the protocol: logs go to stderr. */
 @injectable()
 export class StdioServer {
+  private connection?: StdioServerHandle;
+
   constructor(
     @inject(TOKENS.Config) private readonly config: AppConfig,
     @inject(McpServerFactory) private readonly servers: McpServerFactory,
@@ -164,21 +167,31 @@ export class StdioServer {
     @inject(AdmissionBudget) private readonly budget: AdmissionBudget,
   ) {}
 
-  /** Serves until stdin ends; `closed` resolves then. */
+  /**
+   * Serves until stdin ends; `closed` resolves then. The first message picks the protocol: an
+   * `initialize` opens a 2025-era session as before; a request carrying the 2026-07-28 envelope
+   * (or a `server/discover` probe followed by one) pins the connection to the modern era.
+   */
   async start(): Promise<{ closed: Promise<void> }> {
     const sessionId = stdioSessionId();
-    const server = this.servers.create(sessionId);
-    if (!this.config.clientRoots) {
-      // The operator's choice of folders stands; the client's are never asked for.
-      server.oninitialized = () => {
-        if (server.getClientCapabilities()?.roots) {
-          this.logger.info('client roots ignored: the server was started with DIR arguments or a config file');
-        }
-      };
-    }
     const transport = new StdioLineTransport(requestLimitBytes(this.config.settings.maxFileSize), this.budget);
-    this.sessions.add({ id: sessionId, server, transport });
-    await server.connect(transport);
+    this.connection = serveStdio(
+      (context) => {
+        // Called once for the era the client opened with (twice when a discover probe falls back to initialize).
+        const server = this.servers.create(sessionId);
+        if (context.era === 'legacy' && !this.config.clientRoots) {
+          // The operator's choice of folders stands; the client's are never asked for.
+          server.oninitialized = () => {
+            if (server.getClientCapabilities()?.roots) {
+              this.logger.info('client roots ignored: the server was started with DIR arguments or a config file');
+            }
+          };
+        }
+        this.sessions.add({ id: sessionId, server, transport });
+        return server;
+      },
+      { transport, onerror: (error) => this.logger.warn('stdio message refused', { error: error.message }) },
+    );
     const closed = new Promise<void>((resolve) => {
       process.stdin.once('end', () => {
         void this.stop().then(resolve);
@@ -193,6 +206,7 @@ export class StdioServer {
   }
 
   async stop(): Promise<void> {
+    await this.connection?.close();
     await this.sessions.closeAll();
   }
 }

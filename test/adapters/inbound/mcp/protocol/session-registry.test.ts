@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { SessionRegistry } from '../../../../../src/adapters/inbound/mcp/protocol/session-registry.js';
 import { InMemorySessionState } from '../../../../../src/adapters/outbound/in-memory-session-state.js';
 import { InProcessChangeFeed } from '../../../../../src/adapters/outbound/feed/in-process-change-feed.js';

@@ -110,7 +110,7 @@ describe('invokeTool', () => {
       expect(stringify.mock.calls.filter(([value]) => value === text)).toHaveLength(1);
       stringify.mockClear();
       // As the SDK hands it to the transport: a shallow copy, its parts copied too.
-      message = { jsonrpc: '2.0', id: 4, result: { content: result.content.map((block) => ({ ...block })), structuredContent: { ...result.structuredContent } } };
+      message = { jsonrpc: '2.0', id: 4, result: { content: result.content.map((block) => ({ ...block })), structuredContent: { ...(result.structuredContent as object) } } };
       sent = serializeMessage(message as never);
       expect(stringify.mock.calls.filter(([value]) => value === text || (typeof value === 'object' && value !== null))).toEqual([]);
     } finally {

@@ -1,0 +1,78 @@
+import 'reflect-metadata';
+import type { IncomingMessage } from 'node:http';
+import { inject, injectable } from 'inversify';
+import { createMcpHandler, PROTOCOL_VERSION_META_KEY, type AuthInfo, type McpHttpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
+import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { TOKENS } from '../../../shared/tokens.js';
+import type { Logger } from '../../../../domain/ports/logger.port.js';
+import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
+import { McpServerFactory } from '../protocol/server-factory.js';
+import { RequestScopes } from '../protocol/request-scopes.js';
+import type { McpRequest } from './http-transport.js';
+
+/** What the endpoint hands the SDK as a request's `authInfo`, for the factory to read back. */
+interface CallerInfo extends AuthInfo {
+  readonly extra: { readonly principal: Principal; readonly scope: string };
+}
+
+/**
+ * Whether a POST body claims the 2026-07-28 protocol: a single JSON-RPC message whose `_meta` names
+ * its protocol version (the per-request envelope). Anything else, batches and `initialize` included,
+ * is 2025-era traffic and keeps its sessions. The SDK's own `isLegacyRequest` answers the same
+ * question, but wants a web Request built first, which every legacy request would pay for.
+ */
+export function claimsModernEra(body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
+  return meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/** A GET or DELETE without a session that says it speaks a 2026 revision: the modern path answers it (405). */
+export function modernWithoutBody(req: IncomingMessage): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  return typeof version === 'string' && version >= '2026' && req.headers['mcp-session-id'] === undefined;
+}
+
+/**
+ * MCP 2026-07-28 over HTTP: no initialize and no session, every POST carries its protocol version
+ * and client capabilities. The SDK's per-request entry (`createMcpHandler`, strict: 2025 traffic
+ * never reaches it) answers each POST with a fresh MCP Server from our factory, for the caller the
+ * bearer guard authenticated. Host/Origin guard, authentication, body limits, the admission budget
+ * and metrics run before it, in the same Koa app as the 2025 endpoint.
+ */
+@injectable()
+export class ModernHttpEndpoint {
+  private readonly handler: McpHttpHandler;
+  private readonly node: NodeMcpRequestHandler;
+
+  constructor(
+    @inject(McpServerFactory) private readonly servers: McpServerFactory,
+    @inject(RequestScopes) private readonly scopes: RequestScopes,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+  ) {
+    const onerror = (error: Error) => this.logger.warn('modern MCP request refused or failed', { error: error.message });
+    this.handler = createMcpHandler((context) => this.build(context), { legacy: 'reject', onerror });
+    this.node = toNodeHandler(this.handler, { onerror });
+  }
+
+  /** One request; `body` is the JSON the 2025 endpoint already read within its limits. */
+  async serve(request: McpRequest, body?: unknown): Promise<void> {
+    const scope = this.scopes.open();
+    const auth: CallerInfo = { token: '', clientId: request.caller.name, scopes: [], extra: { principal: request.caller, scope } };
+    // Security: `auth` is ours, set after the bearer guard; nothing a client sends can reach it.
+    const req = Object.assign(request.req, { auth });
+    request.res.once('close', () => this.scopes.close(scope));
+    await this.node(req, request.res, body);
+  }
+
+  async close(): Promise<void> {
+    await this.handler.close();
+  }
+
+  private build(context: McpRequestContext) {
+    const caller = (context.authInfo as CallerInfo | undefined)?.extra;
+    // Security: without our own authInfo (never expected) the request gets no grant at all rather than the operator's.
+    if (!caller) throw new Error('modern request without a caller');
+    return this.servers.create(caller.scope, caller.principal ?? UNRESTRICTED_PRINCIPAL);
+  }
+}
