@@ -19,17 +19,13 @@ import { AdmissionBudget } from './admission-budget.js';
 import { BodyError, readJsonBody, type BodyLimits } from './http-body.js';
 import { McpServerFactory } from '../protocol/server-factory.js';
 import { SessionRegistry } from '../protocol/session-registry.js';
+import type { McpRequest } from './mcp-request.js';
 import { claimsModernEra, ModernHttpEndpoint, modernWithoutBody } from './modern-http.js';
 
 
 export const MCP_PATH = '/mcp';
+export type { McpRequest } from './mcp-request.js';
 
-/** One request to /mcp and the principal that makes it: the one the bearer guard authenticated, or the local operator with auth.mode none. */
-export interface McpRequest {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly caller: Principal;
-}
 
 function sessionIdOf(req: IncomingMessage): string | undefined {
   const value = req.headers['mcp-session-id'];

@@ -8,7 +8,7 @@ import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
 import { McpServerFactory } from '../protocol/server-factory.js';
 import { RequestScopes } from '../protocol/request-scopes.js';
-import type { McpRequest } from './http-transport.js';
+import type { McpRequest } from './mcp-request.js';
 
 /** What the endpoint hands the SDK as a request's `authInfo`, for the factory to read back. */
 interface CallerInfo extends AuthInfo {
