@@ -13,11 +13,12 @@ import { AsyncLocalChangeAuthor } from '../tool-calls/call-author.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { withUndoNotes } from '../tool-calls/undo-notes.js';
 import { startCallWork } from './call-work.js';
+import { isModernRevision } from './protocol-era.js';
 import { ClientRoots } from './client-roots.js';
 import { McpCompletionHandler } from './completions.js';
 import { McpResourceHandler } from './resource-handler.js';
 import { McpSubscriptionHandler } from './subscriptions.js';
-import { type FailedCall, SessionLog } from './session-log.js';
+import { type FailedCall, requestFailureLog, SessionLog } from './session-log.js';
 import type { ToolCallObserver } from '../../../shared/metrics.port.js';
 import { invokeTool, rejectTool } from '../tool-calls/result-mapper.js';
 import type { ToolDefinition } from '../tool-calls/tool-definition.js';
@@ -94,7 +95,9 @@ export class McpServerFactory {
       const tool = this.tools.get(name);
       const context = { sessionId, principal: principal.name };
       // A failure reaches the session's log on the call's own stream, ahead of the answer.
-      const onFailure = (failure: FailedCall) => log.callFailed(failure, ctx.mcpReq.notify);
+      const onFailure = isModernRevision(server.getNegotiatedProtocolVersion())
+        ? requestFailureLog(ctx.mcpReq.log)
+        : (failure: FailedCall) => log.callFailed(failure, ctx.mcpReq.notify);
       if (!tool) return this.principals.run(principal, () => rejectTool(name, 'unknown', context, this.logger, this.observer, onFailure));
       // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
       if (!this.usable(name, principal)) {

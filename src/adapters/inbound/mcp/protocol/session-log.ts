@@ -60,7 +60,24 @@ export class SessionLog {
 
   /** A refused or failed tool call: `error` for a security denial, `warning` for any other failure. */
   callFailed(call: FailedCall, send?: NotificationSender): void {
-    const event = call.denial ? 'security_denial' : 'tool_call_failed';
-    this.emit(call.denial ? 'error' : 'warning', { event, tool: call.tool, error_code: call.code, message: call.text }, send);
+    const { level, data } = failureMessage(call);
+    this.emit(level, data, send);
   }
+}
+
+/** What a failed call's log message says, on either protocol revision. */
+export function failureMessage(call: FailedCall): { level: LoggingLevel; data: Record<string, unknown> } {
+  const event = call.denial ? 'security_denial' : 'tool_call_failed';
+  return { level: call.denial ? 'error' : 'warning', data: { event, tool: call.tool, error_code: call.code, message: call.text } };
+}
+
+/**
+ * 2026-07-28 has no logging/setLevel: each request names its level in `_meta`, and the SDK's
+ * request logger applies it (nothing is sent when the request names none).
+ */
+export function requestFailureLog(log: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>): (call: FailedCall) => void {
+  return (call) => {
+    const { level, data } = failureMessage(call);
+    log(level, data, SESSION_LOGGER).catch(() => undefined);
+  };
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
 import { McpServerFactory } from '../protocol/server-factory.js';
 import { RequestScopes } from '../protocol/request-scopes.js';
+import { isModernRevision } from '../protocol/protocol-era.js';
 import type { McpRequest } from './mcp-request.js';
 
 /** What the endpoint hands the SDK as a request's `authInfo`, for the factory to read back. */
@@ -30,7 +31,7 @@ export function claimsModernEra(body: unknown): boolean {
 /** A GET or DELETE without a session that says it speaks a 2026 revision: the modern path answers it (405). */
 export function modernWithoutBody(req: IncomingMessage): boolean {
   const version = req.headers['mcp-protocol-version'];
-  return typeof version === 'string' && version >= '2026' && req.headers['mcp-session-id'] === undefined;
+  return typeof version === 'string' && isModernRevision(version) && req.headers['mcp-session-id'] === undefined;
 }
 
 /**
