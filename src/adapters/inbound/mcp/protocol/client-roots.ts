@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { realpath, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { inject, injectable } from 'inversify';
-import type { Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type InputRequiredResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TOKENS } from '../../../shared/tokens.js';
 import type { AppConfig } from '../../../../config/app-config.js';
@@ -27,6 +27,8 @@ const ListedRoots = z.object({ roots: z.array(z.object({ uri: z.string() }).loos
 @injectable()
 export class ClientRoots implements RootsSource {
   private roots: readonly Root[] = [];
+  /** Whether a 2026-07-28 client answered an input-required roots listing (once per process: stdio has one client). */
+  private listedByRequest = false;
   /** Which listing is the latest: an older one that answers late must not replace a newer set. */
   private listing = 0;
 
@@ -58,6 +60,28 @@ export class ClientRoots implements RootsSource {
       this.logger.warn('roots/list failed; the roots stay as they were', { error: error instanceof Error ? error.message : String(error) });
       return;
     }
+    await this.replace(uris, listing, server, log);
+  }
+
+  /**
+   * 2026-07-28 has no server-to-client requests: a tool call on a connection whose roots were never
+   * listed asks for them in an input-required result, and the client answers by retrying the call
+   * with its roots (SEP-2322). Undefined: go on with the call; otherwise the result to answer with.
+   * Only when the request's envelope declares the roots capability, as roots/list needs it.
+   */
+  async listedForCall(server: Server, ctx: ServerContext, log: SessionLog): Promise<InputRequiredResult | undefined> {
+    const envelope = ctx.mcpReq.envelope as Record<string, { roots?: unknown } | undefined> | undefined;
+    if (this.listedByRequest || !envelope?.[CLIENT_CAPABILITIES_META_KEY]?.roots) return undefined;
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots');
+    if (answer.kind !== 'roots') return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
+    // Security: the client's answer is untrusted input; it is parsed as roots/list's answer would be, and each folder confined as below.
+    const parsed = ListedRoots.safeParse({ roots: answer.roots });
+    this.listedByRequest = true;
+    await this.replace(parsed.success ? parsed.data.roots.map((root) => root.uri) : [], ++this.listing, server, log);
+    return undefined;
+  }
+
+  private async replace(uris: readonly string[], listing: number, server: Server, log: SessionLog): Promise<void> {
     const folders = await Promise.all(uris.map((uri, index) => this.folderOf(uri, index, log)));
     if (listing !== this.listing) return;
     const before = namesOf(this.roots);

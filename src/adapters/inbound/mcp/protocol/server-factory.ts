@@ -95,13 +95,18 @@ export class McpServerFactory {
       const tool = this.tools.get(name);
       const context = { sessionId, principal: principal.name };
       // A failure reaches the session's log on the call's own stream, ahead of the answer.
-      const onFailure = isModernRevision(server.getNegotiatedProtocolVersion())
+      const modern = isModernRevision(server.getNegotiatedProtocolVersion());
+      const onFailure = modern
         ? requestFailureLog(ctx.mcpReq.log)
         : (failure: FailedCall) => log.callFailed(failure, ctx.mcpReq.notify);
       if (!tool) return this.principals.run(principal, () => rejectTool(name, 'unknown', context, this.logger, this.observer, onFailure));
       // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
       if (!this.usable(name, principal)) {
         return this.principals.run(principal, () => rejectTool(name, 'unlisted', context, this.logger, this.observer, onFailure));
+      }
+      if (modern && this.clientRoots) {
+        const asked = await this.clientRoots.listedForCall(server, ctx, log);
+        if (asked) return asked;
       }
       const call = startCallWork({
         signal: ctx.mcpReq.signal,
