@@ -19,6 +19,8 @@ import { logRefusal } from './auth/bearer-middleware.js';
 import { UNRESTRICTED_PRINCIPAL, type Principal } from '../../../domain/principal.js';
 import { writeJsonRpcError } from '../mcp/transports/sse-stream.js';
 import { WatchBudget } from '../../../domain/watch-budget.js';
+import { ReviewApi } from '../review/review-api.js';
+import { reviewPageRouter } from '../review/review-page.js';
 
 const INTERNAL_ERROR_BODY = 'internal server error';
 const LANE_METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
@@ -52,6 +54,7 @@ export class HttpServer {
     @inject(TOKENS.Metrics) private readonly metrics: ServerMetrics,
     @inject(AdmissionBudget) budget: AdmissionBudget,
     @inject(WatchBudget) @optional() watches?: WatchBudget,
+    @inject(ReviewApi) @optional() private readonly review?: ReviewApi,
   ) {
     metrics.trackOpenSessions(() => sessions.size);
     metrics.trackInflightRequestBytes(() => budget.inFlight);
@@ -82,9 +85,12 @@ export class HttpServer {
     if (this.config.metrics?.enabled ?? true) {
       app.use(metricsRouter(this.metrics, (ctx) => this.auth.allowsMetrics(ctx)).routes());
     }
-    // Security: everything after this point (the MCP endpoint) needs a valid bearer token when auth is on.
+    // The /changes page holds no data: its API, after the guard, asks for the token.
+    if (this.review) app.use(reviewPageRouter().routes());
+    // Security: everything after this point (the MCP endpoint, the /changes API) needs a valid bearer token when auth is on.
     const guard = this.auth.guard();
     if (guard) app.use(guard);
+    if (this.review) app.use(this.review.router().routes());
     const mcp = this.endpoint.router();
     app.use(mcp.routes());
     app.use(mcp.allowedMethods());
