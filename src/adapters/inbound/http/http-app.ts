@@ -15,6 +15,7 @@ import { healthRouter } from './health-route.js';
 import { metricsRouter } from './metrics-route.js';
 import type { ServerMetrics } from '../../shared/metrics.port.js';
 import { hostGuard, hostJudge } from './host-guard.js';
+import { INTERNAL_ERROR_BODY, internalErrors } from './internal-errors.js';
 import { logRefusal } from './auth/bearer-middleware.js';
 import { UNRESTRICTED_PRINCIPAL, type Principal } from '../../../domain/principal.js';
 import { writeJsonRpcError } from '../mcp/transports/sse-stream.js';
@@ -22,7 +23,6 @@ import { WatchBudget } from '../../../domain/watch-budget.js';
 import { ReviewApi } from '../review/review-api.js';
 import { reviewPageRouter } from '../review/review-page.js';
 
-const INTERNAL_ERROR_BODY = 'internal server error';
 const LANE_METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
 
 /** The path of a request target, without its query. */
@@ -64,16 +64,7 @@ export class HttpServer {
 
   app(): Koa {
     const app = new Koa();
-    app.use(async (ctx, next) => {
-      try {
-        await next();
-      } catch (error) {
-        this.logFailure(error);
-        ctx.status = 500;
-        ctx.type = 'text/plain';
-        ctx.body = INTERNAL_ERROR_BODY;
-      }
-    });
+    app.use(internalErrors((error) => this.logFailure(error)));
     // The health check stays outside the Host guard: it reveals nothing, and container
     // health probes address the server by names nobody lists in allowed_hosts.
     const health = healthRouter(this.store);

@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Logger } from '../../../domain/ports/logger.port.js';
 import { bearerAuth, bearerJudge } from '../http/auth/bearer-middleware.js';
 import { hostGuard } from '../http/host-guard.js';
+import { internalErrors } from '../http/internal-errors.js';
 import { OneTimeTokenAuthenticator } from './one-time-token.js';
 import type { ReviewApi } from './review-api.js';
 import { REVIEW_PAGE_PATH, reviewPageRouter } from './review-page.js';
@@ -28,16 +29,7 @@ export class ReviewServer {
 
   app(): Koa {
     const app = new Koa();
-    app.use(async (ctx, next) => {
-      try {
-        await next();
-      } catch (error) {
-        // Never echo an exception: messages may carry host paths.
-        this.logger.error('review request failed', { error: String(error) });
-        ctx.status = 500;
-        ctx.body = 'internal server error';
-      }
-    });
+    app.use(internalErrors((error) => this.logger.error('review request failed', { error: String(error) })));
     app.use(hostGuard(LOOPBACK_NAMES));
     app.use(reviewPageRouter().routes());
     app.use(bearerAuth(bearerJudge(this.authenticator, { scopes: [] }), this.logger));
