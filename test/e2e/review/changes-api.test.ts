@@ -110,6 +110,17 @@ describe('/changes/api: the review page\'s endpoints (same auth and principal fi
     await expect(onDisk('d.txt')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('undoes every change after one (since_id), and nothing of another principal\'s', async () => {
+    await write(alice, 'e1.txt', 'first\n');
+    const [first] = (await json('/changes?root=workspace&path=e1.txt', ALICE)).body.changes;
+    await write(alice, 'e2.txt', 'second\n');
+    await write(bob, 'bob-after.txt', 'bob\n');
+    const done = await undo(ALICE, { since_id: first.id });
+    expect(done.body.results.map((result: any) => [result.path, result.outcome])).toEqual([['e2.txt', 'restored']]);
+    expect(await onDisk('e1.txt')).toBe('first\n');
+    expect(await onDisk('bob-after.txt')).toBe('bob\n');
+  });
+
   it('undo takes JSON only (no cross-site form), and a foreign Origin is refused by the Host/Origin guard', async () => {
     const form = await api('/undo', ALICE, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'since_id=00000000000000000' });
     expect(form.status).toBe(400);

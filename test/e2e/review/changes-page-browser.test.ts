@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../../support/server.js';
 
 const ALICE = 'alice-page-token-0123456789';
 const BOB = 'bob-page-token-0123456789';
+const CAROL = 'carol-page-token-0123456789';
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 describe('the /changes page in Chromium', () => {
@@ -24,11 +25,13 @@ describe('the /changes page in Chromium', () => {
     if (outcome.isError) throw new Error(outcome.text);
   };
   const onDisk = (path: string) => readFile(join(server.rootPath('workspace'), path), 'utf8');
-  /** The page with Alice's token typed in when it asks, as a person would. */
-  async function openAsAlice(options: { bypassCSP?: boolean } = {}): Promise<Page> {
-    const page = await (await browser.newContext(options)).newPage();
+  /** The page with a token (Alice's unless told) typed in when it asks, as a person would. */
+  async function openPage(options: { bypassCSP?: boolean; token?: string } = {}): Promise<Page> {
+    const page = await (await browser.newContext({ bypassCSP: options.bypassCSP })).newPage();
+    // A step that never comes fails by name, well before the test's own timeout.
+    page.setDefaultTimeout(8000);
     await page.goto(`${server.baseUrl}/changes`);
-    await page.getByLabel('Access token', { exact: true }).fill(ALICE);
+    await page.getByLabel('Access token', { exact: true }).fill(options.token ?? ALICE);
     await page.getByRole('button', { name: 'Use token' }).click();
     await page.getByRole('status').filter({ hasText: 'shown' }).waitFor();
     return page;
@@ -36,7 +39,7 @@ describe('the /changes page in Chromium', () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      auth: { mode: 'tokens', tokens: [{ name: 'alice', sha256: sha256Hex(ALICE), readOnly: false }, { name: 'bob', sha256: sha256Hex(BOB), readOnly: false }] },
+      auth: { mode: 'tokens', tokens: [{ name: 'alice', sha256: sha256Hex(ALICE), readOnly: false }, { name: 'bob', sha256: sha256Hex(BOB), readOnly: false }, { name: 'carol', sha256: sha256Hex(CAROL), readOnly: false }] },
     });
     browser = await launchChromium();
     alice = await server.connect({ bearer: ALICE });
@@ -67,7 +70,7 @@ describe('the /changes page in Chromium', () => {
   });
 
   it("shows the paths and diffs of the principal's changes, and never another principal's", async () => {
-    const page = await openAsAlice();
+    const page = await openPage();
     const file = page.getByRole('region', { name: 'workspace/notes.txt' });
     await expect(file.getByRole('listitem').count()).resolves.toBe(2);
     await file.getByText('Diff').first().click();
@@ -79,7 +82,7 @@ describe('the /changes page in Chromium', () => {
   it('"Undo" shows what it would do, then restores the file on disk; a new change arrives live', async () => {
     await write(alice, 'draft.txt', 'kept\n');
     await write(alice, 'draft.txt', 'overwritten\n');
-    const page = await openAsAlice();
+    const page = await openPage();
     const file = page.getByRole('region', { name: 'workspace/draft.txt' });
     await file.getByRole('button', { name: /^Undo modify of workspace\/draft\.txt/ }).click();
     const preview = page.getByRole('region', { name: /^Undo preview/ });
@@ -97,7 +100,7 @@ describe('the /changes page in Chromium', () => {
   it('a conflict shows what differs and can be forced', async () => {
     await write(alice, 'clash.txt', 'from the agent\n');
     await writeFile(join(server.rootPath('workspace'), 'clash.txt'), 'edited by a person\n');
-    const page = await openAsAlice();
+    const page = await openPage();
     await page.getByRole('region', { name: 'workspace/clash.txt' }).getByRole('button', { name: /^Undo create of workspace\/clash\.txt/ }).click();
     const preview = page.getByRole('region', { name: /^Undo preview/ });
     await preview.getByText(/clash\.txt \(create\): conflict$/).waitFor();
@@ -110,11 +113,48 @@ describe('the /changes page in Chromium', () => {
     await page.context().close();
   });
 
+  it('folds a long diff; undoes every change after one, and a file\'s changes, from their buttons', async () => {
+    const carol = await server.connect({ bearer: CAROL });
+    const lines = (tag: string) => Array.from({ length: 60 }, (_, index) => `${tag} line ${index}`).join('\n') + '\n';
+    await write(carol, 'long.txt', lines('old'));
+    await write(carol, 'long.txt', lines('new'));
+    for (const version of ['one\n', 'two\n', 'three\n']) await write(carol, 'multi.txt', version);
+    for (const name of ['s1.txt', 's2.txt', 's3.txt']) await write(carol, name, `${name}\n`);
+    const page = await openPage({ token: CAROL });
+
+    const long = page.getByRole('region', { name: 'workspace/long.txt' });
+    await long.getByText('Diff').first().click();
+    const diff = page.getByLabel('Diff of workspace/long.txt');
+    await diff.getByText('-old line 0', { exact: true }).waitFor();
+    expect(await diff.locator('span').count()).toBe(40);
+    expect(await diff.getByText('+new line 59', { exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: /^Show all \d+ lines$/ }).click();
+    await diff.getByText('+new line 59', { exact: true }).waitFor();
+    expect(await diff.locator('span').count()).toBeGreaterThan(120);
+
+    const preview = page.getByRole('region', { name: /^Undo preview/ });
+    await page.getByRole('region', { name: 'workspace/s1.txt' }).getByRole('button', { name: /^Undo later changes/ }).click();
+    await page.getByRole('status').filter({ hasText: '2 changes selected' }).waitFor();
+    await expect(preview.getByText(/s[23]\.txt \(create\): will be restored/).count()).resolves.toBe(2);
+    await page.getByRole('button', { name: 'Undo now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Restored 2 of 2' }).waitFor();
+    expect(await onDisk('s1.txt')).toBe('s1.txt\n');
+    await expect(onDisk('s3.txt')).rejects.toMatchObject({ code: 'ENOENT' });
+
+    await page.getByRole('button', { name: 'Undo all 3 changes to workspace/multi.txt' }).click();
+    await page.getByRole('status').filter({ hasText: '3 changes selected' }).waitFor();
+    await expect(preview.getByText(/multi\.txt \((create|modify)\): will be restored/).count()).resolves.toBe(3);
+    await page.getByRole('button', { name: 'Undo now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Restored 3 of 3' }).waitFor();
+    await expect(onDisk('multi.txt')).rejects.toMatchObject({ code: 'ENOENT' });
+    await page.context().close();
+  });
+
   it('axe-core finds no serious or critical violation with 50 changes, light and dark; every undo control is a button named "Undo…"', async () => {
     for (let index = 0; index < 50; index += 1) await write(alice, `many/file-${index % 20}.txt`, `version ${index}\n`);
     for (const colorScheme of ['light', 'dark'] as const) {
       // axe is injected as a script the page's CSP would refuse; the page's own CSP is tested above.
-      const page = await openAsAlice({ bypassCSP: true });
+      const page = await openPage({ bypassCSP: true });
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width: 400, height: 900 });
       await page.getByText('Diff').first().click();
