@@ -145,4 +145,34 @@ describe('/changes/api: the review page\'s endpoints (same auth and principal fi
     expect(JSON.parse(frame![1]).changes.map((change: any) => change.path)).toEqual(['live.txt']);
     expect(text).not.toContain('bob-live');
   });
+
+  it('a stream without since_id starts from now; one following an id that is not the caller\'s says so and ends', async () => {
+    const abort = new AbortController();
+    const response = await api('/events', ALICE, { signal: abort.signal });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    await reader.read();
+    await write(alice, 'from-now.txt', 'new\n');
+    let text = '';
+    while (!text.includes('event: changes')) text += (await reader.read()).value ?? '';
+    abort.abort();
+    expect(text).toContain('from-now.txt');
+    expect(text).not.toContain('a.txt');
+
+    const [alices] = (await json('/changes', ALICE)).body.changes;
+    const refused = await (await api(`/events?since_id=${alices.id}`, BOB)).text();
+    expect(refused).toMatch(/event: failed\ndata: .*NOT_FOUND/);
+  });
+});
+
+describe('/changes/api with the journal off', () => {
+  it('answers 404 saying there is nothing to review (the test turns the journal off to see that answer)', async () => {
+    const server = await startTestServer({ journal: false });
+    try {
+      const response = await fetch(`${server.baseUrl}/changes/api/changes`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.stringContaining('the change journal is off') } });
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -66,7 +66,11 @@ export class ReviewApi {
     @inject(MCP_TOKENS.ChangeAuthors) @optional() private readonly authors?: AsyncLocalChangeAuthor,
   ) {}
 
-  /** Mount behind the Host/Origin guard and the bearer guard: every route reads the principal the guard set. */
+  /**
+   * Mount behind the Host/Origin guard and the bearer guard: every route reads the principal the guard set.
+   * Security: with auth on, no request reaches a route without one; with auth none every caller is the
+   * local operator (UNRESTRICTED_PRINCIPAL), as on /mcp.
+   */
   router(pollMs?: number): Router {
     const router = new Router({ prefix: REVIEW_API_PATH });
     router.get('/changes', (ctx) => this.answer(ctx, async (list) => {
