@@ -150,6 +150,29 @@ describe('the /changes page in Chromium', () => {
     await page.context().close();
   });
 
+  it('works from the keyboard: Enter on an Undo button opens its preview, Escape closes it and gives the focus back', async () => {
+    await write(alice, 'keys.txt', 'typed\n');
+    const page = await openPage();
+    const undo = page.getByRole('button', { name: /^Undo create of workspace\/keys\.txt/ });
+    await undo.focus();
+    await page.keyboard.press('Enter');
+    const preview = page.getByRole('region', { name: /^Undo preview/ });
+    await preview.getByText('will be restored').waitFor();
+    expect(await preview.evaluate((node) => node === (globalThis as any).document.activeElement)).toBe(true);
+    // Tab goes through the preview: its diff (scrollable, so focusable), then the button that does the undo.
+    const focused = async () => page.evaluate(() => (globalThis as any).document.activeElement.getAttribute('aria-label') ?? (globalThis as any).document.activeElement.textContent);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('What the undo changes at workspace/keys.txt');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Undo now');
+    await page.keyboard.press('Escape');
+    await page.getByRole('status').filter({ hasText: 'Nothing was undone.' }).waitFor();
+    expect(await preview.isVisible()).toBe(false);
+    expect(await undo.evaluate((node) => node === (globalThis as any).document.activeElement)).toBe(true);
+    expect(await onDisk('keys.txt')).toBe('typed\n');
+    await page.context().close();
+  });
+
   it('axe-core finds no serious or critical violation with 50 changes, light and dark; every undo control is a button named "Undo…"', async () => {
     for (let index = 0; index < 50; index += 1) await write(alice, `many/file-${index % 20}.txt`, `version ${index}\n`);
     for (const colorScheme of ['light', 'dark'] as const) {
