@@ -22,6 +22,7 @@ export async function changesPage(ctx) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const ready = [];
   const clicks = [];
+  const lists = [];
   try {
     // 100 files, 5 changes each: 100 groups, 500 changes, each with its buttons.
     for (let index = 0; index < CHANGES; index += 1) {
@@ -33,10 +34,15 @@ export async function changesPage(ctx) {
       await page.waitForFunction((count) => document.querySelectorAll('li[data-id]').length >= count, CHANGES, { polling: 'raf' });
       // Drawn, and the main thread free for input again: the next task after the next frame.
       ready.push(await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()))))));
-      const started = Date.now();
-      await page.getByRole('button', { name: /^Undo create of|^Undo modify of/ }).first().click();
-      await page.getByRole('region', { name: /^Undo preview/ }).getByText('will be restored').first().waitFor();
-      clicks.push(Date.now() - started);
+      // Of which the list call (the server's part): its response's end, from navigation.
+      lists.push(await page.evaluate(() => performance.getEntriesByType('resource').find((entry) => entry.name.includes('/changes/api/changes'))?.responseEnd ?? NaN));
+      // Timed in the page, from the click to the dry run shown (a locator's own work would count otherwise).
+      clicks.push(await page.evaluate(() => new Promise((resolve) => {
+        const started = performance.now();
+        document.querySelector('li[data-id] .actions button').click();
+        const shown = () => (!document.getElementById('review').hidden && document.getElementById('review-body').textContent.includes('will be restored') ? resolve(performance.now() - started) : requestAnimationFrame(shown));
+        shown();
+      })));
     }
     const count = await page.locator('li[data-id]').count();
     if (count !== CHANGES) throw new Error(`the page showed ${count} changes, not ${CHANGES}`);
@@ -53,7 +59,7 @@ export async function changesPage(ctx) {
     name: `/changes with ${CHANGES} changes: drawn and interactive (headless Chromium, from navigation)`,
     oursHttp: cell,
     floors: [['first Undo click to its dry run', click]],
-    ratio: `${rounds} loads`,
+    ratio: `${rounds} loads; the list call answered at ${latency(lists).median.toFixed(0)} ms (median)`,
     bar: '< 1 s',
     met: cell.median < 1000,
   };
