@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool } from '../../support/mcp.js';
 import { sha256Hex } from '../../support/raw-mcp.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { MAX_STREAMS_PER_PRINCIPAL } from '../../../src/adapters/inbound/review/review-api.js';
 
 // Issue 30 §2: the JSON API behind /changes, through the real server over HTTP, with two token principals.
 
@@ -161,6 +162,28 @@ describe('/changes/api: the review page\'s endpoints (same auth and principal fi
     const [alices] = (await json('/changes', ALICE)).body.changes;
     const refused = await (await api(`/events?since_id=${alices.id}`, BOB)).text();
     expect(refused).toMatch(/event: failed\ndata: .*NOT_FOUND/);
+  });
+
+  it('a principal holds at most MAX_STREAMS_PER_PRINCIPAL live streams; one closed makes room, and another principal is not held back', async () => {
+    const aborts = Array.from({ length: MAX_STREAMS_PER_PRINCIPAL }, () => new AbortController());
+    const open = await Promise.all(aborts.map((abort) => api('/events', ALICE, { signal: abort.signal })));
+    expect(open.map((response) => response.status)).toEqual(aborts.map(() => 200));
+    const refused = await json('/events', ALICE);
+    expect(refused).toEqual({ status: 429, body: { error: { code: 'TOO_MANY_STREAMS', message: expect.stringContaining(`at most ${MAX_STREAMS_PER_PRINCIPAL}`) } } });
+    const bobs = new AbortController();
+    expect((await api('/events', BOB, { signal: bobs.signal })).status).toBe(200);
+    bobs.abort();
+    aborts[0].abort();
+    let again: Response | undefined;
+    const last = new AbortController();
+    // The server hears of the closed stream when its socket closes.
+    for (let tries = 0; tries < 50 && again?.status !== 200; tries += 1) {
+      again = await api('/events', ALICE, { signal: last.signal });
+      if (again.status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(again?.status).toBe(200);
+    last.abort();
+    for (const abort of aborts) abort.abort();
   });
 });
 

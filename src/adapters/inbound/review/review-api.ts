@@ -20,6 +20,8 @@ import { readSmallJson } from './small-json.js';
 export const REVIEW_API_PATH = '/changes/api';
 /** The session an undo made from the page is journaled under (its undos' "undone by session ..."). */
 export const REVIEW_SESSION = 'changes-page';
+/** Live streams one principal may hold open at once (tabs of the page), on this replica. */
+export const MAX_STREAMS_PER_PRINCIPAL = 8;
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
@@ -57,6 +59,9 @@ const undoBody = z.strictObject({
  */
 @injectable()
 export class ReviewApi {
+  /** Open live streams by principal name. */
+  private readonly streams = new Map<string, number>();
+
   constructor(
     @inject(MCP_TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
     @inject(TOKENS.ChangeFeed) private readonly feed: ChangeFeed,
@@ -92,6 +97,15 @@ export class ReviewApi {
       const list = this.listChanges;
       if (list === undefined) return this.journalOff(ctx);
       const principal = principalOf(ctx) ?? UNRESTRICTED_PRINCIPAL;
+      // Security: each stream holds a connection and asks the journal on every change and poll; a principal gets a few.
+      const open = this.streams.get(principal.name) ?? 0;
+      if (open >= MAX_STREAMS_PER_PRINCIPAL) return this.refuse(ctx, 429, 'TOO_MANY_STREAMS', `at most ${MAX_STREAMS_PER_PRINCIPAL} open change streams per principal; close a /changes tab`);
+      this.streams.set(principal.name, open + 1);
+      ctx.res.once('close', () => {
+        const left = (this.streams.get(principal.name) ?? 1) - 1;
+        if (left === 0) this.streams.delete(principal.name);
+        else this.streams.set(principal.name, left);
+      });
       const sinceId = typeof ctx.query.since_id === 'string' ? ctx.query.since_id : undefined;
       const newer = (since: string | undefined) =>
         this.principals.run(principal, () => list.execute(since === undefined ? { limit: 1 } : { since_id: since, limit: MAX_LIST_LIMIT }, REVIEW_SESSION));
