@@ -5,7 +5,7 @@
 // server never runs costs most of the rest. tsc still emits dist/ (scripts import its modules) and
 // typechecks; esbuild only transpiles, so every injected parameter must say @inject(TOKEN) explicitly
 // (no emitted decorator metadata is relied on).
-import { rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // zod re-exports ~50 locales (a third of its code) as `z.locales`; the server only ever uses English,
@@ -81,3 +81,11 @@ await build({
   plugins: [englishOnlyZod, lazyAjvProvider, globalProcess],
   logLevel: 'warning',
 });
+
+// The /changes page is one HTML file read at start-up: beside tsc's review module, and in dist/review/
+// for the bundle (its chunks look in ../review/, dist/main.js in ./review/).
+const REVIEW_PAGE = 'src/adapters/inbound/review/changes-page.html';
+for (const dir of ['dist/review', 'dist/adapters/inbound/review']) {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(REVIEW_PAGE, `${dir}/changes-page.html`);
+}

@@ -32,7 +32,20 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${readPackageJson().version}\n`);
     return;
   }
-  const config = loadConfig(commandLine, argv, process.env, rootProbes);
+  const config = loadConfig(commandLine, commandLine.review ? argv.slice(1) : argv, process.env, rootProbes);
+  if (commandLine.review) {
+    const { buildReview } = await import('./composition/review.js');
+    const { container, server } = await buildReview(config);
+    if (!container.isBound(TOKENS.ChangeJournal)) throw new Error('review: the change journal is off (journal.enabled), so there are no changes to show');
+    await recoverJournal(container);
+    onShutdownSignal(async () => {
+      await server.stop();
+      await closeJournal(container);
+    }, signalLogger(container.get(TOKENS.Logger)));
+    // The only line on stdout: the URL to open (its fragment holds this run's token).
+    process.stdout.write(`${await server.start(commandLine.portGiven ? config.port : 0)}\n`);
+    return;
+  }
   if (commandLine.stdio) {
     // The stdio path never loads the HTTP stack (Koa, auth, Prometheus): start-up time is parse time.
     const container = await buildStdioContainer(config);

@@ -13,6 +13,7 @@ import { EXPECT } from './corpus.mjs';
 import { call, ourHttp, ourStdio, referenceStdio, rssMiB } from './servers.mjs';
 import { latency, throughput, timed } from './stats.mjs';
 export { startupJournal } from './startup-journal.mjs';
+export { changesPage } from './changes-page.mjs';
 
 const run = promisify(execFile);
 const ROOT = 'bench';

@@ -6,11 +6,19 @@ import type { AppConfig } from '../config/app-config.js';
 export interface CommandLine extends ConfigRequest {
   readonly help: boolean;
   readonly version: boolean;
+  /** `mcp-filesystem review ...`: serve the /changes page on loopback, not the tools. */
+  readonly review: boolean;
+  /** --port was given (review listens on a free port otherwise). */
+  readonly portGiven: boolean;
 }
+
+/** The first argument that makes the process serve the /changes page instead of the tools. */
+export const REVIEW_COMMAND = 'review';
 
 export const USAGE_LINE = 'usage: mcp-filesystem [options] DIR [DIR...]  |  mcp-filesystem --config FILE [options]';
 
 export const HELP = `${USAGE_LINE}
+       mcp-filesystem review [--port N] (DIR [DIR...] | --config FILE)
 
 Serves sandboxed file tools over MCP. With DIR arguments (no config file) each DIR becomes a root
 named after its base name (repeats get -2, -3...), every tool is allowed and the server talks stdio.
@@ -26,6 +34,10 @@ Options:
   --port N               HTTP listen port (default 8091; 0 picks a free port)
   --toolsets LIST        tool families to expose, comma-separated: root,editor,repo,changes (default all)
   --max-file-size BYTES  editor tools refuse larger files (default 10485760)
+  --help                 print this help
+
+mcp-filesystem review serves the page of the journal's changes (diffs, undo) on 127.0.0.1 with the same
+config and journal, and prints its URL, which carries a one-time token in its fragment.
   --help                 print this help
   --version              print the version
 
@@ -78,10 +90,11 @@ export class CommandLineError extends Error {
 
 /** Strict: an unknown or misspelt flag is an error rather than silently ignored. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CommandLine {
+  const review = argv[0] === REVIEW_COMMAND;
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: review ? argv.slice(1) : [...argv],
       strict: true,
       allowPositionals: true,
       options: {
@@ -108,7 +121,13 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const http = values.http ?? false;
   const readOnly = values['read-only'] ?? false;
   let stdio = values.stdio ?? false;
-  const clientRoots = !help && !version && positionals.length === 0 && config === undefined && !env.MCP_FS_CONFIG && !http;
+  const clientRoots = !review && !help && !version && positionals.length === 0 && config === undefined && !env.MCP_FS_CONFIG && !http;
+  if (review && !help && !version) {
+    if (http || stdio) throw new CommandLineError('review serves its page on loopback: --http and --stdio do not apply');
+    if (positionals.length === 0 && config === undefined && !env.MCP_FS_CONFIG) {
+      throw new CommandLineError('review needs the roots the changes were made in: give the DIR arguments or the config file the server runs with');
+    }
+  }
   if (!help && !version) {
     if (positionals.length > 0 && config !== undefined) {
       throw new CommandLineError('DIR arguments and --config exclude each other: give directories or a config file');
@@ -123,5 +142,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (positionals.length > 0) stdio = !http;
     if (clientRoots) stdio = true;
   }
-  return { config, dirs: positionals, stdio, clientRoots, readOnly, help, version };
+  // review loads the config as a stdio server does (the same journal); its own server is loopback only.
+  if (review) stdio = true;
+  return { config, dirs: positionals, stdio, clientRoots, readOnly, help, version, review, portGiven: values.port !== undefined };
 }

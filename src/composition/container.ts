@@ -4,6 +4,7 @@ import { McpHttpEndpoint } from '../adapters/inbound/mcp/transports/http-transpo
 import { ModernHttpEndpoint } from '../adapters/inbound/mcp/transports/modern-http.js';
 import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentication.js';
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
+import { ReviewApi } from '../adapters/inbound/review/review-api.js';
 import { PrometheusMetrics } from '../adapters/outbound/prometheus-metrics.js';
 import type { AppConfig } from '../config/app-config.js';
 import { buildCoreContainer, type ContainerOverrides } from './core-container.js';
@@ -23,6 +24,7 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
   container.bind(ModernHttpEndpoint).toSelf();
   container.bind(McpHttpEndpoint).toSelf();
   container.bind(HttpAuthentication).toSelf();
+  container.bind(ReviewApi).toSelf();
   container.bind(HttpServer).toSelf();
   return container;
 }

@@ -11,22 +11,31 @@ function errorOf(run: () => unknown): Error {
 
 describe('parseCommandLine', () => {
   it('DIR arguments serve stdio by default, --http switches to HTTP', () => {
-    expect(parseCommandLine(['a', 'b'])).toEqual({ config: undefined, dirs: ['a', 'b'], stdio: true, clientRoots: false, readOnly: false, help: false, version: false });
+    expect(parseCommandLine(['a', 'b'])).toEqual({ config: undefined, dirs: ['a', 'b'], stdio: true, clientRoots: false, readOnly: false, help: false, version: false, review: false, portGiven: false });
     expect(parseCommandLine(['--http', '--port', '0', 'a']).stdio).toBe(false);
     expect(parseCommandLine(['--read-only', 'a']).readOnly).toBe(true);
   });
 
   it('a config file serves HTTP unless --stdio', () => {
-    expect(parseCommandLine(['--config', 'x.yaml'])).toEqual({ config: 'x.yaml', dirs: [], stdio: false, clientRoots: false, readOnly: false, help: false, version: false });
+    expect(parseCommandLine(['--config', 'x.yaml'])).toEqual({ config: 'x.yaml', dirs: [], stdio: false, clientRoots: false, readOnly: false, help: false, version: false, review: false, portGiven: false });
     expect(parseCommandLine(['--stdio', '--config', 'x.yaml']).stdio).toBe(true);
   });
 
   it('with neither DIR nor a config file, serves stdio with the client\'s folders (--read-only allowed); --http does not', () => {
-    expect(parseCommandLine([])).toEqual({ config: undefined, dirs: [], stdio: true, clientRoots: true, readOnly: false, help: false, version: false });
+    expect(parseCommandLine([])).toEqual({ config: undefined, dirs: [], stdio: true, clientRoots: true, readOnly: false, help: false, version: false, review: false, portGiven: false });
     expect(parseCommandLine(['--read-only', '--toolsets', 'editor'])).toMatchObject({ stdio: true, clientRoots: true, readOnly: true });
     expect(parseCommandLine([], { MCP_FS_CONFIG: 'x.yaml' })).toMatchObject({ clientRoots: false, stdio: false });
     expect(parseCommandLine(['--http'])).toMatchObject({ clientRoots: false, stdio: false });
     expect(parseCommandLine(['--help']).clientRoots).toBe(false);
+  });
+
+  it('review: the /changes page for the same config or DIRs, loaded as a stdio server would; a free port unless --port', () => {
+    expect(parseCommandLine(['review', '--config', 'x.yaml'])).toEqual({ config: 'x.yaml', dirs: [], stdio: true, clientRoots: false, readOnly: false, help: false, version: false, review: true, portGiven: false });
+    expect(parseCommandLine(['review', '--port', '9000', 'a'])).toMatchObject({ dirs: ['a'], review: true, portGiven: true, clientRoots: false });
+    expect(parseCommandLine(['review'], { MCP_FS_CONFIG: 'x.yaml' })).toMatchObject({ review: true, clientRoots: false });
+    expect(errorOf(() => parseCommandLine(['review'])).message).toContain('review needs the roots');
+    expect(errorOf(() => parseCommandLine(['review', '--http', 'a'])).message).toContain('--http and --stdio do not apply');
+    expect(parseCommandLine(['a', 'review'])).toMatchObject({ review: false, dirs: ['a', 'review'] });
   });
 
   it('recognises --help and --version', () => {

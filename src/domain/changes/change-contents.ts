@@ -43,6 +43,18 @@ export class ChangeContents {
     return { before, after: now.content };
   }
 
+  /**
+   * What is at a change's target now, when that is a file of diffable size (EMPTY where nothing is):
+   * what a forced undo of a change edited since would write over.
+   */
+  async current(record: ChangeRecord): Promise<Uint8Array | null> {
+    const target = this.target(record);
+    const stat = await this.fs.stat(target, { followSymlinks: record.op !== 'copy' });
+    if (stat === null) return EMPTY;
+    if (stat.kind !== 'file' || !diffableVersion(stat.size)) return null;
+    return (await this.snapshots.file(target, stat)).content;
+  }
+
   /** A client's path in a root, confined and spelt as records spell it. */
   shownPath(rootName: string, path: string): string {
     return displayPath(this.resolve(rootName, path));

@@ -1,11 +1,12 @@
-import { errors } from '../errors.js';
+import { DomainError, errors } from '../errors.js';
 import type { PathPolicy } from '../path-policy.js';
 import type { ChangeJournal, ChangeQuery, ChangeRecord } from '../ports/change-journal.port.js';
 import { type PrincipalContext, UNRESTRICTED_PRINCIPAL } from '../principal.js';
 import { displayPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import { DiffBudget, VERSION_TOO_LARGE } from '../text-diff.js';
-import { assertKnownChange } from './change-id.js';
+import { assertChangeId, assertKnownChange, THE_START } from './change-id.js';
+import { matchesQuery } from './change-query.js';
 import { viewOf, type ChangeView } from './change-view.js';
 import { diffableSizes, hasVersions, type ChangeContents } from './change-contents.js';
 import { diffRefusal, mayHash } from './change-access.js';
@@ -21,6 +22,8 @@ export interface ListChangesInput {
   readonly limit?: number;
   /** Only changes before this id: the next page, older than the last change a list showed. */
   readonly before_id?: string;
+  /** Only changes after this id (THE_START: all): what is new since a list was shown. */
+  readonly since_id?: string;
   readonly diff?: boolean;
 }
 
@@ -59,6 +62,7 @@ export class ListChanges {
       throw errors.invalidArgument('list_changes: give root with path (the path is inside that root)');
     }
     if (input.before_id !== undefined) await assertKnownChange(this.journal, journalPrincipal(this.principals), 'before_id', input.before_id);
+    if (input.since_id !== undefined) await assertKnownChange(this.journal, journalPrincipal(this.principals), 'since_id', input.since_id);
     const limit = Math.min(input.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
     const query: ChangeQuery = {
       principal: journalPrincipal(this.principals),
@@ -66,6 +70,7 @@ export class ListChanges {
       path,
       session: input.session === 'this' ? sessionId : undefined,
       beforeId: input.before_id,
+      afterId: input.since_id === THE_START ? undefined : input.since_id,
       // Filtered by the store, so the limit counts only changes shown: a store stops reading there.
       roots: this.snapshots.rootKeys(usable),
       limit,
@@ -73,6 +78,23 @@ export class ListChanges {
     const records = await this.journal.list(query);
     if (!input.diff) return { changes: records.map((record) => this.viewOf(record)) };
     return this.withDiffs(records);
+  }
+
+  /**
+   * One change of the caller's, with its diff (the whole max_result_bytes for it). Security: the same
+   * filter as a list (the caller's principal, roots it may use and serves now), and another
+   * principal's id answers NOT_FOUND, as if it did not exist.
+   */
+  async one(id: string): Promise<ChangeView> {
+    this.paths.assertRootsShared();
+    assertChangeId('id', id);
+    const usable = this.paths.roots.filter((root) => root.allowedTools.size > 0);
+    const record = await this.journal.get(id);
+    if (record === null || !matchesQuery(record, { principal: journalPrincipal(this.principals), roots: this.snapshots.rootKeys(usable) })) {
+      throw new DomainError('NOT_FOUND', `no change ${id} of yours in the journal (wrong id, another principal's, or aged out)`);
+    }
+    const field = await this.diffOf(record, new DiffBudget(this.settings.maxResultBytes));
+    return field === null ? this.viewOf(record) : { ...this.viewOf(record), ...field };
   }
 
   /**

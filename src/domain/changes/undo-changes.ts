@@ -216,7 +216,8 @@ export class UndoChanges {
     if (!diffableSizes(record)) return { diff_omitted: VERSION_TOO_LARGE };
     // Where a newer undo left the path (emptied it, say), the diff starts from that, not from the change's after-state.
     const simulated = dryRun.simulation.diffBase(target);
-    const current = simulated === undefined ? (await this.contents.versions(record))?.after : simulated;
+    // A forced undo of a change edited since: the diff is from what is there now, what the force writes over.
+    const current = simulated === undefined ? ((await this.contents.versions(record))?.after ?? (await this.contents.current(record))) : simulated;
     const restored = own ?? (record.op === 'create' || record.before === null ? EMPTY : undefined);
     if (current === undefined || current === null || restored === undefined) return {};
     return (await dryRun.diffs.bytesDiff(record.toPath ?? record.path, current, restored)) ?? {};

@@ -178,6 +178,22 @@ describe('UndoChanges dry run: the restorer\'s checks, on the simulated state (i
   });
 });
 
+describe('a forced dry run of a change edited since shows what the force writes over (issue 30)', () => {
+  it('the diff goes from what is there now to what the undo restores', async () => {
+    const world = journalWorld();
+    world.tree.seedFile('/ws/a.txt', 'kept\n');
+    await world.writeFile.execute({ root: W, path: 'a.txt', content: 'agent\n' });
+    world.tree.seedFile('/ws/a.txt', 'edited by a person\n');
+    const [edit] = await world.journal.list({});
+    const plain = await world.undoChanges.execute({ ids: [edit.id], dry_run: true }, 's1');
+    expect(plain.results).toEqual([expect.objectContaining({ outcome: 'conflict' })]);
+    const forced = await world.undoChanges.execute({ ids: [edit.id], dry_run: true, force: true }, 's1');
+    expect(forced.results[0].outcome).toBe('would_restore');
+    expect(forced.results[0].diff?.split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual(['-edited by a person', '+kept']);
+    expect(world.tree.readText('/ws/a.txt')).toBe('edited by a person\n');
+  });
+});
+
 describe('diffs of the journal are bounded (issue 32)', () => {
   it('list_changes and an undo dry run say diff_omitted for a version too large to read and a rewrite too large to diff', async () => {
     const world = journalWorld({ maxFileBytes: 4 * MAX_DIFF_VERSION_BYTES, maxBytes: 32 * MAX_DIFF_VERSION_BYTES });

@@ -15,12 +15,14 @@ import { healthRouter } from './health-route.js';
 import { metricsRouter } from './metrics-route.js';
 import type { ServerMetrics } from '../../shared/metrics.port.js';
 import { hostGuard, hostJudge } from './host-guard.js';
+import { INTERNAL_ERROR_BODY, internalErrors } from './internal-errors.js';
 import { logRefusal } from './auth/bearer-middleware.js';
 import { UNRESTRICTED_PRINCIPAL, type Principal } from '../../../domain/principal.js';
 import { writeJsonRpcError } from '../mcp/transports/sse-stream.js';
 import { WatchBudget } from '../../../domain/watch-budget.js';
+import { ReviewApi } from '../review/review-api.js';
+import { reviewPageRouter } from '../review/review-page.js';
 
-const INTERNAL_ERROR_BODY = 'internal server error';
 const LANE_METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
 
 /** The path of a request target, without its query. */
@@ -52,6 +54,7 @@ export class HttpServer {
     @inject(TOKENS.Metrics) private readonly metrics: ServerMetrics,
     @inject(AdmissionBudget) budget: AdmissionBudget,
     @inject(WatchBudget) @optional() watches?: WatchBudget,
+    @inject(ReviewApi) @optional() private readonly review?: ReviewApi,
   ) {
     metrics.trackOpenSessions(() => sessions.size);
     metrics.trackInflightRequestBytes(() => budget.inFlight);
@@ -61,16 +64,7 @@ export class HttpServer {
 
   app(): Koa {
     const app = new Koa();
-    app.use(async (ctx, next) => {
-      try {
-        await next();
-      } catch (error) {
-        this.logFailure(error);
-        ctx.status = 500;
-        ctx.type = 'text/plain';
-        ctx.body = INTERNAL_ERROR_BODY;
-      }
-    });
+    app.use(internalErrors((error) => this.logFailure(error)));
     // The health check stays outside the Host guard: it reveals nothing, and container
     // health probes address the server by names nobody lists in allowed_hosts.
     const health = healthRouter(this.store);
@@ -82,9 +76,12 @@ export class HttpServer {
     if (this.config.metrics?.enabled ?? true) {
       app.use(metricsRouter(this.metrics, (ctx) => this.auth.allowsMetrics(ctx)).routes());
     }
-    // Security: everything after this point (the MCP endpoint) needs a valid bearer token when auth is on.
+    // The /changes page holds no data: its API, after the guard, asks for the token.
+    if (this.review) app.use(reviewPageRouter().routes());
+    // Security: everything after this point (the MCP endpoint, the /changes API) needs a valid bearer token when auth is on.
     const guard = this.auth.guard();
     if (guard) app.use(guard);
+    if (this.review) app.use(this.review.router().routes());
     const mcp = this.endpoint.router();
     app.use(mcp.routes());
     app.use(mcp.allowedMethods());
