@@ -6,6 +6,7 @@
 // typechecks; esbuild only transpiles, so every injected parameter must say @inject(TOKEN) explicitly
 // (no emitted decorator metadata is relied on).
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 // zod re-exports ~50 locales (a third of its code) as `z.locales`; the server only ever uses English,
@@ -58,6 +59,21 @@ const globalProcess = {
   },
 };
 
+// winston-logger.ts loads winston on the first line it writes, through createRequire (Node's loader
+// under tsc and Jest). Here that call becomes a plain require(), which esbuild bundles as a wrapper
+// evaluated on its first call: winston stays in the bundle, and its evaluation waits for a log line.
+const lazyWinston = {
+  name: 'lazy-winston',
+  setup(build) {
+    build.onLoad({ filter: /\/src\/adapters\/outbound\/winston-logger\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const call = "requireWinston('winston')";
+      if (!source.includes(call)) throw new Error(`lazy-winston: ${args.path} no longer calls ${call}`);
+      return { contents: source.replace(call, "require('winston')"), loader: 'ts' };
+    });
+  },
+};
+
 // Chunk names carry a content hash: drop the last build's so dist/ ships only what main.js imports.
 rmSync('dist/chunks', { recursive: true, force: true });
 
@@ -78,6 +94,6 @@ await build({
   // Smaller source is faster to parse at every start; keepNames keeps class names in logs and errors.
   minify: true,
   keepNames: true,
-  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess],
+  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess, lazyWinston],
   logLevel: 'warning',
 });
