@@ -59,18 +59,24 @@ const globalProcess = {
   },
 };
 
-// winston-logger.ts loads winston on the first line it writes, through createRequire (Node's loader
-// under tsc and Jest). Here that call becomes a plain require(), which esbuild bundles as a wrapper
-// evaluated on its first call: winston stays in the bundle, and its evaluation waits for a log line.
-const lazyWinston = {
-  name: 'lazy-winston',
+// Modules a start-up may not need are required where they are first used, through createRequire
+// (Node's loader under tsc and Jest): winston with the first log line written, yaml with the first config
+// file. Here each such call becomes a plain require(), which esbuild bundles as a wrapper evaluated on
+// its first call: the package stays in the bundle, and its evaluation waits until it is needed.
+const LAZY_REQUIRES = [
+  { file: /\/src\/adapters\/outbound\/winston-logger\.ts$/, call: "requireWinston('winston')", bundled: "require('winston')" },
+  { file: /\/src\/config\/config-formats\.ts$/, call: "requireYaml('yaml')", bundled: "require('yaml')" },
+];
+const lazyRequires = {
+  name: 'lazy-requires',
   setup(build) {
-    build.onLoad({ filter: /\/src\/adapters\/outbound\/winston-logger\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const call = "requireWinston('winston')";
-      if (!source.includes(call)) throw new Error(`lazy-winston: ${args.path} no longer calls ${call}`);
-      return { contents: source.replace(call, "require('winston')"), loader: 'ts' };
-    });
+    for (const { file, call, bundled } of LAZY_REQUIRES) {
+      build.onLoad({ filter: file }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(call)) throw new Error(`lazy-requires: ${args.path} no longer calls ${call}`);
+        return { contents: source.replace(call, bundled), loader: 'ts' };
+      });
+    }
   },
 };
 
@@ -94,6 +100,6 @@ await build({
   // Smaller source is faster to parse at every start; keepNames keeps class names in logs and errors.
   minify: true,
   keepNames: true,
-  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess, lazyWinston],
+  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess, lazyRequires],
   logLevel: 'warning',
 });
