@@ -6,6 +6,7 @@
 // typechecks; esbuild only transpiles, so every injected parameter must say @inject(TOKEN) explicitly
 // (no emitted decorator metadata is relied on).
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 // zod re-exports ~50 locales (a third of its code) as `z.locales`; the server only ever uses English,
@@ -58,6 +59,27 @@ const globalProcess = {
   },
 };
 
+// Modules a start-up may not need are required where they are first used, through createRequire
+// (Node's loader under tsc and Jest): winston with the first log line written, yaml with the first config
+// file. Here each such call becomes a plain require(), which esbuild bundles as a wrapper evaluated on
+// its first call: the package stays in the bundle, and its evaluation waits until it is needed.
+const LAZY_REQUIRES = [
+  { file: /\/src\/adapters\/outbound\/winston-logger\.ts$/, call: "requireWinston('winston')", bundled: "require('winston')" },
+  { file: /\/src\/config\/config-formats\.ts$/, call: "requireYaml('yaml')", bundled: "require('yaml')" },
+];
+const lazyRequires = {
+  name: 'lazy-requires',
+  setup(build) {
+    for (const { file, call, bundled } of LAZY_REQUIRES) {
+      build.onLoad({ filter: file }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(call)) throw new Error(`lazy-requires: ${args.path} no longer calls ${call}`);
+        return { contents: source.replace(call, bundled), loader: 'ts' };
+      });
+    }
+  },
+};
+
 // Chunk names carry a content hash: drop the last build's so dist/ ships only what main.js imports.
 rmSync('dist/chunks', { recursive: true, force: true });
 
@@ -78,7 +100,7 @@ await build({
   // Smaller source is faster to parse at every start; keepNames keeps class names in logs and errors.
   minify: true,
   keepNames: true,
-  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess],
+  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess, lazyRequires],
   logLevel: 'warning',
 });
 

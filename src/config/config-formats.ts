@@ -1,9 +1,14 @@
+import { createRequire } from 'node:module';
 import convict from 'convict';
-import YAML from 'yaml';
 import { MAX_MAX_RESULT_BYTES } from '../domain/result-budget.js';
 import { TOOLSETS } from '../domain/tool-names.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 import { authFormats } from './auth-schema.js';
+
+// The YAML parser is loaded with the first config file, not at start-up: a server configured by its
+// command line and environment alone (`--stdio DIR`) never evaluates it (issue 31: ~20 ms of CPU).
+// scripts/build.mjs bundles this require; under tsc and Jest it is Node's.
+const requireYaml = createRequire(import.meta.url);
 
 /** The formats convict checks config values with (schema.ts names them), and the parser of the config file. */
 
@@ -123,7 +128,7 @@ export function registerConfigFormats(): void {
   convict.addParser({
     extension: ['yml', 'yaml', '*'],
     parse: (text: string) => {
-      const document: unknown = YAML.parse(text);
+      const document: unknown = (requireYaml('yaml') as typeof import('yaml')).parse(text);
       if (!isMapping(document)) throw new Error('the file must hold a YAML mapping of config keys');
       return document;
     },

@@ -1,8 +1,15 @@
 import { isUtf8 } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { injectable } from 'inversify';
-import RE2 from 're2';
+import type RE2 from 're2';
 import { errors } from '../../domain/errors.js';
 import type { LineMatcher, RegexEngine } from '../../domain/ports/regex-engine.port.js';
+
+// The addon is loaded on the first pattern, not at start-up: a server that never searches never
+// maps it (issue 31: dlopen and its initialisation cost ~10 ms of every start).
+const requireAddon = createRequire(import.meta.url);
+let addon: typeof RE2 | undefined;
+const re2 = (): typeof RE2 => (addon ??= requireAddon('re2') as typeof RE2);
 
 /**
  * Patterns from clients run on RE2: matching is linear in the input, so a pattern like
@@ -17,7 +24,7 @@ export class Re2RegexEngine implements RegexEngine {
     const flags = options.caseInsensitive ? 'iu' : 'u';
     let compiled: RE2;
     try {
-      compiled = new RE2(pattern, flags);
+      compiled = new (re2())(pattern, flags);
     } catch (error) {
       throw errors.invalidArgument(reasonOf(error));
     }
@@ -53,7 +60,7 @@ function asUtf8Input(bytes: Uint8Array): Buffer | string {
 function blockMatcher(pattern: string, flags: string): RE2 | undefined {
   if (/\\[Az]|\(\?[a-zA-Z]*-/.test(pattern)) return undefined;
   try {
-    return new RE2(pattern, `${flags}m`);
+    return new (re2())(pattern, `${flags}m`);
   } catch {
     return undefined;
   }

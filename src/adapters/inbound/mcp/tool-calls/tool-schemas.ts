@@ -16,17 +16,34 @@ export interface PreparedTool {
   readonly listing: Tool;
 }
 
+/**
+ * Each schema is built on the tool's first call (or tools/list), not at start-up: a first answer
+ * waits for one tool's schemas, not thirty (issue 31.1).
+ */
 export function prepareTool(definition: ToolDefinition): PreparedTool {
-  const input = z.strictObject(definition.inputSchema);
+  let input: z.ZodObject | undefined;
+  let output: { schema?: z.ZodType; accepts?: OutputAcceptance } | undefined;
   let listed: Tool | undefined;
-  const output = definition.outputSchema && closed(z.object(definition.outputSchema));
+  const inputOf = () => (input ??= z.strictObject(definition.inputSchema));
+  const outputOf = () => {
+    if (output) return output;
+    const shape = definition.outputSchema;
+    const schema = shape && closed(z.object(shape));
+    return (output = { schema, accepts: schema && compileOutputAcceptance(schema) });
+  };
   return {
     definition,
-    input,
-    output,
-    outputAccepts: output && compileOutputAcceptance(output),
+    get input() {
+      return inputOf();
+    },
+    get output() {
+      return outputOf().schema;
+    },
+    get outputAccepts() {
+      return outputOf().accepts;
+    },
     get listing() {
-      return (listed ??= listing(definition, input));
+      return (listed ??= listing(definition, inputOf()));
     },
   };
 }
