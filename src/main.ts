@@ -34,9 +34,10 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfig(commandLine, commandLine.review ? argv.slice(1) : argv, process.env, rootProbes);
   if (commandLine.review) {
-    const { buildReview } = await import('./composition/review.js');
-    const { container, server } = await buildReview(config);
+    const { buildReviewContainer, ReviewServer } = await import('./composition/review.js');
+    const container = await buildReviewContainer(config);
     if (!container.isBound(TOKENS.ChangeJournal)) throw new Error('review: the change journal is off (journal.enabled), so there are no changes to show');
+    const server = container.get(ReviewServer);
     await recoverJournal(container);
     onShutdownSignal(async () => {
       await server.stop();
