@@ -1,28 +1,31 @@
-import { type FileStamp, TrigramIndex } from './trigram-index.js';
+import { type FileStamp, type IndexedFile, TrigramIndex } from './trigram-index.js';
 
 /**
- * The index as bytes for the private state directory: a header, the sorted trigram dictionary, then
- * each file (path, stamp, its trigram ids as ascending deltas), all integers as LEB128 varints, so a
- * posting costs one or two bytes. Bytes that do not decode cleanly give undefined: the caller
- * rebuilds rather than trust a torn or foreign file.
+ * The index as bytes for the private state directory: a header, the files (path, stamp, binary flag)
+ * in id order, then each trigram key (ascending, as deltas) with its file ids as ascending deltas,
+ * all integers as LEB128 varints, so a posting costs one or two bytes. Bytes that do not decode
+ * cleanly give undefined: the caller rebuilds rather than trust a torn or foreign file.
  */
-const MAGIC = [0x54, 0x47, 0x49, 0x31]; // "TGI1"
+const MAGIC = [0x54, 0x47, 0x49, 0x32]; // "TGI2"
 
 export function encodeIndex(index: TrigramIndex): Uint8Array {
   const out = new ByteWriter();
-  const files = [...index.entries()];
-  const dictionary = [...new Set(files.flatMap((file) => file.trigrams))].sort();
-  const idOf = new Map(dictionary.map((trigram, id) => [trigram, id]));
+  const { files, lists } = index.snapshot();
   for (const byte of MAGIC) out.byte(byte);
-  out.uint(dictionary.length);
-  for (const trigram of dictionary) for (let i = 0; i < 3; i += 1) out.uint(trigram.charCodeAt(i));
   out.uint(files.length);
-  for (const { path, stamp, trigrams } of files) {
+  for (const { path, file } of files) {
     out.text(path);
-    out.uint(stamp.size);
-    out.uint(stamp.modifiedMs);
-    out.uint(stamp.inode === undefined ? 0 : stamp.inode + 1);
-    const ids = trigrams.map((trigram) => idOf.get(trigram)!).sort((a, b) => a - b);
+    out.uint(file.stamp.size);
+    out.uint(file.stamp.modifiedMs);
+    out.uint(file.stamp.inode === undefined ? 0 : file.stamp.inode + 1);
+    out.byte(file.binary ? 1 : 0);
+  }
+  const sorted = [...lists].sort((a, b) => a.key - b.key);
+  out.uint(sorted.length);
+  let previousKey = 0;
+  for (const { key, ids } of sorted) {
+    out.uint(key - previousKey);
+    previousKey = key;
     out.uint(ids.length);
     let previous = 0;
     for (const id of ids) {
@@ -37,23 +40,31 @@ export function decodeIndex(bytes: Uint8Array, maxBytes: number): TrigramIndex |
   try {
     const input = new ByteReader(bytes);
     for (const byte of MAGIC) if (input.byte() !== byte) return undefined;
-    const dictionary: string[] = [];
-    for (let count = input.uint(); count > 0; count -= 1) dictionary.push(String.fromCharCode(input.uint(), input.uint(), input.uint()));
-    const index = new TrigramIndex(maxBytes);
+    const files: { path: string; file: IndexedFile }[] = [];
     for (let count = input.uint(); count > 0; count -= 1) {
       const path = input.text();
       const stamp: FileStamp = { size: input.uint(), modifiedMs: input.uint(), ...inodeOf(input.uint()) };
-      const trigrams: string[] = [];
+      const flag = input.byte();
+      if (flag > 1) return undefined;
+      files.push({ path, file: { stamp, binary: flag === 1 } });
+    }
+    const lists: { key: number; ids: number[] }[] = [];
+    let key = -1;
+    for (let count = input.uint(); count > 0; count -= 1) {
+      const next = Math.max(key, 0) + input.uint();
+      // Keys come ascending, each once, and fit 24 bits.
+      if (next <= key || next > 0xffffff) return undefined;
+      key = next;
+      const ids: number[] = [];
       let id = 0;
       for (let n = input.uint(); n > 0; n -= 1) {
         id += input.uint();
-        const trigram = dictionary[id];
-        if (trigram === undefined) return undefined;
-        trigrams.push(trigram);
+        ids.push(id);
       }
-      if (!index.addTrigrams(path, stamp, trigrams)) return undefined;
+      lists.push({ key, ids });
     }
-    return input.atEnd() ? index : undefined;
+    if (!input.atEnd()) return undefined;
+    return TrigramIndex.restore(maxBytes, files, lists);
   } catch (error) {
     if (error instanceof TruncatedIndex) return undefined;
     throw error;
