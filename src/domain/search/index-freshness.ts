@@ -22,6 +22,8 @@ export function stampOf(stat: Pick<EntryStat, 'size' | 'modifiedAt' | 'inode'>):
  */
 export class IndexedLookup {
   private readonly candidates: ReadonlySet<number> | 'all';
+  /** Files read because the index could not vouch for them (new, or moved since indexed). */
+  readonly unvouched: string[] = [];
 
   constructor(
     private readonly index: TrigramIndex,
@@ -33,7 +35,10 @@ export class IndexedLookup {
   /** `path` relative to the root, '/'-separated, as the index keys it. */
   verdict(path: string, stat: Pick<EntryStat, 'size' | 'modifiedAt' | 'inode'>): IndexVerdict {
     const found = this.index.lookup(path);
-    if (found === undefined || !sameStamp(found.file.stamp, stampOf(stat))) return 'search';
+    if (found === undefined || !sameStamp(found.file.stamp, stampOf(stat))) {
+      this.unvouched.push(path);
+      return 'search';
+    }
     if (found.file.binary) return 'binary';
     return this.candidates === 'all' || this.candidates.has(found.id) ? 'search' : 'no-match';
   }

@@ -34,6 +34,8 @@ type RootState = { readonly state: 'building'; readonly done: Promise<void> } | 
  */
 export class SearchIndexes {
   private readonly roots = new Map<string, RootState>();
+  /** Paths a grep read because the index could not vouch for them, to index again, per root. */
+  private readonly stale = new Map<string, { readonly queue: Set<string>; readonly done: Promise<void> }>();
   private searching = 0;
   private closed = false;
 
@@ -58,10 +60,11 @@ export class SearchIndexes {
     return known.state === 'ready' ? known.index : undefined;
   }
 
-  /** Resolves once the root's build (if any) has ended. */
+  /** Resolves once the root's build and refresh (if any) have ended. */
   async settled(root: Root): Promise<void> {
     const known = this.roots.get(root.name);
     if (known?.state === 'building') await known.done;
+    await this.stale.get(root.name)?.done;
   }
 
   /** Marks a search running until the returned function is called: builds wait meanwhile. */
@@ -72,6 +75,23 @@ export class SearchIndexes {
       if (!ended) this.searching -= 1;
       ended = true;
     };
+  }
+
+  /**
+   * Indexes these root-relative paths again in the background (the files a grep found new or moved),
+   * so the next grep need not read them; one gone or no longer a regular file is dropped.
+   */
+  refresh(root: Root, paths: Iterable<string>): void {
+    const known = this.roots.get(root.name);
+    if (known?.state !== 'ready') return;
+    const running = this.stale.get(root.name);
+    const queue = running?.queue ?? new Set<string>();
+    for (const path of paths) queue.add(path);
+    if (running !== undefined || queue.size === 0) return;
+    const done = this.drain(root, known.index, queue)
+      .catch(() => undefined)
+      .finally(() => this.stale.delete(root.name));
+    this.stale.set(root.name, { queue, done });
   }
 
   /** Stops every build at its next batch (shutdown). */
@@ -97,6 +117,19 @@ export class SearchIndexes {
       await this.yieldToSearches();
     }
     this.roots.set(root.name, textBytes < this.settings.minRootBytes ? { state: 'small' } : { state: 'ready', index });
+  }
+
+  private async drain(root: Root, index: TrigramIndex, queue: Set<string>): Promise<void> {
+    const top: RootPath = { root, segments: [] };
+    for (const path of queue) {
+      queue.delete(path);
+      await this.yieldToSearches();
+      if (this.closed) return;
+      const stat = await this.fs.stat({ root, segments: path.split('/') }).catch(() => null);
+      const read = stat?.kind === 'file' ? await this.contentsOf(top, { relativePath: path, stat }).catch(() => undefined) : undefined;
+      if (read === undefined) index.remove(path);
+      else index.add(path, stampOf(read.stat), read.contents, looksBinary(read.contents));
+    }
   }
 
   /**

@@ -128,6 +128,8 @@ export class Grep extends TreeSearch {
         // Files searched ahead of a stop are not used; wait for them so that every file is closed on return.
         search.abandon();
         await Promise.allSettled(inFlight.map((pending) => pending.result));
+        // The next grep finds them indexed: the index learns what this one had to read.
+        if (indexed !== undefined) this.indexes?.refresh(start.root, indexed.unvouched);
       }
     } else {
       throw errors.notAFile(start.root.name, displayPath(start));

@@ -89,6 +89,18 @@ describe('Grep with a trigram index', () => {
     expect(indexed.matches.map((match) => match.file).sort()).toEqual(['docs/moved.md', 'src/b.ts', 'src/new.ts']);
   });
 
+  it('learns what a grep had to read: the next grep opens only candidates again', async () => {
+    const indexes = await built();
+    fs.seedFile('/ws/src/new.ts', 'nothing to see\n');
+    fs.seedFile('/ws/src/b.ts', 'still nothing\n');
+    await run(grepper(indexes), { pattern: 'needle' });
+    expect(opened.sort()).toEqual(['docs/c.md', 'src/a.ts', 'src/b.ts', 'src/new.ts']);
+    await indexes.settled(root);
+    opened = [];
+    await run(grepper(indexes), { pattern: 'needle' });
+    expect(opened.sort()).toEqual(['docs/c.md', 'src/a.ts']);
+  });
+
   it('counts the files it vouches for as searched, and leaves binary ones uncounted, as a scan does', async () => {
     const indexes = await built();
     const scan = await run(grepper(), { pattern: 'absent' });
