@@ -33,13 +33,13 @@ describe('index codec', () => {
     expect(decodeIndex(Uint8Array.from([0x58, ...bytes.subarray(1)]), 1 << 20)).toBeUndefined();
   });
 
-  it('refuses a path that is not UTF-8, a file id past the files, a bad flag and keys out of order', () => {
+  it('refuses any changed byte (its checksum)', () => {
     const index = new TrigramIndex(1 << 20);
     index.add('p', { size: 3, modifiedMs: 1 }, 'abc');
     index.add('q', { size: 3, modifiedMs: 1 }, 'abd');
     const bytes = encodeIndex(index);
     // Layout: magic(4) file-count(1) [path-length(1) path(1) size(1) mtime(1) inode(1) flag(1)] x2,
-    // key-count(1), then per key: delta(4, as "abc" = 0x616263 takes 4 varint bytes), count(1), ids.
+    // key-count(1), then per key: delta(4, as "abc" = 0x616263 takes 4 varint bytes), count(1), Rice-coded ids; a checksum(4).
     const corrupt = (at: number, value: number) => {
       const copy = Uint8Array.from(bytes);
       copy[at] = value;
@@ -50,6 +50,8 @@ describe('index codec', () => {
     expect(corrupt(bytes.length - 1, 5)).toBeUndefined();
     // The second key's delta made 0: the same key twice.
     expect(corrupt(24, 0)).toBeUndefined();
+    // A file id changed to another valid one still parses: only the checksum tells.
+    expect(corrupt(bytes.length - 5, 0x00)).toBeUndefined();
     expect(decodeIndex(bytes, 1 << 20)!.candidates(trigramQueryOf('abc', { caseInsensitive: false }))).toEqual(['p']);
   });
 
