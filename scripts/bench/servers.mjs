@@ -28,6 +28,8 @@ export function writeConfig(dir, corpus) {
       '  max_timeout_seconds: 600',
       '  max_results: 100',
       '  max_results_limit: 100000',
+      // The scan rows measure the scan: grepIndexed runs a server of its own with the index on.
+      '  index: { mode: off }',
       'roots:',
       '  - name: bench',
       `    path: ${JSON.stringify(corpus)}`,

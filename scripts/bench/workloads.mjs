@@ -12,6 +12,8 @@ import RE2 from 're2';
 import { EXPECT } from './corpus.mjs';
 import { call, ourHttp, ourStdio, referenceStdio, rssMiB } from './servers.mjs';
 import { latency, throughput, timed } from './stats.mjs';
+
+export { grepIndexed } from './grep-indexed.mjs';
 export { startupJournal } from './startup-journal.mjs';
 export { changesPage } from './changes-page.mjs';
 

@@ -27,6 +27,8 @@ import type { Clock } from '../domain/ports/clock.port.js';
 import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
 import { IgnoreRuleCache } from '../domain/search/ignore-rule-cache.js';
+import { SearchIndexes } from '../domain/search/search-indexes.js';
+import type { Settings } from '../domain/settings.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
 import { bindJournal } from './journal-binding.js';
@@ -112,6 +114,10 @@ export function buildCoreContainer(
   container.bind(TOKENS.RegexEngine).to(Re2RegexEngine);
   container.bind(IgnoreRuleCache).toResolvedValue((logger: Logger) => new IgnoreRuleCache(logger), [TOKENS.Logger]).inSingletonScope();
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
+  container
+    .bind(SearchIndexes)
+    .toResolvedValue((fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache) => searchIndexesOf(fs, settings, ignoreCache), [TOKENS.FileSystem, TOKENS.Settings, IgnoreRuleCache])
+    .inSingletonScope();
 
   container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remote), [TOKENS.Clock, TOKENS.Logger]);
   container.bind(TOKENS.ChangeFeed).toResolvedValue(changeFeedOf(config, remote), [TOKENS.Logger]);
@@ -135,4 +141,10 @@ export async function buildStdioContainer(config: AppConfig, overrides: Containe
   if (config.sessionStoreUrl === '') return buildCoreContainer(config, overrides);
   const { redisStores } = await import('./redis-stores.js');
   return buildCoreContainer(config, overrides, redisStores);
+}
+
+/** The indexes grep narrows its reads with, under the search settings (off when they name none). */
+function searchIndexesOf(fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache): SearchIndexes {
+  const index = settings.search.index ?? { mode: 'off', maxBytes: 0, minRootBytes: 0 };
+  return new SearchIndexes(fs, { ...index, maxFileBytes: settings.maxFileSize, ignore: settings.search.ignore ?? 'gitignore' }, ignoreCache);
 }

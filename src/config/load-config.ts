@@ -208,6 +208,7 @@ function checkSearchLimits(search: RawConfig['search']) {
     defaultMaxResults: search.max_results,
     maxResultsLimit: search.max_results_limit,
     ignore: search.ignore,
+    index: { mode: search.index.mode, maxBytes: search.index.max_bytes, minRootBytes: search.index.min_root_bytes },
   };
 }
 

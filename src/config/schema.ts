@@ -30,6 +30,7 @@ export interface RawConfig {
     max_results: number;
     max_results_limit: number;
     ignore: 'gitignore' | 'none';
+    index: { mode: 'auto' | 'off'; max_bytes: number; min_root_bytes: number };
   };
   allowed_hosts: string[];
   log_level: string;
@@ -61,7 +62,7 @@ const DEFAULTS = {
   maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
   maxFileSize: 10485760,
   requireViewBeforeEdit: true,
-  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000, ignore: 'gitignore' },
+  search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000, ignore: 'gitignore', index: { mode: 'auto', maxBytes: 256 * 1024 * 1024, minRootBytes: 32 * 1024 * 1024 } },
 } as const;
 
 /** The settings a config file that sets nothing gets (the test server starts from these too). */
@@ -146,6 +147,16 @@ export const configSchema: convict.Schema<RawConfig> = {
       format: ['gitignore', 'none'],
       default: DEFAULTS.search.ignore,
       env: 'MCP_FS_SEARCH_IGNORE',
+    },
+    index: {
+      mode: {
+        doc: 'Per-root trigram index grep narrows its reads with, built in the background and checked file by file (inode, size, mtime) on every search: auto (for roots holding at least min_root_bytes of text) or off',
+        format: ['auto', 'off'],
+        default: DEFAULTS.search.index.mode,
+        env: 'MCP_FS_SEARCH_INDEX',
+      },
+      max_bytes: { doc: 'Memory one root\'s index may take; files past it are read by every grep', format: 'positive-int', default: DEFAULTS.search.index.maxBytes },
+      min_root_bytes: { doc: 'Text a root must hold for auto to keep an index (below it a scan is about as fast)', format: 'nat', default: DEFAULTS.search.index.minRootBytes },
     },
   },
   allowed_hosts: {

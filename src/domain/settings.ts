@@ -20,5 +20,11 @@ export interface Settings {
     readonly maxResultsLimit: number;
     /** Issue 19: what grep, glob, list_folder (depth > 1) and file_list ignore when a call does not say; default gitignore. */
     readonly ignore?: IgnoreMode;
+    /** Issue 31.2: per-root trigram indexes grep narrows its reads with; absent: off. */
+    readonly index?: {
+      readonly mode: 'auto' | 'off';
+      readonly maxBytes: number;
+      readonly minRootBytes: number;
+    };
   };
 }

@@ -62,7 +62,7 @@ describe('loadConfig: a valid file', () => {
         maxFileSize: 10485760,
         requireViewBeforeEdit: true,
         defaultRoot: 'workspace',
-        search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000, ignore: 'gitignore' },
+        search: { defaultTimeoutSeconds: 300, maxTimeoutSeconds: 600, defaultMaxResults: 100, maxResultsLimit: 10000, ignore: 'gitignore', index: { mode: 'auto', maxBytes: 268435456, minRootBytes: 33554432 } },
       },
       sessions: { idleTimeoutMs: 1_800_000, max: 1000, maxPerPrincipal: 100 },
       sessionStoreUrl: '',
@@ -98,7 +98,7 @@ max_result_bytes: 300000
 max_file_size: 200
 require_view_before_edit: false
 default_root: data
-search: { timeout_seconds: 10, max_timeout_seconds: 20, max_results: 5, max_results_limit: 50, ignore: none }
+search: { timeout_seconds: 10, max_timeout_seconds: 20, max_results: 5, max_results_limit: 50, ignore: none, index: { mode: 'off', max_bytes: 4096, min_root_bytes: 0 } }
 allowed_hosts: [Example.COM]
 log_level: debug
 sessions: { idle_timeout_seconds: 60, max: 7, max_per_principal: 3 }
@@ -118,7 +118,7 @@ roots:
       maxFileSize: 200,
       requireViewBeforeEdit: false,
       defaultRoot: 'data',
-      search: { defaultTimeoutSeconds: 10, maxTimeoutSeconds: 20, defaultMaxResults: 5, maxResultsLimit: 50, ignore: 'none' },
+      search: { defaultTimeoutSeconds: 10, maxTimeoutSeconds: 20, defaultMaxResults: 5, maxResultsLimit: 50, ignore: 'none', index: { mode: 'off', maxBytes: 4096, minRootBytes: 0 } },
     });
     expect(config.sessions).toEqual({ idleTimeoutMs: 60_000, max: 7, maxPerPrincipal: 3 });
     expect(config.sessionStoreUrl).toBe('redis://redis:6379/2');

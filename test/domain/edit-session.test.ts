@@ -3,7 +3,7 @@ import type { RootPath } from '../../src/domain/roots.js';
 import { domainError, editorWorld } from './tools/editor-harness.js';
 
 function stat(size: number, modifiedAtMs: number): EntryStat {
-  return { name: 'a.txt', kind: 'file', size, modifiedAt: new Date(modifiedAtMs), permissions: 0o644, uid: 1000, gid: 1000 };
+  return { name: 'a.txt', kind: 'file', size, modifiedAt: new Date(modifiedAtMs), permissions: 0o644, uid: 1000, gid: 1000, inode: 1 };
 }
 
 describe('EditSession working directory', () => {

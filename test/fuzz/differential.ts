@@ -86,7 +86,10 @@ export async function runDifferential(tree: TreeSpec, operations: readonly Opera
     seedDisk(hosts, tree);
     const model = seedModel(hosts, tree);
     const onModel = buildTools(model, hosts, modelJournal(FIXED_CLOCK), options.journal);
-    const onDisk = buildTools(nodeFileSystem(options.coldReads ? { coldReadMs: 0 } : {}), hosts, diskJournal(hosts.journal, FIXED_CLOCK), options.journal);
+    // The disk side's grep is answered through a trigram index built on the seeded tree (issue 31.2),
+    // the model's by a scan: every operation in between (writes, moves, removals, link swaps) must leave them equal.
+    const onDisk = buildTools(nodeFileSystem(options.coldReads ? { coldReadMs: 0 } : {}), hosts, diskJournal(hosts.journal, FIXED_CLOCK), options.journal, { indexed: true });
+    await onDisk.indexReady();
     const outsideBefore = outsideHash(hosts);
     const seeded = diskSnapshot(hosts.root);
     check(0, 'the seeded tree', modelSnapshot(model, hosts.root), seeded);

@@ -29,6 +29,8 @@ import { FileRead } from '../../src/domain/tools/file-read.js';
 import { FileWrite } from '../../src/domain/tools/file-write.js';
 import { Glob } from '../../src/domain/tools/glob.js';
 import { Grep } from '../../src/domain/tools/grep.js';
+import { IgnoreRuleCache } from '../../src/domain/search/ignore-rule-cache.js';
+import { SearchIndexes } from '../../src/domain/search/search-indexes.js';
 import { HashFile } from '../../src/domain/tools/hash-file.js';
 import { ListFolder } from '../../src/domain/tools/list-folder.js';
 import { ListRoots } from '../../src/domain/tools/list-roots.js';
@@ -162,7 +164,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
  * is journaled), list_changes and undo_changes read `store`, and the undo writes go through the
  * journaling one too. `authors.run` names the call being served, as the MCP adapter does per call.
  */
-export function buildTools(inner: FileSystemPort, hosts: Hosts, store: ChangeJournal, limits: JournalLimits) {
+export function buildTools(inner: FileSystemPort, hosts: Hosts, store: ChangeJournal, limits: JournalLimits, options: { indexed?: boolean } = {}) {
   const journal = journalOn(inner, store, FIXED_CLOCK, limits);
   const files = journal.fs;
   const root = makeRoot('workspace', hosts.root);
@@ -175,9 +177,15 @@ export function buildTools(inner: FileSystemPort, hosts: Hosts, store: ChangeJou
   const hasher = new NodeContentHasher();
   const regex = new Re2RegexEngine();
   const readFile = new ReadFile(access, files, SETTINGS);
+  // Issue 31.2: grep on this side narrows its reads with a trigram index (built by indexReady()).
+  const indexes = options.indexed ? new SearchIndexes(files, { mode: 'auto', maxBytes: 1 << 24, minRootBytes: 0, maxFileBytes: SETTINGS.maxFileSize, ignore: 'gitignore' }, new IgnoreRuleCache()) : undefined;
   const contents = new ChangeContents(store, paths, files, journal.snapshots);
   return {
     journal,
+    indexReady: async () => {
+      indexes?.ready(root);
+      await indexes?.settled(root);
+    },
     listRoots: new ListRoots(paths),
     listFolder: new ListFolder(access, files, SETTINGS),
     readFile,
@@ -192,7 +200,7 @@ export function buildTools(inner: FileSystemPort, hosts: Hosts, store: ChangeJou
     permissionsFile: new PermissionsFile(access, files),
     copy: new Copy(files, access),
     move: new Move(files, access),
-    grep: new Grep(files, FIXED_CLOCK, regex, SETTINGS, access),
+    grep: new Grep(files, FIXED_CLOCK, regex, SETTINGS, access, new IgnoreRuleCache(), indexes),
     glob: new Glob(files, FIXED_CLOCK, regex, SETTINGS, access),
     view: new View(namespace, sessions, files, hasher, SETTINGS),
     strReplace: new StrReplace(namespace, sessions, files, hasher, SETTINGS),

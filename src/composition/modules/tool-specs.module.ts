@@ -5,6 +5,7 @@ import { ChangeContents } from '../../domain/changes/change-contents.js';
 import { EditSessions } from '../../domain/edit-session.js';
 import { Namespace } from '../../domain/namespace.js';
 import { IgnoreRuleCache } from '../../domain/search/ignore-rule-cache.js';
+import { SearchIndexes } from '../../domain/search/search-indexes.js';
 import type { Settings } from '../../domain/settings.js';
 import { toolsetOfTool, type Toolset } from '../../domain/tool-names.js';
 import { ReadFile } from '../../domain/tools/read-file.js';
@@ -28,6 +29,7 @@ function toolServices(context: ResolutionContext): ToolServices {
     get regex() { return context.get(TOKENS.RegexEngine); },
     get hasher() { return context.get(TOKENS.ContentHasher); },
     get ignoreCache() { return context.get(IgnoreRuleCache); },
+    get searchIndexes() { return context.get(SearchIndexes); },
     get namespace() { return context.get(Namespace); },
     get sessions() { return context.get(EditSessions); },
     get readFile() { return context.get(ReadFile); },

@@ -26,6 +26,11 @@ export interface EntryStat {
   readonly permissions: number;
   readonly uid: number;
   readonly gid: number;
+  /**
+   * Which file this is on its device: a rename keeps it, a file written anew under the name (or a link
+   * swapped in) changes it. With size and mtime it says whether a file is still the one indexed.
+   */
+  readonly inode: number;
   /** Set when kind === 'symlink' (unless a listing was asked not to describe links). */
   readonly link?: LinkInfo;
 }

@@ -1,63 +1,100 @@
-import { type FileStamp, TrigramIndex } from './trigram-index.js';
+import { type FileStamp, type IndexedFile, TrigramIndex } from './trigram-index.js';
 
 /**
- * The index as bytes for the private state directory: a header, the sorted trigram dictionary, then
- * each file (path, stamp, its trigram ids as ascending deltas), all integers as LEB128 varints, so a
- * posting costs one or two bytes. Bytes that do not decode cleanly give undefined: the caller
- * rebuilds rather than trust a torn or foreign file.
+ * The index as bytes for the private state directory: a header, the files (path, stamp, binary flag)
+ * in id order, then each trigram key (ascending, as deltas) with its file ids: the gaps between them
+ * Rice-coded with a parameter both sides derive from the list's length and the file count (a posting
+ * in a dense list costs a few bits, not a byte). Other integers are LEB128 varints. Bytes that do not decode
+ * cleanly give undefined: the caller rebuilds rather than trust a torn or foreign file.
  */
-const MAGIC = [0x54, 0x47, 0x49, 0x31]; // "TGI1"
+const MAGIC = [0x54, 0x47, 0x49, 0x33]; // "TGI3"
 
 export function encodeIndex(index: TrigramIndex): Uint8Array {
   const out = new ByteWriter();
-  const files = [...index.entries()];
-  const dictionary = [...new Set(files.flatMap((file) => file.trigrams))].sort();
-  const idOf = new Map(dictionary.map((trigram, id) => [trigram, id]));
+  const { files, lists } = index.snapshot();
   for (const byte of MAGIC) out.byte(byte);
-  out.uint(dictionary.length);
-  for (const trigram of dictionary) for (let i = 0; i < 3; i += 1) out.uint(trigram.charCodeAt(i));
   out.uint(files.length);
-  for (const { path, stamp, trigrams } of files) {
+  for (const { path, file } of files) {
     out.text(path);
-    out.uint(stamp.size);
-    out.uint(stamp.modifiedMs);
-    out.uint(stamp.inode === undefined ? 0 : stamp.inode + 1);
-    const ids = trigrams.map((trigram) => idOf.get(trigram)!).sort((a, b) => a - b);
+    out.uint(file.stamp.size);
+    out.uint(file.stamp.modifiedMs);
+    out.uint(file.stamp.inode === undefined ? 0 : file.stamp.inode + 1);
+    out.byte(file.binary ? 1 : 0);
+  }
+  const sorted = [...lists].sort((a, b) => a.key - b.key);
+  out.uint(sorted.length);
+  let previousKey = 0;
+  for (const { key, ids } of sorted) {
+    out.uint(key - previousKey);
+    previousKey = key;
     out.uint(ids.length);
-    let previous = 0;
+    const k = riceParameter(ids.length, files.length);
+    let previous = -1;
     for (const id of ids) {
-      out.uint(id - previous);
+      out.rice(id - previous - 1, k);
       previous = id;
     }
+    out.flushBits();
   }
-  return out.bytes();
+  const body = out.bytes();
+  const sealed = new Uint8Array(body.length + 4);
+  sealed.set(body);
+  new DataView(sealed.buffer).setUint32(body.length, checksum(body));
+  return sealed;
 }
 
-export function decodeIndex(bytes: Uint8Array, maxBytes: number): TrigramIndex | undefined {
+/** FNV-1a over the body: a torn write or a flipped bit that still parses is refused too. */
+function checksum(bytes: Uint8Array): number {
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+export function decodeIndex(sealed: Uint8Array, maxBytes: number): TrigramIndex | undefined {
+  if (sealed.length < 4) return undefined;
+  const bytes = sealed.subarray(0, sealed.length - 4);
+  if (new DataView(sealed.buffer, sealed.byteOffset).getUint32(bytes.length) !== checksum(bytes)) return undefined;
   try {
     const input = new ByteReader(bytes);
     for (const byte of MAGIC) if (input.byte() !== byte) return undefined;
-    const dictionary: string[] = [];
-    for (let count = input.uint(); count > 0; count -= 1) dictionary.push(String.fromCharCode(input.uint(), input.uint(), input.uint()));
-    const index = new TrigramIndex(maxBytes);
+    const files: { path: string; file: IndexedFile }[] = [];
     for (let count = input.uint(); count > 0; count -= 1) {
       const path = input.text();
       const stamp: FileStamp = { size: input.uint(), modifiedMs: input.uint(), ...inodeOf(input.uint()) };
-      const trigrams: string[] = [];
-      let id = 0;
-      for (let n = input.uint(); n > 0; n -= 1) {
-        id += input.uint();
-        const trigram = dictionary[id];
-        if (trigram === undefined) return undefined;
-        trigrams.push(trigram);
-      }
-      if (!index.addTrigrams(path, stamp, trigrams)) return undefined;
+      const flag = input.byte();
+      if (flag > 1) return undefined;
+      files.push({ path, file: { stamp, binary: flag === 1 } });
     }
-    return input.atEnd() ? index : undefined;
+    const lists: { key: number; ids: number[] }[] = [];
+    let key = -1;
+    for (let count = input.uint(); count > 0; count -= 1) {
+      const next = Math.max(key, 0) + input.uint();
+      // Keys come ascending, each once, and fit 24 bits.
+      if (next <= key || next > 0xffffff) return undefined;
+      key = next;
+      const ids: number[] = [];
+      const count = input.uint();
+      if (count > files.length) return undefined;
+      const k = riceParameter(count, files.length);
+      let id = -1;
+      for (let n = count; n > 0; n -= 1) {
+        id += input.rice(k) + 1;
+        ids.push(id);
+      }
+      input.skipBits();
+      lists.push({ key, ids });
+    }
+    if (!input.atEnd()) return undefined;
+    return TrigramIndex.restore(maxBytes, files, lists);
   } catch (error) {
     if (error instanceof TruncatedIndex) return undefined;
     throw error;
   }
+}
+
+/** Rice parameter for `count` ids among `files`: about log2 of the mean gap. */
+function riceParameter(count: number, files: number): number {
+  return count === 0 ? 0 : Math.max(0, Math.floor(Math.log2(files / count)));
 }
 
 function inodeOf(stored: number): { inode?: number } {
@@ -70,6 +107,32 @@ class TruncatedIndex extends Error {}
 class ByteWriter {
   private buffer = new Uint8Array(1 << 16);
   private length = 0;
+  private bits = 0;
+  private bitCount = 0;
+
+  /** `value` as a run of ones (value >> k), a zero, then its k low bits, most significant first. */
+  rice(value: number, k: number): void {
+    for (let q = Math.floor(value / 2 ** k); q > 0; q -= 1) this.bit(1);
+    this.bit(0);
+    for (let i = k - 1; i >= 0; i -= 1) this.bit(Math.floor(value / 2 ** i) % 2);
+  }
+
+  /** Pads the bits written since the last flush to a whole byte. */
+  flushBits(): void {
+    if (this.bitCount > 0) this.byte(this.bits << (8 - this.bitCount));
+    this.bits = 0;
+    this.bitCount = 0;
+  }
+
+  private bit(value: number): void {
+    this.bits = (this.bits << 1) | value;
+    this.bitCount += 1;
+    if (this.bitCount === 8) {
+      this.byte(this.bits);
+      this.bits = 0;
+      this.bitCount = 0;
+    }
+  }
 
   byte(value: number): void {
     if (this.length === this.buffer.length) this.grow();
@@ -105,6 +168,30 @@ class ByteWriter {
 
 class ByteReader {
   private at = 0;
+  private bits = 0;
+  private bitCount = 0;
+
+  rice(k: number): number {
+    let q = 0;
+    while (this.bit() === 1) q += 1;
+    let low = 0;
+    for (let i = 0; i < k; i += 1) low = low * 2 + this.bit();
+    return q * 2 ** k + low;
+  }
+
+  /** Drops the padding bits of the current byte. */
+  skipBits(): void {
+    this.bitCount = 0;
+  }
+
+  private bit(): number {
+    if (this.bitCount === 0) {
+      this.bits = this.byte();
+      this.bitCount = 8;
+    }
+    this.bitCount -= 1;
+    return (this.bits >> this.bitCount) & 1;
+  }
 
   constructor(private readonly input: Uint8Array) {}
 

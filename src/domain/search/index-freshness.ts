@@ -1,53 +1,45 @@
-import { sameStamp, type FileStamp, type TrigramIndex } from './trigram-index.js';
+import type { EntryStat } from '../ports/file-system.port.js';
+import { type FileStamp, sameStamp, type TrigramIndex } from './trigram-index.js';
 import type { TrigramQuery } from './trigram-query.js';
 
-/** Which files an indexed search reads, and what the index must learn from it. */
-export interface IndexedSearchPlan {
-  /** Files to verify line by line with the pattern, sorted. */
-  readonly search: readonly string[];
-  /** Files whose (inode, size, mtime) moved since they were indexed, or that are new: index them again. */
-  readonly reindex: readonly string[];
-  /** Indexed or marked files that are gone: drop them from the index. */
-  readonly gone: readonly string[];
-}
+/**
+ * What an indexed grep does with one file its walk reached:
+ * - 'search': read it and verify every line, as a scan does (a candidate, or a file the index cannot
+ *   vouch for: not indexed, or its (inode, size, mtime) moved since it was);
+ * - 'no-match': the index vouches it holds no line that can match: it counts as searched, unread;
+ * - 'binary': the index vouches it is binary: a scan would pass over it, uncounted.
+ */
+export type IndexVerdict = 'search' | 'no-match' | 'binary';
 
-export interface IndexedSearchInput {
-  readonly index: TrigramIndex;
-  readonly query: TrigramQuery;
-  /** Paths the watcher or the change feed marked as changed since the index was written. */
-  readonly changed: Iterable<string>;
-  /** The file's stamp now; undefined when it is gone or no longer a regular file. */
-  readonly stampNow: (path: string) => Promise<FileStamp | undefined>;
+export function stampOf(stat: Pick<EntryStat, 'size' | 'modifiedAt' | 'inode'>): FileStamp {
+  return { size: stat.size, modifiedMs: stat.modifiedAt.getTime(), inode: stat.inode };
 }
 
 /**
- * Never stale: every candidate and every changed path is stamped again before a result is built.
- * A file created a moment ago is a changed path, so it is searched; a deleted one stamps undefined,
- * so it is never reported; one rewritten, renamed over or swapped for a link has another stamp, so
- * it is searched whether or not its old trigrams matched. Undefined (scan instead) while the index
- * is incomplete, since a file left out of it could hold a match.
+ * Never stale: the walk itself stamps every file just before the verdict, so a file created a moment
+ * ago is not indexed and is read, a deleted one is not reached, and one rewritten, renamed over or
+ * swapped for a link has another stamp and is read whether or not its old trigrams matched.
  */
-export async function planIndexedSearch(input: IndexedSearchInput): Promise<IndexedSearchPlan | undefined> {
-  const { index } = input;
-  if (!index.complete) return undefined;
-  const candidates = new Set(index.candidates(input.query));
-  const looked = new Set([...candidates, ...input.changed]);
-  const search: string[] = [];
-  const reindex: string[] = [];
-  const gone: string[] = [];
-  for (const path of [...looked].sort()) {
-    const now = await input.stampNow(path);
-    if (now === undefined) {
-      gone.push(path);
-      continue;
-    }
-    const indexed = index.stampOf(path);
-    if (indexed !== undefined && sameStamp(indexed, now)) {
-      if (candidates.has(path)) search.push(path);
-      continue;
-    }
-    search.push(path);
-    reindex.push(path);
+export class IndexedLookup {
+  private readonly candidates: ReadonlySet<number> | 'all';
+  /** Files read because the index could not vouch for them (new, or moved since indexed). */
+  readonly unvouched: string[] = [];
+
+  constructor(
+    private readonly index: TrigramIndex,
+    query: TrigramQuery,
+  ) {
+    this.candidates = index.candidateIds(query);
   }
-  return { search, reindex, gone };
+
+  /** `path` relative to the root, '/'-separated, as the index keys it. */
+  verdict(path: string, stat: Pick<EntryStat, 'size' | 'modifiedAt' | 'inode'>): IndexVerdict {
+    const found = this.index.lookup(path);
+    if (found === undefined || !sameStamp(found.file.stamp, stampOf(stat))) {
+      this.unvouched.push(path);
+      return 'search';
+    }
+    if (found.file.binary) return 'binary';
+    return this.candidates === 'all' || this.candidates.has(found.id) ? 'search' : 'no-match';
+  }
 }

@@ -1,4 +1,6 @@
-import { trigramsOf, type TrigramQuery } from './trigram-query.js';
+import { PostingLists } from './posting-lists.js';
+import { keysOfTrigram, TrigramExtractor } from './trigram-keys.js';
+import type { TrigramQuery } from './trigram-query.js';
 
 /** What says a file is still the one indexed: any difference means it must be read again. */
 export interface FileStamp {
@@ -11,136 +13,217 @@ export function sameStamp(left: FileStamp, right: FileStamp): boolean {
   return left.size === right.size && left.modifiedMs === right.modifiedMs && left.inode === right.inode;
 }
 
-/** Estimated bytes of one posting and of one trigram's key, as a compact on-disk form would hold them. */
-const POSTING_BYTES = 4;
-const TRIGRAM_KEY_BYTES = 8;
-
-interface IndexedFile {
-  readonly id: number;
+/** An indexed file as a search sees it. */
+export interface IndexedFile {
   readonly stamp: FileStamp;
-  readonly trigrams: readonly string[];
-  readonly cost: number;
+  /** grep finds nothing in it (binary): a scan does not count it as searched. */
+  readonly binary: boolean;
 }
 
+/** Bytes one file costs besides its postings: its path, stamp and flags, as the codec writes them. */
+const FILE_BYTES = 24;
+
 /**
- * One root's file list and trigram posting lists (path -> trigrams, trigram -> files), in memory.
- * Bounded: a file that would take the index past maxBytes is not added and the index says it is
- * incomplete, so a caller searches by scan rather than trust a list with holes in it.
+ * One root's file list and trigram posting lists (key -> file ids), in memory. Ids only grow: a file
+ * indexed again gets a new id and its old one is dead, left out of every answer, until compact()
+ * rewrites the lists without the dead. Bounded: a file that would take the index past maxBytes is
+ * not added and the index says it is incomplete (a search then reads every file it does not vouch for).
  * Cache: keyed by root-relative path, checked against the file's (inode, size, mtime) before use.
  */
 export class TrigramIndex {
-  private readonly files = new Map<string, IndexedFile>();
-  private readonly pathsById = new Map<number, string>();
-  private readonly postings = new Map<string, Set<number>>();
-  private nextId = 0;
-  private estimatedBytes = 0;
+  private readonly idOf = new Map<string, number>();
+  private pathOf: (string | undefined)[] = [];
+  private files: IndexedFile[] = [];
+  private lists = new PostingLists();
+  private readonly extractor = new TrigramExtractor();
+  private pathBytes = 0;
+  private deadPostings = 0;
+  private postingsOf: number[] = [];
   private overBudget = false;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {}
 
-  /** True while every file offered was indexed: candidates() then misses no indexed file. */
+  /** True while every file offered was indexed. */
   get complete(): boolean {
     return !this.overBudget;
   }
 
   get bytes(): number {
-    return this.estimatedBytes;
+    return this.lists.bytes + this.pathBytes + this.idOf.size * FILE_BYTES;
   }
 
   get size(): number {
-    return this.files.size;
+    return this.idOf.size;
   }
 
   paths(): string[] {
-    return [...this.files.keys()];
+    return [...this.idOf.keys()];
   }
 
   stampOf(path: string): FileStamp | undefined {
-    return this.files.get(path)?.stamp;
+    return this.fileAt(path)?.stamp;
   }
 
-  /** Every indexed file with its stamp and trigrams, for a codec to write. */
-  *entries(): Iterable<{ path: string; stamp: FileStamp; trigrams: readonly string[] }> {
-    for (const [path, file] of this.files) yield { path, stamp: file.stamp, trigrams: file.trigrams };
+  fileAt(path: string): IndexedFile | undefined {
+    return this.lookup(path)?.file;
   }
 
-  /** Indexes (or re-indexes) a file's text; false, and the index incomplete, when it does not fit. */
-  add(path: string, stamp: FileStamp, text: string): boolean {
-    return this.addTrigrams(path, stamp, [...trigramsOf(text)]);
+  lookup(path: string): { id: number; file: IndexedFile } | undefined {
+    const id = this.idOf.get(path);
+    return id === undefined ? undefined : { id, file: this.files[id]! };
   }
 
-  /** add() for trigrams already extracted (an index read back from disk). */
-  addTrigrams(path: string, stamp: FileStamp, trigrams: readonly string[]): boolean {
+  /** Indexes (or re-indexes) a file's bytes (a string as UTF-8); false, and the index incomplete, when it does not fit. */
+  add(path: string, stamp: FileStamp, contents: Uint8Array | string, binary = false): boolean {
+    const bytes = typeof contents === 'string' ? new TextEncoder().encode(contents) : contents;
+    return this.addKeys(path, { stamp, binary }, binary ? new Uint32Array(0) : this.extractor.keysOf(bytes));
+  }
+
+  /** add() for keys already extracted (an index read back from disk). */
+  addKeys(path: string, file: IndexedFile, keys: ArrayLike<number>): boolean {
     this.remove(path);
-    const cost = this.costOf(path, trigrams);
-    if (this.estimatedBytes + cost > this.maxBytes) {
+    // Each posting costs a byte or two; a key not seen before its slice and fields.
+    if (this.bytes + keys.length * 2 + path.length + FILE_BYTES > this.maxBytes) {
       this.overBudget = true;
       return false;
     }
-    const id = this.nextId;
-    this.nextId += 1;
-    for (const trigram of trigrams) {
-      let files = this.postings.get(trigram);
-      if (!files) {
-        files = new Set();
-        this.postings.set(trigram, files);
-      }
-      files.add(id);
-    }
-    this.files.set(path, { id, stamp, trigrams, cost });
-    this.pathsById.set(id, path);
-    this.estimatedBytes += cost;
+    const id = this.files.length;
+    for (let i = 0; i < keys.length; i += 1) this.lists.add(keys[i]!, id);
+    this.files.push(file);
+    this.pathOf.push(path);
+    this.postingsOf.push(keys.length);
+    this.idOf.set(path, id);
+    this.pathBytes += path.length;
     return true;
   }
 
   remove(path: string): void {
-    const file = this.files.get(path);
-    if (!file) return;
-    for (const trigram of file.trigrams) {
-      const files = this.postings.get(trigram)!;
-      files.delete(file.id);
-      if (files.size === 0) this.postings.delete(trigram);
-    }
-    this.estimatedBytes -= file.cost;
-    this.files.delete(path);
-    this.pathsById.delete(file.id);
+    const id = this.idOf.get(path);
+    if (id === undefined) return;
+    this.idOf.delete(path);
+    this.pathOf[id] = undefined;
+    this.pathBytes -= path.length;
+    this.deadPostings += this.postingsOf[id]!;
+    if (this.deadPostings > 4096 && this.deadPostings * 2 > this.lists.postings) this.compact();
   }
 
-  /** Indexed files whose trigrams satisfy the query (as they were when indexed), from the posting lists. */
+  /** Rewrites the posting lists without dead ids, renumbering the live files. */
+  compact(): void {
+    const renumbered = new Int32Array(this.files.length).fill(-1);
+    const files: IndexedFile[] = [];
+    const pathOf: string[] = [];
+    const postingsOf: number[] = [];
+    this.pathOf.forEach((path, id) => {
+      if (path === undefined) return;
+      renumbered[id] = files.length;
+      this.idOf.set(path, files.length);
+      files.push(this.files[id]!);
+      pathOf.push(path);
+      postingsOf.push(this.postingsOf[id]!);
+    });
+    const lists = new PostingLists();
+    for (const { key, ids } of this.lists.entries()) for (const id of ids) if (renumbered[id]! >= 0) lists.add(key, renumbered[id]!);
+    Object.assign(this, { files, pathOf, postingsOf, lists, deadPostings: 0 });
+  }
+
+  /** The ids of candidates(), 'all' when the query requires nothing (dead ids may be among them). */
+  candidateIds(query: TrigramQuery): ReadonlySet<number> | 'all' {
+    const ids = this.matching(query);
+    return ids === 'all' ? 'all' : new Set(ids);
+  }
+
+  /** Live indexed files whose trigrams satisfy the query (as they were when indexed), in id order. */
   candidates(query: TrigramQuery): string[] {
     const ids = this.matching(query);
     if (ids === 'all') return this.paths();
-    return [...ids].map((id) => this.pathsById.get(id)!);
+    const paths: string[] = [];
+    for (const id of ids) {
+      const path = this.pathOf[id];
+      if (path !== undefined) paths.push(path);
+    }
+    return paths;
   }
 
-  private matching(query: TrigramQuery): ReadonlySet<number> | 'all' {
+  /** The keys and files of the live index, for the codec: ids renumbered densely first. */
+  snapshot(): { files: { path: string; file: IndexedFile }[]; lists: Iterable<{ key: number; ids: Int32Array }> } {
+    if (this.deadPostings > 0 || this.idOf.size < this.files.length) this.compact();
+    return { files: this.pathOf.map((path, id) => ({ path: path!, file: this.files[id]! })), lists: this.lists.entries() };
+  }
+
+  /** An index read back whole: the files in id order, then each key's ids. */
+  static restore(maxBytes: number, files: readonly { path: string; file: IndexedFile }[], lists: Iterable<{ key: number; ids: ArrayLike<number> }>): TrigramIndex | undefined {
+    const index = new TrigramIndex(maxBytes);
+    for (const { path, file } of files) {
+      if (index.idOf.has(path)) return undefined;
+      index.idOf.set(path, index.files.length);
+      index.files.push(file);
+      index.pathOf.push(path);
+      index.postingsOf.push(0);
+      index.pathBytes += path.length;
+    }
+    for (const { key, ids } of lists) {
+      let previous = -1;
+      for (let i = 0; i < ids.length; i += 1) {
+        const id = ids[i]!;
+        if (id <= previous || id >= index.files.length) return undefined;
+        index.lists.add(key, id);
+        index.postingsOf[id] = index.postingsOf[id]! + 1;
+        previous = id;
+      }
+    }
+    return index.bytes <= maxBytes ? index : undefined;
+  }
+
+  private matching(query: TrigramQuery): Int32Array | 'all' {
     switch (query.op) {
       case 'all':
         return 'all';
-      case 'trigram':
-        return this.postings.get(query.trigram) ?? new Set();
+      case 'trigram': {
+        const keys = keysOfTrigram(query.trigram);
+        if (keys === undefined || keys.length === 0) return 'all';
+        return keys.map((key) => this.lists.ids(key)).reduce(intersect);
+      }
       case 'or': {
-        const union = new Set<number>();
+        let union: Int32Array | undefined;
         for (const sub of query.subs) {
           const ids = this.matching(sub);
           if (ids === 'all') return 'all';
-          for (const id of ids) union.add(id);
+          union = union === undefined ? ids : merge(union, ids);
         }
-        return union;
+        return union ?? new Int32Array(0);
       }
       case 'and': {
-        const parts = query.subs.map((sub) => this.matching(sub)).filter((ids) => ids !== 'all');
+        const parts = query.subs.map((sub) => this.matching(sub)).filter((ids): ids is Int32Array => ids !== 'all');
         if (parts.length === 0) return 'all';
-        parts.sort((a, b) => a.size - b.size);
-        const [smallest, ...rest] = parts;
-        return new Set([...smallest!].filter((id) => rest.every((ids) => ids.has(id))));
+        return parts.sort((a, b) => a.length - b.length).reduce(intersect);
       }
     }
   }
+}
 
-  private costOf(path: string, trigrams: readonly string[]): number {
-    let newKeys = 0;
-    for (const trigram of trigrams) if (!this.postings.has(trigram)) newKeys += 1;
-    return path.length * 2 + trigrams.length * POSTING_BYTES + newKeys * TRIGRAM_KEY_BYTES;
+function intersect(left: Int32Array, right: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(left.length, right.length));
+  let count = 0;
+  for (let i = 0, j = 0; i < left.length && j < right.length; ) {
+    if (left[i]! < right[j]!) i += 1;
+    else if (left[i]! > right[j]!) j += 1;
+    else {
+      out[count++] = left[i]!;
+      i += 1;
+      j += 1;
+    }
   }
+  return out.subarray(0, count);
+}
+
+function merge(left: Int32Array, right: Int32Array): Int32Array {
+  const out = new Int32Array(left.length + right.length);
+  let count = 0;
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    const next = j >= right.length || (i < left.length && left[i]! <= right[j]!) ? left[i++]! : right[j++]!;
+    if (count === 0 || out[count - 1] !== next) out[count++] = next;
+  }
+  return out.subarray(0, count);
 }

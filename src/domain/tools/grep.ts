@@ -14,6 +14,8 @@ import {
 } from '../search/file-search.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { ignoreMode, ignoreRulesFor, type IgnoreRules } from '../search/ignore-rules.js';
+import { IndexedLookup } from '../search/index-freshness.js';
+import { trigramQueryOf } from '../search/regex-trigrams.js';
 import { MAX_CONTEXT_LINES } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
 import { SearchLimits } from '../search/search-limits.js';
@@ -62,6 +64,16 @@ const READ_AHEAD_MAX_BYTES = 256 * 1024;
 /** FR-016: regex search over file contents below a directory of a root. */
 export class Grep extends TreeSearch {
   async execute(input: GrepInput, work?: WorkContext): Promise<GrepResult> {
+    // An index build waits while a search runs (it yields to calls).
+    const searchEnded = this.indexes?.searchStarted();
+    try {
+      return await this.searchTree(input, work);
+    } finally {
+      searchEnded?.();
+    }
+  }
+
+  private async searchTree(input: GrepInput, work?: WorkContext): Promise<GrepResult> {
     const start = this.access.path('grep', input.root, input.path ?? '.');
     const { limits, matcher, filter, contextLines, ignore } = namingRoot(start.root.name, () => this.parseArguments(input));
     const search = new ContentSearch(this.fs, { matcher, contextLines, expired: () => limits.expired() }, limits.maxResults, this.settings.maxResultBytes - RESULT_ENVELOPE_BYTES, work);
@@ -86,8 +98,11 @@ export class Grep extends TreeSearch {
       };
       rules = await ignoreRulesFor(this.fs, start, ignore, this.ignoreCache);
       throwIfCancelled(work);
+      const indexed = this.indexedLookup(start, input);
       try {
-        const options = { maxDepth: limits.maxDepth, select, readContents: { maxBytes: READ_AHEAD_MAX_BYTES }, ...rules?.scanOptions() };
+        // With an index, only the files it cannot vouch for are read: none is read ahead.
+        const readContents = indexed === undefined ? { maxBytes: READ_AHEAD_MAX_BYTES } : undefined;
+        const options = { maxDepth: limits.maxDepth, select, readContents, ...rules?.scanOptions() };
         scan: for await (const batch of this.fs.scanTree(start, options)) {
           throwIfCancelled(work);
           for (const entry of batch.selected) {
@@ -96,8 +111,12 @@ export class Grep extends TreeSearch {
               break scan;
             }
             if (entry.stat.kind !== 'file') continue;
+            const path = descendantPath(start, entry.relativePath);
+            // The stamp the walk just took decides: a file the index cannot vouch for is read as a scan reads it.
+            const verdict = indexed?.verdict(path.segments.join('/'), entry.stat) ?? 'search';
+            if (verdict === 'binary') continue;
             const readAhead = entry.contents === undefined ? undefined : { stat: entry.stat, contents: entry.contents };
-            inFlight.push(search.start(descendantPath(start, entry.relativePath), readAhead));
+            inFlight.push(verdict === 'no-match' ? search.nothingIn(path) : search.start(path, readAhead));
             if (inFlight.length >= FILES_IN_FLIGHT) await search.consume(inFlight.shift()!);
             if (search.stopped) break scan;
           }
@@ -109,6 +128,8 @@ export class Grep extends TreeSearch {
         // Files searched ahead of a stop are not used; wait for them so that every file is closed on return.
         search.abandon();
         await Promise.allSettled(inFlight.map((pending) => pending.result));
+        // The next grep finds them indexed: the index learns what this one had to read.
+        if (indexed !== undefined) this.indexes?.refresh(start.root, indexed.unvouched);
       }
     } else {
       throw errors.notAFile(start.root.name, displayPath(start));
@@ -119,6 +140,14 @@ export class Grep extends TreeSearch {
     // A search stopped at a file (its limit or its deadline) counts what was passed over before it only.
     const stop = search.stoppedAt?.segments.slice(start.segments.length).join('/');
     return { ...result, ignored: stop === undefined ? rules.ignored : rules.ignoredBefore(stop) };
+  }
+
+  /** The root's index as a lookup for this pattern; undefined (scan) without one or when the pattern requires no trigram. */
+  private indexedLookup(start: RootPath, input: GrepInput): IndexedLookup | undefined {
+    const index = this.indexes?.ready(start.root);
+    if (index === undefined) return undefined;
+    const query = trigramQueryOf(input.pattern, { caseInsensitive: input.case_insensitive ?? false });
+    return query.op === 'all' ? undefined : new IndexedLookup(index, query);
   }
 
   private parseArguments(input: GrepInput) {
@@ -194,6 +223,12 @@ class ContentSearch {
     // Its error, if any, is raised when its turn comes, or not at all if the search stops before.
     result.catch(() => undefined);
     return { path, readAhead, limits, result };
+  }
+
+  /** A file the index vouches holds no match: its turn comes as a searched file with none. */
+  nothingIn(path: RootPath): PendingFile {
+    const none: FileMatches = { matches: [], textBytes: 0, moreMatches: false, overBudget: false, timedOut: false };
+    return { path, limits: this.remaining(), result: Promise.resolve(none) };
   }
 
   /** Adds the next file's result, in walk order. */

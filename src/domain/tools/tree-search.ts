@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { FileSystemPort } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
+import type { SearchIndexes } from '../search/search-indexes.js';
 import type { Settings } from '../settings.js';
 import type { RootAccess } from './root-access.js';
 
@@ -15,5 +16,7 @@ export abstract class TreeSearch {
     protected readonly access: RootAccess,
     /** Compiled ignore files; the composition root shares one (with the logger) between the tools. */
     protected readonly ignoreCache = new IgnoreRuleCache(),
+    /** Per-root trigram indexes grep may narrow its reads with (issue 31.2); none: every grep scans. */
+    protected readonly indexes?: SearchIndexes,
   ) {}
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { trigramQueryOf } from '../../../src/domain/search/regex-trigrams.js';
+import { PostingLists } from '../../../src/domain/search/posting-lists.js';
 import { TrigramIndex } from '../../../src/domain/search/trigram-index.js';
 
 const stamp = (size: number, modifiedMs = 1, inode = 1) => ({ size, modifiedMs, inode });
@@ -58,5 +59,45 @@ describe('TrigramIndex', () => {
     expect(index.complete).toBe(false);
     expect(index.paths()).toEqual(['small.txt']);
     expect(index.bytes).toBeLessThanOrEqual(200);
+  });
+
+  it('never offers a binary file, and keys non-ASCII text by its UTF-8 bytes', () => {
+    const index = indexOf({ 'é.txt': 'café crème\n' });
+    index.add('blob.bin', stamp(12), 'café crème\n', true);
+    expect(index.candidates(query('crème'))).toEqual(['é.txt']);
+    expect(index.candidates(query('fé c'))).toEqual(['é.txt']);
+    expect(index.candidates(query('crèmes'))).toEqual([]);
+    // U+FFFD in a pattern may stand for any invalid bytes: it requires nothing.
+    expect(index.candidates(query('\uFFFD\uFFFD\uFFFD')).sort()).toEqual(['blob.bin', 'é.txt']);
+  });
+
+  it('keeps answers through many re-indexings and the compactions they cause', () => {
+    const index = new TrigramIndex(1 << 24);
+    for (let round = 0; round < 40; round += 1) {
+      for (let file = 0; file < 50; file += 1) index.add(`f${file}`, stamp(round), `round${round} file${file} ${'filler'.repeat(file)}\n`);
+    }
+    expect(index.size).toBe(50);
+    expect(index.candidates(query('round39 file7 ')).sort()).toEqual(['f7']);
+    expect(index.candidates(query('round38'))).toEqual([]);
+    expect(index.candidates(query('filler')).length).toBe(49);
+    const lists = [...index.snapshot().lists];
+    expect(lists.every(({ ids }) => ids.every((id) => id < 50))).toBe(true);
+  });
+});
+
+describe('PostingLists', () => {
+  it('reads back long lists across slices and large gaps', () => {
+    const lists = new PostingLists();
+    const expected = new Map<number, number[]>();
+    for (let id = 0; id < 5000; id += 1) {
+      for (const key of [1, 0xffffff, id % 7 === 0 ? 42 : -1]) {
+        if (key < 0) continue;
+        lists.add(key, id * 1000);
+        expected.set(key, [...(expected.get(key) ?? []), id * 1000]);
+      }
+    }
+    for (const [key, ids] of expected) expect([...lists.ids(key)]).toEqual(ids);
+    expect([...lists.ids(7)]).toEqual([]);
+    expect(lists.keyCount).toBe(3);
   });
 });

@@ -15,7 +15,7 @@ class RecordingFile implements ReadableFile {
   readonly stat: EntryStat;
 
   constructor(private readonly bytes: Uint8Array) {
-    this.stat = { name: 'f', kind: 'file', size: bytes.length, modifiedAt: new Date(0), permissions: 0o644, uid: 0, gid: 0 };
+    this.stat = { name: 'f', kind: 'file', size: bytes.length, modifiedAt: new Date(0), permissions: 0o644, uid: 0, gid: 0, inode: 1 };
   }
 
   async read(position: number, length: number): Promise<Uint8Array> {

@@ -3,6 +3,8 @@ import type { EntryKind, EntryStat, LinkInfo } from '../../../domain/ports/file-
 import type { RootPath } from '../../../domain/roots.js';
 
 interface NodeMeta {
+  /** Stays with the node through renames and writes; a node made anew gets another. */
+  readonly inode: number;
   permissions: number;
   modifiedAt: Date;
   createdAt: Date;
@@ -34,24 +36,27 @@ export interface SpecialNode extends NodeMeta {
 
 export type TreeNode = DirectoryNode | FileNode | SymlinkNode | SpecialNode;
 
+let lastInode = 0;
+const nextInode = (): number => (lastInode += 1);
+
 const DEFAULT_UID = 1000;
 const DEFAULT_GID = 1000;
 const DIRECTORY_SIZE = 4096;
 
 export function newDirectory(now: Date, permissions = 0o755): DirectoryNode {
-  return { kind: 'directory', children: new Map(), permissions, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
+  return { inode: nextInode(), kind: 'directory', children: new Map(), permissions, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
 }
 
 export function newFile(now: Date, data: Uint8Array, permissions = 0o644): FileNode {
-  return { kind: 'file', data, permissions, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
+  return { inode: nextInode(), kind: 'file', data, permissions, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
 }
 
 export function newSpecial(now: Date, permissions = 0o644): SpecialNode {
-  return { kind: 'other', permissions, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
+  return { inode: nextInode(), kind: 'other', permissions, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
 }
 
 export function newSymlink(now: Date, text: string): SymlinkNode {
-  return { kind: 'symlink', text, permissions: 0o777, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
+  return { inode: nextInode(), kind: 'symlink', text, permissions: 0o777, modifiedAt: now, createdAt: now, uid: DEFAULT_UID, gid: DEFAULT_GID };
 }
 
 /**
@@ -165,6 +170,7 @@ export class Tree {
       permissions: node.permissions & 0o7777,
       uid: node.uid,
       gid: node.gid,
+      inode: node.inode,
     };
     return node.kind === 'symlink' && describeLinks ? { ...base, link: this.describeLink(directory, node) } : base;
   }

@@ -32,6 +32,7 @@ export function toEntryStat(name: string, stats: LstatFields, link?: LinkInfo): 
     permissions: stats.mode & 0o7777,
     uid: stats.uid,
     gid: stats.gid,
+    inode: stats.ino,
   };
   if (stats.birthtimeMs > 0) entry.createdAt = new Date(stats.birthtimeMs);
   if (link) entry.link = link;

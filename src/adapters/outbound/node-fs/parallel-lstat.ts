@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { OnDemandHelper } from './helper-thread.js';
 
 /** What a listing needs of an entry's lstat; node:fs Stats has it, and so does what the helper sends back. */
-export type LstatFields = Pick<Stats, 'mode' | 'size' | 'mtimeMs' | 'birthtimeMs' | 'uid' | 'gid'>;
+export type LstatFields = Pick<Stats, 'mode' | 'size' | 'mtimeMs' | 'birthtimeMs' | 'uid' | 'gid' | 'ino'>;
 
 /** Directories with fewer names are statted by the event loop's thread alone: below this the round trip costs what it saves. */
 export const PARALLEL_LSTAT_MIN_NAMES = 512;
@@ -44,7 +44,7 @@ const ABANDONED = 2;
 const DONE = 1;
 const VANISHED = 2;
 const FAILED = 3;
-const FIELDS = 6;
+const FIELDS = 7;
 
 /**
  * The helper's code, a plain script (worker_threads `eval`) so that it runs the same from the bundle
@@ -72,7 +72,7 @@ parentPort.on('message', ({ names, chunk, control, fields, states }) => {
         else {
           const at = i * ${FIELDS};
           out[at] = stats.mode; out[at + 1] = stats.size; out[at + 2] = stats.mtimeMs;
-          out[at + 3] = stats.birthtimeMs; out[at + 4] = stats.uid; out[at + 5] = stats.gid;
+          out[at + 3] = stats.birthtimeMs; out[at + 4] = stats.uid; out[at + 5] = stats.gid; out[at + 6] = stats.ino;
           outcome = ${DONE};
         }
       } catch {
@@ -168,7 +168,7 @@ export class ParallelLstat {
       const state = Atomics.load(states, i);
       if (state === DONE) {
         const at = i * FIELDS;
-        results[i] = { mode: fields[at], size: fields[at + 1], mtimeMs: fields[at + 2], birthtimeMs: fields[at + 3], uid: fields[at + 4], gid: fields[at + 5] };
+        results[i] = { mode: fields[at], size: fields[at + 1], mtimeMs: fields[at + 2], birthtimeMs: fields[at + 3], uid: fields[at + 4], gid: fields[at + 5], ino: fields[at + 6] };
         this.helped += 1;
       } else if (state === VANISHED) {
         results[i] = null;

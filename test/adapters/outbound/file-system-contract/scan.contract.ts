@@ -47,6 +47,16 @@ export function describeScanContract({ fixture, at, expectError }: ContractConte
       expect(result.selected[0].stat.modifiedAt).toBeInstanceOf(Date);
     });
 
+    it('stamps each entry with the inode stat gives it, one per file', async () => {
+      await seed().file('a.txt', 'a');
+      await seed().file('d/b.txt', 'b');
+      const { selected } = await scan('', { select: (_path, kind) => kind === 'file' });
+      const inodes = selected.map((entry) => entry.stat.inode);
+      expect(inodes.every((inode) => Number.isInteger(inode) && inode > 0)).toBe(true);
+      expect(new Set(inodes).size).toBe(2);
+      expect(inodes).toEqual([(await fixture().fs.stat(at('a.txt')))!.inode, (await fixture().fs.stat(at('d/b.txt')))!.inode]);
+    });
+
     it('reports links as entries and never walks through one, in or out of the root', async () => {
       await seedEscapes(fixture());
       await seed().file('dir/inner.txt', 'x');

@@ -135,6 +135,15 @@ export function describeTreeContract({ fixture, at, expectError, statOf }: Contr
       expect((await statOf('b.txt'))?.permissions).toBe(0o600);
     });
 
+    it('keeps the inode through a rename: another file there had another one (a search index tells them apart)', async () => {
+      await seed().file('a.txt', 'new');
+      await seed().file('b.txt', 'old');
+      const moved = (await statOf('a.txt'))!.inode;
+      expect(moved).not.toBe((await statOf('b.txt'))!.inode);
+      await move('a.txt', 'b.txt');
+      expect((await statOf('b.txt'))!.inode).toBe(moved);
+    });
+
     it('replaces a file at the destination', async () => {
       await seed().file('a.txt', 'new');
       await seed().file('b.txt', 'old');

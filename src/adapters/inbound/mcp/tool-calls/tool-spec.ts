@@ -10,6 +10,7 @@ import type { FileSystemPort } from '../../../../domain/ports/file-system.port.j
 import type { RegexEngine } from '../../../../domain/ports/regex-engine.port.js';
 import type { PrincipalContext } from '../../../../domain/principal.js';
 import type { IgnoreRuleCache } from '../../../../domain/search/ignore-rule-cache.js';
+import type { SearchIndexes } from '../../../../domain/search/search-indexes.js';
 import type { Settings } from '../../../../domain/settings.js';
 import type { ToolName } from '../../../../domain/tool-names.js';
 import type { ToolPolicy } from '../../../../domain/tool-policy.js';
@@ -32,6 +33,7 @@ export interface ToolServices {
   readonly regex: RegexEngine;
   readonly hasher: ContentHasher;
   readonly ignoreCache: IgnoreRuleCache;
+  readonly searchIndexes: SearchIndexes;
   /** The editor and repo toolsets' /<root>/... namespace and per-session edit state. */
   readonly namespace: Namespace;
   readonly sessions: EditSessions;

@@ -75,6 +75,6 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
 export const grepSpec = toolSpec({
   name: 'grep',
   useCase: Grep,
-  create: (services) => new Grep(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache),
+  create: (services) => new Grep(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache, services.searchIndexes),
   definition: grepTool,
 });

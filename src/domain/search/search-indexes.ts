@@ -1,0 +1,158 @@
+import type { EntryStat, FileSystemPort, ScannedEntry } from '../ports/file-system.port.js';
+import type { Root, RootPath } from '../roots.js';
+import { looksBinary, readRange } from '../tools/file-text.js';
+import { stampOf } from './index-freshness.js';
+import type { IgnoreRuleCache } from './ignore-rule-cache.js';
+import { type IgnoreMode, ignoreRulesFor } from './ignore-rules.js';
+import { TrigramIndex } from './trigram-index.js';
+
+export interface SearchIndexSettings {
+  /** auto: a root gets an index once its text passes minRootBytes; off: grep always scans. */
+  readonly mode: 'auto' | 'off';
+  /** Bound on one root's index (postings, keys, file list); a root past it is indexed in part. */
+  readonly maxBytes: number;
+  /** Text a root must hold for auto to keep its index: below it a scan is about as fast. */
+  readonly minRootBytes: number;
+  /** Files larger than this are left out (grep reads them every time, as today). */
+  readonly maxFileBytes: number;
+  /** The ignore rules the build walks under (grep's default); files they hide are read when a call asks for them. */
+  readonly ignore: IgnoreMode;
+}
+
+/** Files up to this size come read by the build's walk; a larger one is opened on its own. */
+const READ_AHEAD_MAX_BYTES = 256 * 1024;
+/** How long the build waits before looking again while a search is running. */
+const YIELD_MS = 5;
+
+type RootState = { readonly state: 'building'; readonly done: Promise<void> } | { readonly state: 'ready'; readonly index: TrigramIndex } | { readonly state: 'small' | 'failed' };
+
+/**
+ * One trigram index per root, built in the background the first time a search asks for it, at low
+ * priority: between two batches of its walk it waits while any search is running. An index is only
+ * ever a hint: grep walks the tree as a scan does and reads every file the index cannot vouch for
+ * (see IndexedLookup), so a partial, building or stale index costs time, never a result.
+ */
+export class SearchIndexes {
+  private readonly roots = new Map<string, RootState>();
+  /** Paths a grep read because the index could not vouch for them, to index again, per root. */
+  private readonly stale = new Map<string, { readonly queue: Set<string>; readonly done: Promise<void> }>();
+  private searching = 0;
+  private closed = false;
+
+  constructor(
+    private readonly fs: FileSystemPort,
+    private readonly settings: SearchIndexSettings,
+    private readonly ignoreCache: IgnoreRuleCache,
+  ) {}
+
+  /** The root's index when built; starts building it otherwise (auto mode). */
+  ready(root: Root): TrigramIndex | undefined {
+    if (this.settings.mode === 'off' || this.closed) return undefined;
+    const known = this.roots.get(root.name);
+    if (known === undefined) {
+      const done = this.build(root).catch(() => {
+        // A failed build leaves the root to scans; the next start tries again.
+        this.roots.set(root.name, { state: 'failed' });
+      });
+      this.roots.set(root.name, { state: 'building', done });
+      return undefined;
+    }
+    return known.state === 'ready' ? known.index : undefined;
+  }
+
+  /** Resolves once the root's build and refresh (if any) have ended. */
+  async settled(root: Root): Promise<void> {
+    const known = this.roots.get(root.name);
+    if (known?.state === 'building') await known.done;
+    await this.stale.get(root.name)?.done;
+  }
+
+  /** Marks a search running until the returned function is called: builds wait meanwhile. */
+  searchStarted(): () => void {
+    this.searching += 1;
+    let ended = false;
+    return () => {
+      if (!ended) this.searching -= 1;
+      ended = true;
+    };
+  }
+
+  /**
+   * Indexes these root-relative paths again in the background (the files a grep found new or moved),
+   * so the next grep need not read them; one gone or no longer a regular file is dropped.
+   */
+  refresh(root: Root, paths: Iterable<string>): void {
+    const known = this.roots.get(root.name);
+    if (known?.state !== 'ready') return;
+    const running = this.stale.get(root.name);
+    const queue = running?.queue ?? new Set<string>();
+    for (const path of paths) queue.add(path);
+    if (running !== undefined || queue.size === 0) return;
+    const done = this.drain(root, known.index, queue)
+      .catch(() => undefined)
+      .finally(() => this.stale.delete(root.name));
+    this.stale.set(root.name, { queue, done });
+  }
+
+  /** Stops every build at its next batch (shutdown). */
+  close(): void {
+    this.closed = true;
+  }
+
+  private async build(root: Root): Promise<void> {
+    const top: RootPath = { root, segments: [] };
+    const index = new TrigramIndex(this.settings.maxBytes);
+    let textBytes = 0;
+    await this.yieldToSearches();
+    const rules = await ignoreRulesFor(this.fs, top, this.settings.ignore, this.ignoreCache);
+    const options = { select: (_path: string, kind: string) => kind === 'file', readContents: { maxBytes: READ_AHEAD_MAX_BYTES }, ...rules?.scanOptions() };
+    for await (const batch of this.fs.scanTree(top, options)) {
+      for (const entry of batch.selected) {
+        const read = entry.stat.kind === 'file' ? await this.contentsOf(top, entry) : undefined;
+        if (read === undefined) continue;
+        index.add(entry.relativePath, stampOf(read.stat), read.contents, looksBinary(read.contents));
+        textBytes += read.contents.length;
+      }
+      if (this.closed) return;
+      await this.yieldToSearches();
+    }
+    this.roots.set(root.name, textBytes < this.settings.minRootBytes ? { state: 'small' } : { state: 'ready', index });
+  }
+
+  private async drain(root: Root, index: TrigramIndex, queue: Set<string>): Promise<void> {
+    const top: RootPath = { root, segments: [] };
+    for (const path of queue) {
+      queue.delete(path);
+      await this.yieldToSearches();
+      if (this.closed) return;
+      const stat = await this.fs.stat({ root, segments: path.split('/') }).catch(() => null);
+      const read = stat?.kind === 'file' ? await this.contentsOf(top, { relativePath: path, stat }).catch(() => undefined) : undefined;
+      if (read === undefined) index.remove(path);
+      else index.add(path, stampOf(read.stat), read.contents, looksBinary(read.contents));
+    }
+  }
+
+  /**
+   * The file's bytes with the stat taken before they were read (a write after it moves the stamp, so
+   * the file is read again), or undefined to leave it out (too large, gone, replaced).
+   */
+  private async contentsOf(top: RootPath, entry: ScannedEntry): Promise<{ stat: EntryStat; contents: Uint8Array } | undefined> {
+    if (entry.contents !== undefined) return { stat: entry.stat, contents: entry.contents };
+    if (entry.stat.size > this.settings.maxFileBytes) return undefined;
+    const path = { root: top.root, segments: entry.relativePath.split('/') };
+    const file = await this.fs.openFile(path).catch(() => undefined);
+    if (file === undefined) return undefined;
+    try {
+      // Another file there now (a link swapped in, renamed over): left out, so a search reads it.
+      if (file.stat.inode !== entry.stat.inode || file.stat.size !== entry.stat.size) return undefined;
+      return { stat: file.stat, contents: await readRange(file, 0, file.stat.size) };
+    } finally {
+      await file.close();
+    }
+  }
+
+  private async yieldToSearches(): Promise<void> {
+    do await new Promise<void>((resolve) => setTimeout(resolve, this.searching > 0 ? YIELD_MS : 0));
+    while (this.searching > 0 && !this.closed);
+  }
+}

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeFileSystem } from '../../../src/adapters/outbound/node-file-system.js';
+import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
+import { SystemClock } from '../../../src/adapters/outbound/system-clock.js';
+import type { Root } from '../../../src/domain/roots.js';
+import { IgnoreRuleCache } from '../../../src/domain/search/ignore-rule-cache.js';
+import { SearchIndexes } from '../../../src/domain/search/search-indexes.js';
+import { Grep } from '../../../src/domain/tools/grep.js';
+import { rootAccess, TEST_SETTINGS } from '../../support/domain.js';
+import { makeRoot } from '../../support/roots.js';
+
+const FILES = 40;
+const RACE_MS = 2000;
+
+/**
+ * The writer: a separate process that, round after round, rewrites every file (half in place, half by
+ * rename over it, so inodes change too) with its round number on a needle or a hay line, then records
+ * the round as finished. Stops when the stop file appears.
+ */
+const WRITER = `
+const fs = require('fs');
+const [dir, stopFile] = process.argv.slice(1);
+for (let round = 1; !fs.existsSync(stopFile); round += 1) {
+  for (let i = 0; i < ${FILES}; i += 1) {
+    const text = (round + i) % 3 === 0 ? 'hay v' + round + '\\n' : 'needle v' + round + '\\n';
+    const file = dir + '/f' + i + '.txt';
+    if (i % 2 === 0) fs.writeFileSync(file, text);
+    else { fs.writeFileSync(file + '.tmp', text); fs.renameSync(file + '.tmp', file); }
+  }
+  fs.writeFileSync(dir + '/../round', String(round));
+}
+`;
+
+let base: string;
+let dir: string;
+let root: Root;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'indexed-grep-race-')));
+  dir = join(base, 'root');
+  mkdirSync(dir);
+  for (let i = 0; i < FILES; i += 1) writeFileSync(join(dir, `f${i}.txt`), 'needle v0\n');
+  root = makeRoot('workspace', dir);
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function indexedGrep(): Promise<{ indexed: Grep; scan: Grep; indexes: SearchIndexes }> {
+  const fs = new NodeFileSystem();
+  const indexes = new SearchIndexes(fs, { mode: 'auto', maxBytes: 1 << 24, minRootBytes: 0, maxFileBytes: 1 << 20, ignore: 'gitignore' }, new IgnoreRuleCache());
+  const grep = (withIndex?: SearchIndexes) => new Grep(fs, new SystemClock(), new Re2RegexEngine(), TEST_SETTINGS, rootAccess(root), new IgnoreRuleCache(), withIndex);
+  indexes.ready(root);
+  await indexes.settled(root);
+  expect(indexes.ready(root)?.size).toBe(FILES);
+  return { indexed: grep(indexes), scan: grep(), indexes };
+}
+
+describe('indexed grep on the Node file system', () => {
+  it('never returns a stale line while another process rewrites the files', async () => {
+    const { indexed, scan, indexes } = await indexedGrep();
+    const stopFile = join(base, 'stop');
+    const writer = spawn(process.execPath, ['-e', WRITER, dir, stopFile], { stdio: 'ignore' });
+    const roundNow = () => {
+      try {
+        return Number(readFileSync(join(base, 'round'), 'utf8'));
+      } catch {
+        return 0;
+      }
+    };
+    let greps = 0;
+    try {
+      const until = Date.now() + RACE_MS;
+      while (Date.now() < until || greps < 20) {
+        const finished = roundNow();
+        const result = await indexed.execute({ root: 'workspace', pattern: 'needle v\\d+', max_results: 1000 });
+        greps += 1;
+        for (const match of result.matches) {
+          expect(match.line_content).toMatch(/^needle v\d+$/);
+          // Every file was rewritten in round `finished` before the call: an older line is stale.
+          expect(Number(match.line_content.slice('needle v'.length))).toBeGreaterThanOrEqual(finished);
+        }
+        expect(new Set(result.matches.map((match) => match.file)).size).toBe(result.matches.length);
+      }
+    } finally {
+      writeFileSync(stopFile, '');
+      await new Promise((resolve) => writer.once('exit', resolve));
+    }
+    await indexes.settled(root);
+    const input = { root: 'workspace', pattern: 'needle', max_results: 1000 };
+    expect(await indexed.execute(input)).toEqual(await scan.execute(input));
+  }, 30_000);
+
+  it('finds a file created just before the call, never one deleted just before', async () => {
+    const { indexed } = await indexedGrep();
+    writeFileSync(join(dir, 'fresh.txt'), 'needle fresh\n');
+    rmSync(join(dir, 'f3.txt'));
+    const files = (await indexed.execute({ root: 'workspace', pattern: 'needle', max_results: 1000 })).matches.map((match) => match.file);
+    expect(files).toContain('fresh.txt');
+    expect(files).not.toContain('f3.txt');
+    expect(files).toHaveLength(FILES);
+  });
+});
