@@ -18,6 +18,7 @@ export function changeDirectoryTool(changeDirectory: ChangeDirectory): ToolDefin
     outputSchema: {
       cwd: z.string().describe('The new working directory (namespace path).'),
     },
+    stateHandle: 'mints',
     annotations: READ_ONLY,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

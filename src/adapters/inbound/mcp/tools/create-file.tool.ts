@@ -17,6 +17,7 @@ export function createFileTool(createFile: CreateFile, settings: Settings): Tool
       NAMESPACE_PATH_HELP,
     inputSchema: { ...WHOLE_FILE_WRITE_INPUT, ...DRY_RUN_INPUT },
     outputSchema: { ...WHOLE_FILE_WRITE_OUTPUT, ...DRY_RUN_OUTPUT },
+    stateHandle: 'mints',
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

@@ -40,6 +40,7 @@ export function fileListTool(fileList: FileList, settings: Settings): ToolDefini
       count: z.number().int(),
       ignored: z.number().int().optional(),
     },
+    stateHandle: 'mints',
     annotations: READ_ONLY,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => ({

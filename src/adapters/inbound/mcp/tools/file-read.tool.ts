@@ -28,6 +28,7 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
       next_line: z.number().int().optional().describe('With truncated: the first line not returned (continue with view view_range).'),
       lossy: z.boolean().optional().describe('Present and true when the file is not valid UTF-8: undecodable bytes are shown as U+FFFD.'),
     },
+    stateHandle: 'mints',
     annotations: READ_ONLY,
     toText: fileReadText,
     logFields: (args) => namespaceLogFields(args.path),

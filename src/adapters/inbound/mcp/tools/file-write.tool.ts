@@ -15,6 +15,7 @@ export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDef
       NAMESPACE_PATH_HELP,
     inputSchema: WHOLE_FILE_WRITE_INPUT,
     outputSchema: WHOLE_FILE_WRITE_OUTPUT,
+    stateHandle: 'mints',
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => ({

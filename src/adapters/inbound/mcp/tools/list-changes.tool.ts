@@ -23,6 +23,7 @@ export function listChangesTool(listChanges: ListChanges): ToolDefinition {
       changes: z.array(changeSchema),
       diffs_omitted: z.number().optional(),
     },
+    stateHandle: 'accepts',
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root, path: args.path }),
     handle: async (args, context) => ({ structured: { ...(await listChanges.execute(args, context.sessionId)) } }),

@@ -37,6 +37,7 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
       match: z.enum(['exact', 'whitespace_tolerant']),
       ...DRY_RUN_OUTPUT,
     },
+    stateHandle: 'mints',
     annotations: DESTRUCTIVE,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

@@ -26,6 +26,7 @@ export function undoChangesTool(undoChanges: UndoChanges): ToolDefinition {
     outputSchema: {
       results: z.array(undoResultSchema),
     },
+    stateHandle: 'accepts',
     annotations: DESTRUCTIVE,
     logFields: (args) => ({ root: args.root, path: args.path ?? (args.ids ? `ids ${args.ids.join(',')}` : args.since_id ? `since ${args.since_id}` : undefined) }),
     handle: async (args, context) => ({ structured: { ...(await undoChanges.execute(args, context.sessionId)) } }),

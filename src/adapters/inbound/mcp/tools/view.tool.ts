@@ -35,6 +35,7 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
       entries: z.number().int().optional().describe('Entries shown in a directory listing.'),
       lossy: z.boolean().optional().describe('Present and true when the file is not valid UTF-8: undecodable bytes are shown as U+FFFD.'),
     },
+    stateHandle: 'mints',
     annotations: READ_ONLY,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {
