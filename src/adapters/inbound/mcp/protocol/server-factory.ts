@@ -37,7 +37,8 @@ const INSTRUCTIONS =
   'The editor and repo tools (view, str_replace, create_file, file_read, file_write, file_list) take one ' +
   'path instead, in a namespace where each root is a top-level folder (/workspace/src/main.go); relative ' +
   'paths start from the session working directory, which change_directory moves. str_replace and ' +
-  'create_file over an existing file need a view of that file first.';
+  'create_file over an existing file need a view of that file first. Without a session (MCP 2026-07-28) an editor ' +
+  'result carries a `handle`: pass it back as `handle` to keep your views and working directory.';
 
 /**
  * One MCP Server per session, serving every tool bound to MCP_TOKENS.ToolDefinition. tools/list

@@ -12,7 +12,7 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
     title: 'View a file or directory',
     description:
       'View a file before editing it: numbered lines ("   1\\t<line>"), at most 2000 without view_range, each cut ' +
-      'at 2000 chars, with a note when more follows. Images as images, other binary as a note, invalid UTF-8 lossy. ' +
+      'at 2000 chars, noted when more follows. Images as images, other binary as a note, invalid UTF-8 lossy. ' +
       `FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). Directories: two levels; \`view /\`: the roots. ` +
       NAMESPACE_PATH_HELP,
     inputSchema: {
