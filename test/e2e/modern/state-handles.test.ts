@@ -1,9 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { sha256Hex } from '../../support/raw-mcp.js';
 import { handleOf, modernCall } from '../../support/modern-calls.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { modernStdioClient } from '../../support/stdio-client.js';
 
 // Issue 29 §2: a 2026-07-28 client has no session; its editor state lives under a handle the server
 // mints and the model passes back. Two principals (static tokens) on one server.
@@ -110,5 +112,34 @@ describe('state handles for 2026-07-28 clients over HTTP', () => {
     const edited = await legacy.callTool({ name: 'str_replace', arguments: { path: '/workspace/legacy.txt', old_str: 'l', new_str: 'L' } });
     expect(edited.isError).not.toBe(true);
     expect(edited.structuredContent).not.toHaveProperty('handle');
+  });
+});
+
+describe('state handles for 2026-07-28 clients over stdio', () => {
+  let dir: string;
+  let workspace: string;
+  let client: ModernClient;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcpfs-handles-stdio-'));
+    workspace = join(dir, 'workspace');
+    await mkdir(join(workspace, 'sub'), { recursive: true });
+    await writeFile(join(workspace, 'a.txt'), 'one\n');
+    await writeFile(join(workspace, 'sub', 'b.txt'), 'two\n');
+    client = await modernStdioClient(dir, ['log_level: error', 'roots:', '  - name: workspace', `    path: ${JSON.stringify(workspace)}`, '    allowed_tools: ["*"]', ''].join('\n'));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps views and the working directory under the handle, one conversation from another', async () => {
+    const first = handleOf(await modernCall(client, 'view', { path: '/workspace/a.txt' }));
+    const second = handleOf(await modernCall(client, 'change_directory', { path: '/workspace/sub' }));
+    expect((await modernCall(client, 'str_replace', { path: '/workspace/a.txt', old_str: 'one', new_str: 'ONE', handle: second })).text).toMatch(/^FILE_NOT_VIEWED: /);
+    expect((await modernCall(client, 'str_replace', { path: '/workspace/a.txt', old_str: 'one', new_str: 'ONE', handle: first })).isError).toBe(false);
+    expect(await readFile(join(workspace, 'a.txt'), 'utf8')).toBe('ONE\n');
+    expect((await modernCall(client, 'file_read', { path: 'b.txt', handle: second })).text).toContain('two');
+    expect((await modernCall(client, 'file_read', { path: 'b.txt', handle: first })).text).toMatch(/^NOT_FOUND: /);
   });
 });
