@@ -4,6 +4,7 @@ import { AsyncLocalPrincipalContext } from '../adapters/inbound/mcp/protocol/cal
 import { ClientRoots } from '../adapters/inbound/mcp/protocol/client-roots.js';
 import { McpServerFactory } from '../adapters/inbound/mcp/protocol/server-factory.js';
 import { RequestScopes } from '../adapters/inbound/mcp/protocol/request-scopes.js';
+import { StateHandles } from '../adapters/inbound/mcp/protocol/state-handles.js';
 import { SessionRegistry } from '../adapters/inbound/mcp/protocol/session-registry.js';
 import { StdioServer } from '../adapters/inbound/mcp/transports/stdio-transport.js';
 import { AdmissionBudget } from '../adapters/inbound/mcp/transports/admission-budget.js';
@@ -127,6 +128,7 @@ export function buildCoreContainer(
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();
   container.bind(RequestScopes).toSelf();
+  container.bind(StateHandles).toSelf();
   const limits = requestLimitsOf(config);
   container.bind(AdmissionBudget).toConstantValue(new AdmissionBudget({ total: limits.inflightRequestBytes, perPrincipal: limits.inflightRequestBytesPerPrincipal }));
   container.bind(StdioServer).toSelf();

@@ -20,7 +20,9 @@ import { McpResourceHandler } from './resource-handler.js';
 import { McpSubscriptionHandler } from './subscriptions.js';
 import { type FailedCall, requestFailureLog, SessionLog } from './session-log.js';
 import type { ToolCallObserver } from '../../../shared/metrics.port.js';
-import { invokeTool, rejectTool } from '../tool-calls/result-mapper.js';
+import { invokeTool, rejectCall, rejectTool } from '../tool-calls/result-mapper.js';
+import { DomainError } from '../../../../domain/errors.js';
+import { type CallState, StateHandles, withHandle } from './state-handles.js';
 import type { ToolDefinition } from '../tool-calls/tool-definition.js';
 import { prepareTool, type PreparedTool } from '../tool-calls/tool-schemas.js';
 
@@ -35,7 +37,8 @@ const INSTRUCTIONS =
   'The editor and repo tools (view, str_replace, create_file, file_read, file_write, file_list) take one ' +
   'path instead, in a namespace where each root is a top-level folder (/workspace/src/main.go); relative ' +
   'paths start from the session working directory, which change_directory moves. str_replace and ' +
-  'create_file over an existing file need a view of that file first.';
+  'create_file over an existing file need a view of that file first. Without a session (MCP 2026-07-28) an editor ' +
+  'result carries a `handle`: pass it back as `handle` to keep your views and working directory.';
 
 /**
  * One MCP Server per session, serving every tool bound to MCP_TOKENS.ToolDefinition. tools/list
@@ -59,6 +62,7 @@ export class McpServerFactory {
     @inject(McpCompletionHandler) @optional() private readonly completions?: McpCompletionHandler,
     @inject(ClientRoots) @optional() private readonly clientRoots?: ClientRoots,
     @inject(McpSubscriptionHandler) @optional() private readonly subscriptions?: McpSubscriptionHandler,
+    @inject(StateHandles) @optional() private readonly handles?: StateHandles,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of withUndoNotes(definitions ?? [], authors !== undefined)) {
@@ -108,6 +112,19 @@ export class McpServerFactory {
         const asked = await this.clientRoots.listedForCall(server, ctx, log);
         if (asked) return asked;
       }
+      let state: CallState = { sessionId };
+      let callArgs = args ?? {};
+      const use = tool.definition.stateHandle;
+      if (use && this.handles) {
+        const { handle, ...rest } = callArgs;
+        callArgs = rest;
+        try {
+          state = await this.handles.stateFor(handle, principal.name, { modern, sessionId, use });
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          return this.principals.run(principal, () => rejectCall(name, name, error, context, this.logger, this.observer, onFailure));
+        }
+      }
       const call = startCallWork({
         signal: ctx.mcpReq.signal,
         progressToken: request.params._meta?.progressToken,
@@ -119,11 +136,12 @@ export class McpServerFactory {
         // an author: calls in flight together would each take an AsyncLocalStorage store, and its promise
         // hooks, once on, cost every promise of every call after (a sixth of 50 reads in flight over stdio).
         const authors = tool.definition.annotations.readOnlyHint ? undefined : this.authors;
-        const author = { principal: principal.name, session: sessionId, tool: name };
+        const author = { principal: principal.name, session: state.sessionId, tool: name };
         const undoReach = authors ? () => authors.reachOf(author) : undefined;
-        const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work, undoReach }, this.logger, this.observer, onFailure);
+        const callContext = { ...context, sessionId: state.sessionId, work: call.work, undoReach };
+        const invoke = () => invokeTool(tool, callArgs, callContext, this.logger, this.observer, onFailure);
         const journaled = authors ? () => authors.run(author, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
-        return await this.principals.run(principal, journaled);
+        return withHandle(await this.principals.run(principal, journaled), state);
       } finally {
         call.stop();
       }

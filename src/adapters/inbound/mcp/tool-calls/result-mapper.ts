@@ -208,7 +208,7 @@ export function rejectTool(
   return rejectCall(name, name, errors.toolNotAllowedAnywhere(name), context, logger, observer, onFailure);
 }
 
-function rejectCall(
+export function rejectCall(
   name: string,
   metricName: string,
   error: DomainError,

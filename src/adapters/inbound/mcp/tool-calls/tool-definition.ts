@@ -3,6 +3,9 @@ import type { DomainError } from '../../../../domain/errors.js';
 import type { WorkContext } from '../../../../domain/work-context.js';
 import type { CallUndoReach } from './call-author.js';
 
+/** How a tool takes part in state handles: `mints` one when called without (editor tools), or only `accepts` one (journal tools). */
+export type HandleUse = 'mints' | 'accepts';
+
 /** Facts about the caller that some tools need (the editor tools keep per-session state). */
 export interface ToolCallContext {
   /** The Mcp-Session-Id, or `stdio-<random>` for a stdio connection. */
@@ -69,6 +72,8 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape> {
   readonly inputSchema: Shape;
   readonly outputSchema?: ZodRawShape;
   readonly annotations: ToolAnnotations;
+  /** Takes a `handle` (2026-07-28 state without sessions): see protocol/state-handles.ts. */
+  readonly stateHandle?: HandleUse;
   /**
    * The text blocks the model reads, rendered from the structured result (e.g. read_file's raw
    * content plus a continuation note). Without it the text block is the result as compact JSON.

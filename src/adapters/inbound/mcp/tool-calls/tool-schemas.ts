@@ -17,6 +17,14 @@ export interface PreparedTool {
 }
 
 /**
+ * What a tool that takes a state handle adds to its schemas. The server resolves `handle` and takes it
+ * off the arguments before they are parsed, so only the listing shows it, bare: the server's
+ * instructions say what it is (tools/list is paid for every turn). Results carry it back, added after
+ * the output check; the listed output schemas are open, so they leave it out.
+ */
+const HANDLE_INPUT = { handle: z.string().optional() };
+
+/**
  * Each schema is built on the tool's first call (or tools/list), not at start-up: a first answer
  * waits for one tool's schemas, not thirty (issue 31.1).
  */
@@ -43,7 +51,7 @@ export function prepareTool(definition: ToolDefinition): PreparedTool {
       return outputOf().accepts;
     },
     get listing() {
-      return (listed ??= listing(definition, inputOf()));
+      return (listed ??= listing(definition, definition.stateHandle ? inputOf().extend(HANDLE_INPUT) : inputOf()));
     },
   };
 }

@@ -9,15 +9,15 @@ export function changeDirectoryTool(changeDirectory: ChangeDirectory): ToolDefin
     name: 'change_directory',
     title: 'Change the working directory',
     description:
-      'Set this session\'s working directory for relative paths (starts at the default root): /<root>/<dir> or relative. ' +
-      "Must be an existing directory in a root, else NOT_FOUND / NOT_A_DIRECTORY " +
-      "(INVALID_ARGUMENT for /, ACCESS_DENIED for a link out of its root); '.' just reads it.",
+      "Set the working directory for relative paths (first: the default root): /<root>/<dir> or relative; '.' reads it. " +
+      'NOT_FOUND / NOT_A_DIRECTORY unless a directory in a root; INVALID_ARGUMENT for /; ACCESS_DENIED for a link out of its root.',
     inputSchema: {
       path: z.string().describe("Directory: /<root>/<dir> or relative ('src', '..')."),
     },
     outputSchema: {
       cwd: z.string().describe('The new working directory (namespace path).'),
     },
+    stateHandle: 'mints',
     annotations: READ_ONLY,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

@@ -11,12 +11,13 @@ export function createFileTool(createFile: CreateFile, settings: Settings): Tool
     name: 'create_file',
     title: 'Create or overwrite a file',
     description:
-      'Write a whole text file atomically, creating parents; an existing file keeps its mode and needs a view in ' +
-      `this session first (FILE_NOT_VIEWED, FILE_CHANGED_SINCE_VIEW). FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). ` +
+      'Write a whole text file atomically, making parents; an existing one keeps its mode and needs a view ' +
+      `first (FILE_NOT_VIEWED, FILE_CHANGED_SINCE_VIEW). FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). ` +
       'Prefer str_replace for small edits. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: { ...WHOLE_FILE_WRITE_INPUT, ...DRY_RUN_INPUT },
     outputSchema: { ...WHOLE_FILE_WRITE_OUTPUT, ...DRY_RUN_OUTPUT },
+    stateHandle: 'mints',
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

@@ -12,8 +12,8 @@ export function fileListTool(fileList: FileList, settings: Settings): ToolDefini
     name: 'file_list',
     title: 'List a directory',
     description:
-      'List one directory (not recursive), sorted by name; `/` lists the roots. `pattern` filters names by glob. ' +
-      'Symlinks not followed; `target` is their namespace path, [outside the root] or [link loop]. ' +
+      'List one directory (not recursive), by name; `/`: the roots. `pattern`: glob on names. ' +
+      'Symlinks: `target` = namespace path, [outside the root] or [link loop]. ' +
       'NOT_A_DIRECTORY for a file. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
@@ -40,6 +40,7 @@ export function fileListTool(fileList: FileList, settings: Settings): ToolDefini
       count: z.number().int(),
       ignored: z.number().int().optional(),
     },
+    stateHandle: 'mints',
     annotations: READ_ONLY,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => ({

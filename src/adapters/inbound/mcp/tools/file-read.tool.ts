@@ -12,9 +12,9 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
     name: 'file_read',
     title: 'Read a whole file',
     description:
-      'Return a whole text file (no line numbers). FILE_TOO_LARGE over max_full_read_size ' +
+      'A whole text file (no line numbers). FILE_TOO_LARGE over max_full_read_size ' +
       `(${humanSize(settings.maxFullReadSize)}): use view with view_range. Binary: no content, binary true. Past ` +
-      'max_result_bytes it stops at a line end with truncated and next_line. Invalid UTF-8: lossy. ' +
+      'max_result_bytes: stops at a line end, truncated + next_line. Invalid UTF-8: lossy. ' +
       NAMESPACE_PATH_HELP,
     inputSchema: {
       path: z.string(),
@@ -28,6 +28,7 @@ export function fileReadTool(fileRead: FileRead, settings: Settings): ToolDefini
       next_line: z.number().int().optional().describe('With truncated: the first line not returned (continue with view view_range).'),
       lossy: z.boolean().optional().describe('Present and true when the file is not valid UTF-8: undecodable bytes are shown as U+FFFD.'),
     },
+    stateHandle: 'mints',
     annotations: READ_ONLY,
     toText: fileReadText,
     logFields: (args) => namespaceLogFields(args.path),

@@ -10,11 +10,12 @@ export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDef
     name: 'file_write',
     title: 'Write a whole file',
     description:
-      'Create or overwrite a file atomically (no view needed), creating parents; an existing file keeps its mode. ' +
+      'Create or overwrite a file atomically (no view needed), making parents; an existing file keeps its mode. ' +
       `FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). ` +
       NAMESPACE_PATH_HELP,
     inputSchema: WHOLE_FILE_WRITE_INPUT,
     outputSchema: WHOLE_FILE_WRITE_OUTPUT,
+    stateHandle: 'mints',
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => ({

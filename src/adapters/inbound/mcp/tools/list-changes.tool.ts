@@ -12,17 +12,18 @@ export function listChangesTool(listChanges: ListChanges): ToolDefinition {
       'Your changes through any tool, newest first: op, path, before/after, undoable (reason if not). ' +
       'Pass ids to undo_changes.',
     inputSchema: {
-      root: z.string().optional().describe('Only changes in this root.'),
-      path: z.string().optional().describe('Only changes of this path (needs root).'),
+      root: z.string().optional().describe('Only this root.'),
+      path: z.string().optional().describe('Only this path (needs root).'),
       session: z.enum(['this', 'all']).optional().describe('Default "all" of your sessions.'),
       limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Default 50, at most ${MAX_LIST_LIMIT}.`),
       before_id: z.string().max(64).optional().describe('Next page: the last id shown.'),
-      diff: z.boolean().optional().describe('Add unified diffs of text files.'),
+      diff: z.boolean().optional().describe('Unified diffs of text files.'),
     },
     outputSchema: {
       changes: z.array(changeSchema),
       diffs_omitted: z.number().optional(),
     },
+    stateHandle: 'accepts',
     annotations: READ_ONLY,
     logFields: (args) => ({ root: args.root, path: args.path }),
     handle: async (args, context) => ({ structured: { ...(await listChanges.execute(args, context.sessionId)) } }),

@@ -4,7 +4,7 @@ import type { ToolServices } from '../tool-calls/tool-spec.js';
 
 /** Sentence shared by every namespace tool description: how `path` is read. */
 export const NAMESPACE_PATH_HELP =
-  'Paths: /<root>/<path> or relative to the cwd.';
+  'Paths: /<root>/<path> or cwd-relative.';
 
 /** The call log names the root when the path names one (a relative path's root depends on the cwd). */
 export function namespaceLogFields(path: string | undefined): ToolLogFields {

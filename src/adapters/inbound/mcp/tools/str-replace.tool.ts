@@ -12,7 +12,7 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
     title: 'Replace text in a file',
     description:
       'Replace old_str (exact text from view, no line numbers) in a text file, once unless replace_all; or edits[] ' +
-      'in order, all or none. Not found exactly: unique whole lines equal but for surrounding whitespace are used, ' +
+      'in order, all or none. Not found exactly: unique whole lines equal but for surrounding whitespace, ' +
       'new_str re-indented. Atomic; line endings and mode kept. FILE_NOT_VIEWED (view first), ' +
       'FILE_CHANGED_SINCE_VIEW, NO_MATCH (shows similar lines), MULTIPLE_MATCHES. ' +
       NAMESPACE_PATH_HELP,
@@ -37,6 +37,7 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
       match: z.enum(['exact', 'whitespace_tolerant']),
       ...DRY_RUN_OUTPUT,
     },
+    stateHandle: 'mints',
     annotations: DESTRUCTIVE,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

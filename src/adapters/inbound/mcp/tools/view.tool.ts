@@ -12,7 +12,7 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
     title: 'View a file or directory',
     description:
       'View a file before editing it: numbered lines ("   1\\t<line>"), at most 2000 without view_range, each cut ' +
-      'at 2000 chars, with a note when more follows. Images as images, other binary as a note, invalid UTF-8 lossy. ' +
+      'at 2000 chars, noted when more follows. Images as images, other binary as a note, invalid UTF-8 lossy. ' +
       `FILE_TOO_LARGE over max_file_size (${humanSize(settings.maxFileSize)}). Directories: two levels; \`view /\`: the roots. ` +
       NAMESPACE_PATH_HELP,
     inputSchema: {
@@ -35,6 +35,7 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
       entries: z.number().int().optional().describe('Entries shown in a directory listing.'),
       lossy: z.boolean().optional().describe('Present and true when the file is not valid UTF-8: undecodable bytes are shown as U+FFFD.'),
     },
+    stateHandle: 'mints',
     annotations: READ_ONLY,
     logFields: (args) => namespaceLogFields(args.path),
     handle: async (args, context) => {

@@ -1,0 +1,25 @@
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+
+export interface ModernOutcome {
+  readonly isError: boolean;
+  /** The first text block: the result or the `CODE: message` of an error. */
+  readonly text: string;
+  /** Every text block, the handle note last when there is one. */
+  readonly texts: readonly string[];
+  readonly structured?: Record<string, unknown>;
+}
+
+/** One tools/call through a v2 client, reduced to what the state-handle tests look at. */
+export async function modernCall(client: ModernClient, name: string, args: Record<string, unknown>): Promise<ModernOutcome> {
+  const result = await client.callTool({ name, arguments: args });
+  const texts = (result.content as { type: string; text?: string }[]).filter((block) => block.type === 'text').map((block) => block.text ?? '');
+  return { isError: result.isError === true, text: texts[0] ?? '', texts, structured: result.structuredContent as Record<string, unknown> | undefined };
+}
+
+/** The handle a successful or refused editor call carried back (structured field, else the last text block). */
+export function handleOf(outcome: ModernOutcome): string {
+  const fromText = /^handle: (h_[A-Za-z0-9_-]+)/.exec(outcome.texts.at(-1) ?? '')?.[1];
+  const handle = (outcome.structured?.handle as string | undefined) ?? fromText;
+  if (handle === undefined) throw new Error(`no handle in: ${outcome.texts.join(' | ')}`);
+  return handle;
+}
