@@ -10,6 +10,7 @@ import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
 import { ToolPolicy } from '../../../../domain/tool-policy.js';
 import { AsyncLocalChangeAuthor } from '../tool-calls/call-author.js';
+import { ElicitingConfirmation } from '../tool-calls/call-confirmation.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { withUndoNotes } from '../tool-calls/undo-notes.js';
 import { startCallWork } from './call-work.js';
@@ -59,6 +60,7 @@ export class McpServerFactory {
     @inject(McpCompletionHandler) @optional() private readonly completions?: McpCompletionHandler,
     @inject(ClientRoots) @optional() private readonly clientRoots?: ClientRoots,
     @inject(McpSubscriptionHandler) @optional() private readonly subscriptions?: McpSubscriptionHandler,
+    @inject(MCP_TOKENS.Confirmation) @optional() private readonly confirmation?: ElicitingConfirmation,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of withUndoNotes(definitions ?? [], authors !== undefined)) {
@@ -113,6 +115,7 @@ export class McpServerFactory {
         progressToken: request.params._meta?.progressToken,
         sendProgress: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
       });
+      let unbind: (() => void) | undefined;
       try {
         // With the journal on, every change the call makes is recorded under its principal, session and tool.
         // A read-only tool makes none (its readOnlyHint is what --read-only trusts too), so it is not named
@@ -121,10 +124,21 @@ export class McpServerFactory {
         const authors = tool.definition.annotations.readOnlyHint ? undefined : this.authors;
         const author = { principal: principal.name, session: sessionId, tool: name };
         const undoReach = authors ? () => authors.reachOf(author) : undefined;
+        // Before a change the journal could not undo, the journal asks this call's person (issue 30.3).
+        // 2026-07-28 has no server-to-client requests: asking there (an input-required result) is not done yet.
+        const elicitation = modern ? undefined : server.getClientCapabilities()?.elicitation;
+        unbind = authors
+          ? this.confirmation?.bind(author, {
+              canElicit: elicitation !== undefined && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined),
+              elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
+              signal: ctx.mcpReq.signal,
+            })
+          : undefined;
         const invoke = () => invokeTool(tool, args ?? {}, { ...context, work: call.work, undoReach }, this.logger, this.observer, onFailure);
         const journaled = authors ? () => authors.run(author, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
         return await this.principals.run(principal, journaled);
       } finally {
+        unbind?.();
         call.stop();
       }
     });
