@@ -8,7 +8,7 @@ import { displayPath, parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { JournalBounds, type JournalLimits } from './journal-bounds.js';
 import { journaledCopyBatch } from './journaled-copy-batch.js';
-import { confirmLoss } from './loss-confirmation.js';
+import { confirmLoss, type PlannedChange, reasonNotUndoable } from './loss-confirmation.js';
 import { ReadThroughFileSystem } from './read-through-file-system.js';
 import { Snapshots, stateOf, tooLarge } from './snapshots.js';
 
@@ -66,7 +66,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       // still exactly what the rename replaces.
       // Asked (when the change could not be undone) before the inner write starts: a declined write leaves no temp file behind.
       const planned = this.planWrite(path, data, options).then(async (plan) => {
-        if (plan !== null) await this.confirm(author, path, plan.change, plan.image);
+        if (plan !== null) await this.confirm(author, [{ path, ...plan }]);
         return plan;
       });
       const began = planned.then((plan) => (plan === null ? null : this.begin(author, path, plan.change, plan.image)));
@@ -179,7 +179,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     const before = await this.inner.stat(path);
     if (before === null || before.kind !== 'directory') return this.inner.removeDirectory(path, work);
     const { image, reason, notRestorable, leftOut } = await this.snapshots.tree(path, before);
-    await this.confirm(author, path, { op: 'rmdir', before: null, after: null, reason }, image);
+    await this.confirm(author, [{ path, change: { op: 'rmdir', reason }, image }]);
     const begun = await this.begin(author, path, { op: 'rmdir', before: stateOf(before, null), after: null, reason, notRestorable }, image);
     try {
       await this.inner.removeDirectory(path, work);
@@ -201,7 +201,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     const state = moved.kind === 'file' ? (await this.snapshots.file(from, moved)).state : stateOf(moved, null);
     const { image, reason } = await this.replacedImage(to, replaced);
     let outcome: 'renamed' | 'cross-device' = 'renamed';
-    await this.confirm(author, from, { op: 'move', before: state, after: state, toPath: to, reason }, image);
+    await this.confirm(author, [{ path: from, change: { op: 'move', toPath: to, reason }, image }]);
     const begun = await this.begin(author, from, { op: 'move', before: state, after: state, toPath: to, reason }, image);
     try {
       outcome = await this.inner.rename(from, to);
@@ -231,7 +231,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       this.inner,
       {
         plan: (entry) => this.planBatchEntry(entry),
-        confirm: (group) => this.confirmGroup(author, group),
+        confirm: (group) => this.confirm(author, group),
         begin: (planned) => this.begin(author, planned.path, planned.change, planned.image),
         commit: (begun) => this.commit(begun),
         abort: (begun) => this.journal.abort(begun.id),
@@ -257,7 +257,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
 
   /** Begins the record, runs the change, commits it, or aborts it when the change threw. */
   private async recorded<T>(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null, action: () => Promise<T>): Promise<T> {
-    await this.confirm(author, path, change, image);
+    await this.confirm(author, [{ path, change, image }]);
     const begun = await this.begin(author, path, change, image);
     let result: T;
     try {
@@ -279,25 +279,9 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     return this.authors.current() ?? OUTSIDE_A_CALL;
   }
 
-  /**
-   * Asks the call's person before a change the journal could not take back (DECLINED when they say
-   * no); an undoable change is never asked about. Always before the inner operation starts.
-   */
-  private async confirm(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null): Promise<void> {
-    const reason = reasonNotUndoable(change, image);
-    if (reason === undefined || this.confirmation === undefined || author === OUTSIDE_A_CALL) return;
-    const shown = change.toPath ?? path;
-    await confirmLoss(this.confirmation, author, { root: shown.root.name, path: displayPath(shown), reason });
-  }
-
-  /** One question for a tree copy's group (at most 16 MiB of before-images), naming its first change that could not be undone. */
-  private async confirmGroup(author: ChangeAuthor, group: readonly { path: RootPath; change: Change; image: BeforeImage | null }[]): Promise<void> {
-    const lost = group.filter((planned) => reasonNotUndoable(planned.change, planned.image) !== undefined);
-    if (lost.length === 0 || this.confirmation === undefined || author === OUTSIDE_A_CALL) return;
-    const [first] = lost;
-    const shown = first.change.toPath ?? first.path;
-    const reason = reasonNotUndoable(first.change, first.image) ?? '';
-    await confirmLoss(this.confirmation, author, { root: shown.root.name, path: displayPath(shown), reason, ...(lost.length > 1 ? { more: lost.length - 1 } : {}) });
+  /** Asks the call's person before changes this journal could not take back (issue 30.3); undoable ones never are. */
+  private confirm(author: ChangeAuthor, planned: readonly PlannedChange[]): Promise<void> {
+    return confirmLoss(this.confirmation, author === OUTSIDE_A_CALL ? undefined : author, planned);
   }
 
   private async begin(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null): Promise<Begun> {
@@ -375,12 +359,6 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     for await (const batch of this.inner.scanTree(path, { select: () => true })) count += batch.selected.length;
     return count === image.entries.length - 1 + leftOut;
   }
-}
-
-/** Why the journal could not take this change back; undefined when it could. */
-function reasonNotUndoable(change: Change, image: BeforeImage | null): string | undefined {
-  const needsImage = change.op === 'modify' || change.op === 'remove' || change.op === 'rmdir';
-  return change.reason ?? (needsImage && image === null ? 'no before-image was kept' : undefined);
 }
 
 function fileImage(content: Uint8Array, mode: number): BeforeImage {
