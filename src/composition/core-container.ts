@@ -98,7 +98,7 @@ export function buildCoreContainer(
   container.bind(files).toResolvedValue(() => pair().files);
   if (config.journal) {
     const shared = remote && config.sessionStoreUrl !== '' ? { url: config.sessionStoreUrl, store: remote.changeJournal } : undefined;
-    bindJournal(container, config.journal, shared);
+    bindJournal(container, config.journal, shared, config.confirm);
   }
   container.bind(RootKeys).toResolvedValue((hasher: ContentHasher) => new RootKeys(hasher), [TOKENS.ContentHasher]);
   container

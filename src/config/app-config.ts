@@ -92,4 +92,11 @@ export interface AppConfig {
   readonly stateDir?: string;
   /** The change journal; absent means off (hand-built test configs). loadConfig sets it unless journal.enabled is false. */
   readonly journal?: JournalConfig;
+  /** Asking before what the journal could not undo (issue 30.3); absent means on, 120 s (hand-built test configs). */
+  readonly confirm?: ConfirmConfig;
+}
+
+export interface ConfirmConfig {
+  readonly enabled: boolean;
+  readonly timeoutSeconds: number;
 }

@@ -93,6 +93,7 @@ export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], 
     roots,
     stateDir: state.dir,
     journal: resolveJournal(raw.journal, roots, baseDirectory, state),
+    confirm: { enabled: raw.confirm.enabled, timeoutSeconds: raw.confirm.timeout_s },
     ...(commandLine.clientRoots ? { clientRoots: { readOnly: commandLine.readOnly } } : {}),
   };
 }

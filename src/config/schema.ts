@@ -53,6 +53,7 @@ export interface RawConfig {
   auth: RawAuthConfig;
   metrics: { enabled: boolean };
   journal: { enabled: boolean; dir: string; max_bytes: number; max_file_bytes: number; retention_hours: number; redis_key_prefix: string };
+  confirm: { enabled: boolean; timeout_s: number };
 }
 
 registerConfigFormats();
@@ -264,5 +265,14 @@ export const configSchema: convict.Schema<RawConfig> = {
       default: JOURNAL_DEFAULTS.redisKeyPrefix,
       env: 'MCP_FS_JOURNAL_REDIS_KEY_PREFIX',
     },
+  },
+  confirm: {
+    enabled: {
+      doc: 'Ask the person (MCP elicitation, when the client can) before a change the journal could not undo; off for unattended deployments',
+      format: 'flag',
+      default: true,
+      env: 'MCP_FS_CONFIRM_ENABLED',
+    },
+    timeout_s: { doc: 'Seconds to wait for that answer; unanswered, the change is not made (DECLINED)', format: 'positive-int', default: 120, env: 'MCP_FS_CONFIRM_TIMEOUT_S' },
   },
 };

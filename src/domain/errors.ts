@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'IO_ERROR'
   | 'CANCELLED'
+  | 'DECLINED'
   | 'WATCH_LIMIT_REACHED'
   | 'INTERNAL_ERROR';
 

@@ -80,7 +80,14 @@ describe('loadConfig: a valid file', () => {
         retentionHours: 168,
         redisKeyPrefix: 'mcp-fs:journal:',
       },
+      confirm: { enabled: true, timeoutSeconds: 120 },
     });
+  });
+
+  it('reads confirm.enabled and confirm.timeout_s (issue 30.3), from the file and the environment', async () => {
+    const file = await writeConfig(`${VALID}\nconfirm:\n  timeout_s: 5\n`);
+    expect(loadConfig(['--config', file], {}).confirm).toEqual({ enabled: true, timeoutSeconds: 5 });
+    expect(loadConfig(['--config', file], { MCP_FS_CONFIRM_ENABLED: 'false' }).confirm).toEqual({ enabled: false, timeoutSeconds: 5 });
   });
 
   it('realpaths a root given through a symlink (NFR-007)', async () => {

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Container } from 'inversify';
 import { HttpServer } from '../../src/adapters/inbound/http/http-app.js';
 import { buildContainer, type ContainerOverrides } from '../../src/composition/container.js';
-import type { AppConfig, AuthConfig, JournalConfig, SessionLimits } from '../../src/config/app-config.js';
+import type { AppConfig, AuthConfig, ConfirmConfig, JournalConfig, SessionLimits } from '../../src/config/app-config.js';
 import { defaultSessionLimits, defaultSettings } from '../../src/config/schema.js';
 import type { Settings } from '../../src/domain/settings.js';
 import { RecordingLogger } from './recording-logger.js';
@@ -44,6 +44,8 @@ export interface TestServerOptions {
   readonly watches?: AppConfig['watches'];
   /** session_store.url: a Redis shared with other servers (sessions and the change feed); default none. */
   readonly sessionStoreUrl?: string;
+  /** confirm.enabled and confirm.timeout_s; default on, 120 s. */
+  readonly confirm?: ConfirmConfig;
 }
 
 export interface TestServer {
@@ -89,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     auth: options.auth,
     metrics: options.metrics,
     journal,
+    confirm: options.confirm,
     subscriptions: options.subscriptions,
     watches: options.watches,
   };

@@ -9,6 +9,8 @@ const PLAN_AT_ONCE = 8;
 /** What the journaling layer records for one entry of a batch; null: nothing. */
 export interface BatchRecords<P extends { readonly image: BeforeImage | null }, B> {
   plan(entry: CopyBatchEntry): Promise<P | null>;
+  /** Before a group is begun or placed: throws (DECLINED) when its changes may not be made. */
+  confirm?(group: readonly P[]): Promise<void>;
   begin(planned: P): Promise<B>;
   commit(begun: B): Promise<void>;
   abort(begun: B): Promise<void>;
@@ -30,6 +32,13 @@ export async function journaledCopyBatch<P extends { readonly image: BeforeImage
   let group: { entry: CopyBatchEntry; planned: P | null }[] = [];
   let bytes = 0;
   const flush = async (): Promise<unknown> => {
+    try {
+      await records.confirm?.(group.flatMap((item) => (item.planned === null ? [] : [item.planned])));
+    } catch (error) {
+      // Declined: nothing of this group is made; a group before it was, and the batch answers what it placed.
+      if (placed.length === 0) throw error;
+      return error;
+    }
     const failure = await runGroup(inner, records, group, placed, placed.length === 0 ? beforeCommit : undefined);
     group = [];
     bytes = 0;

@@ -1,12 +1,14 @@
 import { DomainError, inRoot } from '../errors.js';
 import type { BeforeImage, ChangeAuthor, ChangeAuthorContext, ChangeDraft, ChangeJournal, EntryState, JournalObserver, UndoReach } from '../ports/change-journal.port.js';
 import type { Clock } from '../ports/clock.port.js';
+import type { Confirmation } from '../ports/confirmation.port.js';
 import type { CopyBatchEntry, CopyBatchOutcome, EntryStat, FileSystemPort, FileVersion, WriteOptions, WriteResult } from '../ports/file-system.port.js';
 import { LOCAL_OPERATOR } from '../principal.js';
 import { displayPath, parentPath, type RootPath } from '../roots.js';
 import type { WorkContext } from '../work-context.js';
 import { JournalBounds, type JournalLimits } from './journal-bounds.js';
 import { journaledCopyBatch } from './journaled-copy-batch.js';
+import { confirmLoss, type PlannedChange, reasonNotUndoable } from './loss-confirmation.js';
 import { ReadThroughFileSystem } from './read-through-file-system.js';
 import { Snapshots, stateOf, tooLarge } from './snapshots.js';
 
@@ -44,6 +46,8 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     clock: Clock,
     limits: JournalLimits,
     observer?: JournalObserver,
+    /** Asked before a change this journal could not take back (issue 30.3); absent: never asked (confirm.enabled false). */
+    private readonly confirmation?: Confirmation,
   ) {
     super(inner);
     this.snapshots = snapshots;
@@ -60,12 +64,20 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       // The record is begun while the adapter writes and syncs the temp file, and the hook (awaited
       // before the rename) hands back the version the before-image was read at, so what is kept is
       // still exactly what the rename replaces.
-      const planned = this.planWrite(path, data, options);
+      // Asked (when the change could not be undone) before the inner write starts: a declined write leaves no temp file behind.
+      const planned = this.planWrite(path, data, options).then(async (plan) => {
+        if (plan !== null) await this.confirm(author, [{ path, ...plan }]);
+        return plan;
+      });
       const began = planned.then((plan) => (plan === null ? null : this.begin(author, path, plan.change, plan.image)));
       // Handled below, whichever settles first; a rejection is never left unobserved.
       began.catch(() => undefined);
       // The plan first (a stat and a read): its begin then syncs while the adapter writes and syncs the temp file.
-      await planned.catch(() => undefined);
+      const declined = await planned.then(
+        () => undefined,
+        (error: unknown) => (error instanceof DomainError && error.code === 'DECLINED' ? error : undefined),
+      );
+      if (declined !== undefined) throw declined;
       let result: WriteResult;
       try {
         result = await this.inner.writeFile(path, data, {
@@ -167,6 +179,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     const before = await this.inner.stat(path);
     if (before === null || before.kind !== 'directory') return this.inner.removeDirectory(path, work);
     const { image, reason, notRestorable, leftOut } = await this.snapshots.tree(path, before);
+    await this.confirm(author, [{ path, change: { op: 'rmdir', reason }, image }]);
     const begun = await this.begin(author, path, { op: 'rmdir', before: stateOf(before, null), after: null, reason, notRestorable }, image);
     try {
       await this.inner.removeDirectory(path, work);
@@ -188,6 +201,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     const state = moved.kind === 'file' ? (await this.snapshots.file(from, moved)).state : stateOf(moved, null);
     const { image, reason } = await this.replacedImage(to, replaced);
     let outcome: 'renamed' | 'cross-device' = 'renamed';
+    await this.confirm(author, [{ path: from, change: { op: 'move', toPath: to, reason }, image }]);
     const begun = await this.begin(author, from, { op: 'move', before: state, after: state, toPath: to, reason }, image);
     try {
       outcome = await this.inner.rename(from, to);
@@ -217,6 +231,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
       this.inner,
       {
         plan: (entry) => this.planBatchEntry(entry),
+        confirm: (group) => this.confirm(author, group),
         begin: (planned) => this.begin(author, planned.path, planned.change, planned.image),
         commit: (begun) => this.commit(begun),
         abort: (begun) => this.journal.abort(begun.id),
@@ -242,6 +257,7 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
 
   /** Begins the record, runs the change, commits it, or aborts it when the change threw. */
   private async recorded<T>(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null, action: () => Promise<T>): Promise<T> {
+    await this.confirm(author, [{ path, change, image }]);
     const begun = await this.begin(author, path, change, image);
     let result: T;
     try {
@@ -263,9 +279,13 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
     return this.authors.current() ?? OUTSIDE_A_CALL;
   }
 
+  /** Asks the call's person before changes this journal could not take back (issue 30.3); undoable ones never are. */
+  private confirm(author: ChangeAuthor, planned: readonly PlannedChange[]): Promise<void> {
+    return confirmLoss(this.confirmation, author === OUTSIDE_A_CALL ? undefined : author, planned);
+  }
+
   private async begin(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null): Promise<Begun> {
-    const needsImage = change.op === 'modify' || change.op === 'remove' || change.op === 'rmdir';
-    const reason = change.reason ?? (needsImage && image === null ? 'no before-image was kept' : undefined);
+    const reason = reasonNotUndoable(change, image);
     const draft: ChangeDraft = {
       ...author,
       op: change.op,

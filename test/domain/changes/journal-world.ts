@@ -11,6 +11,7 @@ import { UndoChanges } from '../../../src/domain/changes/undo-changes.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
 import type { Root } from '../../../src/domain/roots.js';
 import type { ChangeAuthor, ChangeJournal, UndoReach } from '../../../src/domain/ports/change-journal.port.js';
+import type { Confirmation } from '../../../src/domain/ports/confirmation.port.js';
 import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../src/domain/principal.js';
 import { ToolPolicy } from '../../../src/domain/tool-policy.js';
@@ -31,9 +32,9 @@ import { ManualClock } from '../../adapters/outbound/journal/change-journal.cont
  * 'noundo' at /nu (everything but undo_changes), the journaling file system in front of the tree,
  * and the file tools and the journal's use cases over it. `as(principal, session, tool)` sets who
  * the next calls are, as the MCP adapter does per call. `tree` may be a subclass that records calls;
- * `extraRoots` are served after those two, their folders made.
+ * `extraRoots` are served after those two, their folders made; `confirmation` is asked before what cannot be undone.
  */
-export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSystem>(limits: Partial<JournalLimits> = {}, tree: Tree = new InMemoryFileSystem() as Tree, extraRoots: readonly Root[] = []) {
+export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSystem>(limits: Partial<JournalLimits> = {}, tree: Tree = new InMemoryFileSystem() as Tree, extraRoots: readonly Root[] = [], confirmation?: Confirmation) {
   const clock = new ManualClock();
   tree.seedDirectory('/ws');
   tree.seedDirectory('/nu');
@@ -53,7 +54,7 @@ export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSyste
   const outcomes: string[] = [];
   const reaches: UndoReach[] = [];
   const observer = { journalUsage: () => undefined, journalEvicted: () => undefined, undoOutcome: (outcome: string) => outcomes.push(outcome) };
-  const fs = new JournalingFileSystem(tree, journal, snapshots, { current: () => author, committed: (_author, reach) => reaches.push(reach) }, clock, full, observer);
+  const fs = new JournalingFileSystem(tree, journal, snapshots, { current: () => author, committed: (_author, reach) => reaches.push(reach) }, clock, full, observer, confirmation);
   const contents = new ChangeContents(journal, paths, fs, snapshots);
   return {
     clock,

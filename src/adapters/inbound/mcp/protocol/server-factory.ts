@@ -10,6 +10,7 @@ import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
 import { ToolPolicy } from '../../../../domain/tool-policy.js';
 import { AsyncLocalChangeAuthor } from '../tool-calls/call-author.js';
+import { ElicitingConfirmation } from '../tool-calls/call-confirmation.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { withUndoNotes } from '../tool-calls/undo-notes.js';
 import { startCallWork } from './call-work.js';
@@ -63,6 +64,7 @@ export class McpServerFactory {
     @inject(ClientRoots) @optional() private readonly clientRoots?: ClientRoots,
     @inject(McpSubscriptionHandler) @optional() private readonly subscriptions?: McpSubscriptionHandler,
     @inject(StateHandles) @optional() private readonly handles?: StateHandles,
+    @inject(MCP_TOKENS.Confirmation) @optional() private readonly confirmation?: ElicitingConfirmation,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of withUndoNotes(definitions ?? [], authors !== undefined)) {
@@ -130,6 +132,7 @@ export class McpServerFactory {
         progressToken: request.params._meta?.progressToken,
         sendProgress: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
       });
+      let unbind: (() => void) | undefined;
       try {
         // With the journal on, every change the call makes is recorded under its principal, session and tool.
         // A read-only tool makes none (its readOnlyHint is what --read-only trusts too), so it is not named
@@ -138,11 +141,22 @@ export class McpServerFactory {
         const authors = tool.definition.annotations.readOnlyHint ? undefined : this.authors;
         const author = { principal: principal.name, session: state.sessionId, tool: name };
         const undoReach = authors ? () => authors.reachOf(author) : undefined;
+        // Before a change the journal could not undo, the journal asks this call's person (issue 30.3).
+        // 2026-07-28 has no server-to-client requests: asking there (an input-required result) is not done yet.
+        const elicitation = modern ? undefined : server.getClientCapabilities()?.elicitation;
+        unbind = authors
+          ? this.confirmation?.bind(author, {
+              canElicit: elicitation !== undefined && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined),
+              elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
+              signal: ctx.mcpReq.signal,
+            })
+          : undefined;
         const callContext = { ...context, sessionId: state.sessionId, work: call.work, undoReach };
         const invoke = () => invokeTool(tool, callArgs, callContext, this.logger, this.observer, onFailure);
         const journaled = authors ? () => authors.run(author, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
         return withHandle(await this.principals.run(principal, journaled), state);
       } finally {
+        unbind?.();
         call.stop();
       }
     });
