@@ -115,6 +115,51 @@ export class ModernListen {
   }
 }
 
+/**
+ * subscriptions/listen over stdio, for one connection: `take` is shown each incoming message first
+ * and answers true for one it handled (a listen, or the cancellation of one), which the SDK then
+ * never sees; `closeAll` ends every open listen (stdin ended).
+ */
+export interface StdioListens {
+  take(message: unknown): boolean;
+  closeAll(): void;
+}
+
+export function stdioListens(listen: ModernListen, principal: Principal, send: (message: Record<string, unknown>) => void): StdioListens {
+  const open = new Map<RequestId, () => void>();
+  const close = (id: RequestId) => {
+    const closer = open.get(id);
+    open.delete(id);
+    closer?.();
+  };
+  return {
+    take(message) {
+      if (isListenRequest(message)) {
+        close(message.id);
+        const sink: ListenSink = { send, onClose: (then) => open.set(message.id, then) };
+        void listen.open(message, principal, sink).then((opened) => {
+          if (!opened) open.delete(message.id);
+        });
+        return true;
+      }
+      const cancelled = cancelledRequestOf(message);
+      if (cancelled === undefined || !open.has(cancelled)) return false;
+      close(cancelled);
+      return true;
+    },
+    closeAll() {
+      for (const id of [...open.keys()]) close(id);
+    },
+  };
+}
+
+function cancelledRequestOf(message: unknown): RequestId | undefined {
+  const note = message as { method?: unknown; params?: { requestId?: unknown } } | null;
+  if (note?.method !== 'notifications/cancelled') return undefined;
+  const id = note.params?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
 function errorOf(id: RequestId, error: JsonRpcError): Record<string, unknown> {
   return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) } };
 }
