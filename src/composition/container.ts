@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { McpHttpEndpoint } from '../adapters/inbound/mcp/transports/http-transport.js';
 import { ModernHttpEndpoint } from '../adapters/inbound/mcp/transports/modern-http.js';
-import { ModernListen } from '../adapters/inbound/mcp/transports/modern-listen.js';
 import { HttpAuthentication } from '../adapters/inbound/http/auth/http-authentication.js';
 import { HttpServer } from '../adapters/inbound/http/http-app.js';
 import { ReviewApi } from '../adapters/inbound/review/review-api.js';
@@ -23,7 +22,6 @@ export function buildContainer(config: AppConfig, overrides: ContainerOverrides 
   const container = buildCoreContainer(config, overrides, redisStores);
   container.bind(TOKENS.Metrics).toConstantValue(new PrometheusMetrics(config.roots.map((root) => root.name)));
   container.bind(ModernHttpEndpoint).toSelf();
-  container.bind(ModernListen).toSelf();
   container.bind(McpHttpEndpoint).toSelf();
   container.bind(HttpAuthentication).toSelf();
   container.bind(ReviewApi).toSelf();

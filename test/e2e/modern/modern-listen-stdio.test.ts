@@ -53,7 +53,7 @@ describe('subscriptions/listen over stdio (MCP 2026-07-28)', () => {
     expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: [folder] });
     await client.callTool({ name: 'write_file', arguments: { root: 'workspace', path: 'd0/new.txt', content: 'via tool\n' } });
     await until(() => uris.length === 1);
-    await writeFile(join(workspace, 'd0', 'f.txt'), 'on disk\n');
+    await writeFile(join(workspace, 'd0', 'added-on-disk.txt'), 'on disk\n');
     await until(() => uris.length === 2);
     await writeFile(join(workspace, 'd1', 'f.txt'), 'outside\n');
     await new Promise((resolve) => setTimeout(resolve, 600));

@@ -86,7 +86,7 @@ describe('subscriptions/listen over HTTP (MCP 2026-07-28)', () => {
     await until(() => uris.length === 1);
     expect(uris).toEqual([folder]);
 
-    await writeFile(join(server.rootPath('workspace'), 'd0', 'f.txt'), 'on disk\n');
+    await writeFile(join(server.rootPath('workspace'), 'd0', 'added-on-disk.txt'), 'on disk\n');
     await until(() => uris.length === 2);
 
     await alice.callTool({ name: 'write_file', arguments: { root: 'workspace', path: 'd1/f.txt', content: 'elsewhere\n' } });

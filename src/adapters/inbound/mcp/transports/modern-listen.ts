@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import type { ServerResponse } from 'node:http';
 import { ProtocolErrorCode, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import { MCP_TOKENS } from '../mcp-tokens.js';
@@ -43,7 +43,8 @@ export function isListenRequest(body: unknown): body is ListenRequest {
 @injectable()
 export class ModernListen {
   constructor(
-    @inject(McpSubscriptionHandler) private readonly subscriptions: McpSubscriptionHandler,
+    // Absent when the served toolsets leave resources out: then there is nothing to listen to.
+    @inject(McpSubscriptionHandler) @optional() private readonly subscriptions: McpSubscriptionHandler | undefined,
     @inject(MCP_TOKENS.PrincipalContext) private readonly principals: AsyncLocalPrincipalContext,
   ) {}
 
@@ -52,6 +53,11 @@ export class ModernListen {
    * its JSON-RPC error instead (and nothing stays subscribed). Answers false when refused.
    */
   async open(request: ListenRequest, principal: Principal, sink: ListenSink): Promise<boolean> {
+    const subscriptions = this.subscriptions;
+    if (!subscriptions) {
+      sink.send(errorOf(request.id, new JsonRpcError(ProtocolErrorCode.MethodNotFound, 'Method not found: subscriptions/listen (this server serves no resources)')));
+      return false;
+    }
     const listenId = `listen:${randomUUID()}`;
     const meta = { [SUBSCRIPTION_ID_META_KEY]: request.id };
     const uris = request.params?.notifications?.resourceSubscriptions ?? [];
@@ -62,22 +68,22 @@ export class ModernListen {
     let closed = false;
     sink.onClose(() => {
       closed = true;
-      this.subscriptions.sessionEnded(listenId);
+      subscriptions.sessionEnded(listenId);
     });
     try {
       for (const uri of uris as string[]) {
         const send = () => {
           if (!closed) sink.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri, _meta: meta } });
         };
-        await this.principals.run(principal, () => this.subscriptions.listen(listenId, principal.name, uri, send));
+        await this.principals.run(principal, () => subscriptions.listen(listenId, principal.name, uri, send));
       }
     } catch (error) {
-      this.subscriptions.sessionEnded(listenId);
+      subscriptions.sessionEnded(listenId);
       sink.send(errorOf(request.id, error instanceof JsonRpcError ? error : new JsonRpcError(ProtocolErrorCode.InternalError, 'internal error')));
       return false;
     }
     if (closed) {
-      this.subscriptions.sessionEnded(listenId);
+      subscriptions.sessionEnded(listenId);
       return false;
     }
     // Only resource subscriptions are honoured: this server's tools, prompts and resource lists do not change at run time.
