@@ -7,6 +7,7 @@ import { RequestScopes } from '../adapters/inbound/mcp/protocol/request-scopes.j
 import { StateHandles } from '../adapters/inbound/mcp/protocol/state-handles.js';
 import { SessionRegistry } from '../adapters/inbound/mcp/protocol/session-registry.js';
 import { StdioServer } from '../adapters/inbound/mcp/transports/stdio-transport.js';
+import { ModernListen } from '../adapters/inbound/mcp/transports/modern-listen.js';
 import { AdmissionBudget } from '../adapters/inbound/mcp/transports/admission-budget.js';
 import { ConfiguredRoots } from '../adapters/outbound/configured-roots.js';
 import { NodeContentHasher } from '../adapters/outbound/node-content-hasher.js';
@@ -131,6 +132,7 @@ export function buildCoreContainer(
   container.bind(StateHandles).toSelf();
   const limits = requestLimitsOf(config);
   container.bind(AdmissionBudget).toConstantValue(new AdmissionBudget({ total: limits.inflightRequestBytes, perPrincipal: limits.inflightRequestBytesPerPrincipal }));
+  container.bind(ModernListen).toSelf();
   container.bind(StdioServer).toSelf();
   return container;
 }

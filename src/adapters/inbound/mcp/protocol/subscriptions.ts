@@ -97,17 +97,31 @@ export class McpSubscriptionHandler implements SessionEndListener {
     this.subscriptions.dropSession(sessionId);
   }
 
+  /**
+   * One resource of a subscriptions/listen stream (2026-07-28): `listenId` stands for a session
+   * (sessionEnded(listenId) ends the stream's subscriptions and gives back its watch budget), and
+   * `send` is told of changes, coalesced as for resources/subscribe. Run as the stream's principal:
+   * the same grant, tool policy, link and budget checks as resources/subscribe apply.
+   */
+  async listen(listenId: string, principal: string, uri: string, send: () => void): Promise<void> {
+    await this.hold('subscriptions/listen', listenId, principal, uri, send);
+  }
+
   private async subscribe(server: Server, sessionId: string, principal: string, uri: string): Promise<Record<string, never>> {
+    // Bound to this server: a session's server rebuilt here after an idle release is the one told once the client subscribes again.
+    await this.hold('resources/subscribe', sessionId, principal, uri, () => void server.sendResourceUpdated({ uri }).catch(() => undefined));
+    return {};
+  }
+
+  private async hold(method: string, sessionId: string, principal: string, uri: string, send: () => void): Promise<void> {
     const held = this.sessions.get(sessionId) ?? new Map<string, Coalescer>();
     this.sessions.set(sessionId, held);
-    // Bound to this server: a session's server rebuilt here after an idle release is the one told once the client subscribes again.
-    const coalescer = new Coalescer(() => void server.sendResourceUpdated({ uri }).catch(() => undefined));
-    const key = await this.mapped('resources/subscribe', sessionId, principal, uri, ({ root, path }) =>
+    const coalescer = new Coalescer(send);
+    const key = await this.mapped(method, sessionId, principal, uri, ({ root, path }) =>
       this.subscriptions.subscribe(sessionId, root, path, () => coalescer.changed(), principal),
     );
     held.get(key)?.stop();
     held.set(key, coalescer);
-    return {};
   }
 
   private async unsubscribe(sessionId: string, principal: string, uri: string): Promise<Record<string, never>> {

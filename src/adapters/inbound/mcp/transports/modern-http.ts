@@ -10,6 +10,7 @@ import { McpServerFactory } from '../protocol/server-factory.js';
 import { RequestScopes } from '../protocol/request-scopes.js';
 import { isModernRevision } from '../protocol/protocol-era.js';
 import type { McpRequest } from './mcp-request.js';
+import { isListenRequest, ModernListen } from './modern-listen.js';
 
 /** What the endpoint hands the SDK as a request's `authInfo`, for the factory to read back. */
 interface CallerInfo extends AuthInfo {
@@ -50,6 +51,7 @@ export class ModernHttpEndpoint {
     @inject(McpServerFactory) private readonly servers: McpServerFactory,
     @inject(RequestScopes) private readonly scopes: RequestScopes,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(ModernListen) private readonly listen: ModernListen,
   ) {
     const onerror = (error: Error) => this.logger.warn('modern MCP request refused or failed', { error: error.message });
     this.handler = createMcpHandler((context) => this.build(context), { legacy: 'reject', onerror });
@@ -58,6 +60,8 @@ export class ModernHttpEndpoint {
 
   /** One request; `body` is the JSON the 2025 endpoint already read within its limits. */
   async serve(request: McpRequest, body?: unknown): Promise<void> {
+    // subscriptions/listen is ours, not the SDK router's: see ModernListen (per-principal grants and budgets).
+    if (isListenRequest(body)) return this.listen.serveHttp(body, request.caller, request.res);
     const scope = this.scopes.open();
     const auth: CallerInfo = { token: '', clientId: request.caller.name, scopes: [], extra: { principal: request.caller, scope } };
     // Security: `auth` is ours, set after the bearer guard; nothing a client sends can reach it.

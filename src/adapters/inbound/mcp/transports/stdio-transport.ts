@@ -15,6 +15,7 @@ import { requestIdOf, type RequestId } from './request-id-scan.js';
 import { REQUEST_TOO_LARGE_RPC_CODE, requestLimitBytes, requestTooLargeMessage } from './request-size.js';
 import { McpServerFactory } from '../protocol/server-factory.js';
 import { SessionRegistry } from '../protocol/session-registry.js';
+import { ModernListen, stdioListens, type StdioListens } from './modern-listen.js';
 
 /** JSON-RPC server error for a request refused by the admission budget (HTTP answers 503 with the same code). */
 const ADMISSION_REFUSED_RPC_CODE = -32000;
@@ -40,6 +41,8 @@ export class StdioLineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Shown each message before onmessage; true when it handled it (subscriptions/listen, see ModernListen). */
+  intercept?: (message: JSONRPCMessage) => boolean;
   private readonly reader: BoundedLineReader;
   /** The admission of the line being read; a request's moves to `held` until it is answered. */
   private reading?: Admission;
@@ -126,6 +129,8 @@ export class StdioLineTransport implements Transport {
       return false;
     }
     const message = parsed.data;
+    // A listen stays open for as long as the client listens: its few bytes are not held till then.
+    if (this.intercept?.(message)) return false;
     const isRequest = admission !== undefined && 'id' in message && 'method' in message;
     if (isRequest) {
       this.releaseHeld(message.id);
@@ -158,6 +163,7 @@ export class StdioLineTransport implements Transport {
 @injectable()
 export class StdioServer {
   private connection?: StdioServerHandle;
+  private listens?: StdioListens;
 
   constructor(
     @inject(TOKENS.Config) private readonly config: AppConfig,
@@ -165,6 +171,7 @@ export class StdioServer {
     @inject(SessionRegistry) private readonly sessions: SessionRegistry,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(AdmissionBudget) private readonly budget: AdmissionBudget,
+    @inject(ModernListen) private readonly listen: ModernListen,
   ) {}
 
   /**
@@ -175,6 +182,10 @@ export class StdioServer {
   async start(): Promise<{ closed: Promise<void> }> {
     const sessionId = stdioSessionId();
     const transport = new StdioLineTransport(requestLimitBytes(this.config.settings.maxFileSize), this.budget);
+    // The local operator's connection: its listens see what its tools see.
+    const listens = stdioListens(this.listen, UNRESTRICTED_PRINCIPAL, (message) => void transport.send(message as unknown as JSONRPCMessage).catch(() => undefined));
+    this.listens = listens;
+    transport.intercept = (message) => listens.take(message);
     this.connection = serveStdio(
       (context) => {
         // Called once for the era the client opened with (twice when a discover probe falls back to initialize).
@@ -206,6 +217,7 @@ export class StdioServer {
   }
 
   async stop(): Promise<void> {
+    this.listens?.closeAll();
     await this.connection?.close();
     await this.sessions.closeAll();
   }
