@@ -51,8 +51,11 @@ async function main() {
   const reference = await referenceStdio(corpus);
   const oursHttpServer = await ourHttp(config);
   const floorServer = await floorHttp();
+  const floorV1Server = await floorHttp({ v1: true });
   const oursHttp = await oursHttpServer.connect();
-  const ctx = { corpus, config, quick: options.quick, tools, ours: ours.client, oursNoJournal: oursNoJournal.client, reference: reference.client, oursHttp, oursHttpServer, floorServer };
+  // The same HTTP server, spoken to by a 2026-07-28 client (issue 29: the modern-HTTP column).
+  const oursModern = await oursHttpServer.connectModern();
+  const ctx = { corpus, config, quick: options.quick, tools, ours: ours.client, oursNoJournal: oursNoJournal.client, reference: reference.client, oursHttp, oursModern, oursHttpServer, floorServer, floorV1Server };
   const rows = [];
   try {
     for (const name of ORDER.filter((n) => options.only.includes(n))) {
@@ -65,16 +68,16 @@ async function main() {
         rows.push({ id: name, name, check: error.message, met: false });
       }
     }
-    const rss = { oursStdio: rssMiB(ours.pid), oursHttp: rssMiB(oursHttpServer.pid), reference: rssMiB(reference.pid), floor: rssMiB(floorServer.pid) };
+    const rss = { oursStdio: rssMiB(ours.pid), oursHttp: rssMiB(oursHttpServer.pid), reference: rssMiB(reference.pid), floor: rssMiB(floorServer.pid), floorV1: rssMiB(floorV1Server.pid) };
     console.log(`\nmcp-filesystem benchmark — node ${process.version}, ${new Date().toISOString()}${options.quick ? ' (--quick)' : ''}\n`);
     console.log(renderTable(rows));
     const fmt = (v) => (v === undefined ? 'n/a' : `${v.toFixed(0)} MiB`);
-    console.log(`\nRSS after the run: ours stdio ${fmt(rss.oursStdio)}, ours HTTP ${fmt(rss.oursHttp)}, reference ${fmt(rss.reference)}, SDK floor ${fmt(rss.floor)}`);
+    console.log(`\nRSS after the run: ours stdio ${fmt(rss.oursStdio)}, ours HTTP ${fmt(rss.oursHttp)}, reference ${fmt(rss.reference)}, SDK floor ${fmt(rss.floor)} (v1 ${fmt(rss.floorV1)})`);
     const failed = rows.filter((row) => row.check !== true);
     if (failed.length) console.log(`\nCHECK FAILED in ${failed.map((row) => row.id).join(', ')}: those figures do not count.`);
     if (options.json) writeFileSync(options.json, JSON.stringify({ node: process.version, quick: options.quick, tools, rss, rows }, null, 2));
   } finally {
-    await Promise.allSettled([oursHttp.close(), ours.close(), oursNoJournal.close(), reference.close(), oursHttpServer.stop(), floorServer.stop()]);
+    await Promise.allSettled([oursHttp.close(), oursModern.close(), ours.close(), oursNoJournal.close(), reference.close(), oursHttpServer.stop(), floorServer.stop(), floorV1Server.stop()]);
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -5,7 +5,9 @@
 // time, grouped by package (koa, @modelcontextprotocol/sdk, zod, winston, ours ...).
 // With `sequential`, one SDK client calls read_file 1,000 times a round, one call at a time, as the
 // bench's read_file 4 KB row does: a call's fixed costs (wake-ups, timers, allocation) weigh more there.
-// Usage: npm run build && node scripts/bench/profile-http.mjs [rounds=5] [profile dir=/tmp/prof-http] [sequential]
+// With `modern`, the same sequential calls from the v2 client pinned to 2026-07-28 (no session: the
+// SDK's per-request handler answers each call).
+// Usage: npm run build && node scripts/bench/profile-http.mjs [rounds=5] [profile dir=/tmp/prof-http] [sequential|modern]
 import { setMaxListeners } from 'node:events';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { frameName, groupOf, sourceOf } from './bundle-frames.mjs';
 import { ensureCorpus } from './corpus.mjs';
 import { rawHttpLoad } from './raw-http-load.mjs';
@@ -20,7 +23,8 @@ import { OUR_MAIN, freePort, writeConfig } from './servers.mjs';
 
 const rounds = Number(process.argv[2] ?? 5);
 const profileDir = process.argv[3] ?? '/tmp/prof-http';
-const sequential = process.argv[4] === 'sequential';
+const modern = process.argv[4] === 'modern';
+const sequential = process.argv[4] === 'sequential' || modern;
 const SEQUENTIAL_CALLS = 1000;
 const SESSIONS = 50;
 const CALLS = 40;
@@ -79,8 +83,9 @@ if (sequential) {
   // The SDK's HTTP client leaves an abort listener per request on its transport's signal until GC:
   // past 1,500 calls Node warns about a leak that is the client's, not the server's.
   setMaxListeners(0);
-  const client = new Client({ name: 'mcpfs-profile', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  const info = { name: 'mcpfs-profile', version: '1.0.0' };
+  const client = modern ? new ModernClient(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } }) : new Client(info);
+  await client.connect(modern ? new ModernHttpTransport(new URL(`${base}/mcp`)) : new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   const readOnce = async () => {
     const result = await client.callTool({ name: 'read_file', arguments: { root: 'bench', path: 'small-4k.txt' } });
     if (result.structuredContent?.content !== expected) throw new Error('read_file answered something else');

@@ -7,11 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 
 const projectDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const OUR_MAIN = join(projectDir, 'dist', 'main.js');
 export const REFERENCE_MAIN = join(projectDir, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 export const FLOOR_MAIN = join(projectDir, 'scripts', 'bench', 'floor-server.mjs');
+export const FLOOR_V1_MAIN = join(projectDir, 'scripts', 'bench', 'floor-server-v1.mjs');
 
 export function writeConfig(dir, corpus) {
   const file = join(dir, 'bench.yaml');
@@ -88,6 +90,12 @@ export async function spawnHttp(args, port, env = {}) {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
       return client;
     },
+    /** The v2 client pinned to 2026-07-28: no session, every POST carries the envelope. */
+    async connectModern() {
+      const client = new ModernClient({ name: 'mcpfs-bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new ModernHttpTransport(new URL(`${base}/mcp`)));
+      return client;
+    },
     stop() {
       return new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -103,9 +111,10 @@ export async function ourHttp(config, env = {}) {
   return spawnHttp([OUR_MAIN, '--config', config, '--port', String(port)], port, env);
 }
 
-export async function floorHttp() {
+/** The SDK floor: v2 (the SDK we use) by default, or the v1 floor with `{ v1: true }`. */
+export async function floorHttp({ v1 = false } = {}) {
   const port = await freePort();
-  return spawnHttp([FLOOR_MAIN, String(port)], port);
+  return spawnHttp([v1 ? FLOOR_V1_MAIN : FLOOR_MAIN, String(port)], port);
 }
 
 /** Resident set size of a process, in MiB (Linux /proc). */

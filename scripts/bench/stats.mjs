@@ -39,11 +39,12 @@ export function formatCell(cell) {
 
 /** The rows as one Markdown table (it reads in a terminal and pastes into a note). */
 export function renderTable(rows) {
-  const header = ['workload', 'ours stdio', 'ours HTTP', 'reference', 'floor / system', 'ratio', 'bar', 'met?'];
+  const header = ['workload', 'ours stdio', 'ours HTTP', 'ours modern HTTP', 'reference', 'floor / system', 'ratio', 'bar', 'met?'];
   const lines = rows.map((row) => [
     row.name + (row.check === true ? '' : ` **CHECK FAILED: ${row.check}**`),
     formatCell(row.ours),
     formatCell(row.oursHttp),
+    formatCell(row.oursModern),
     formatCell(row.reference),
     (row.floors ?? []).map(([label, cell]) => `${label} ${formatCell(cell)}`).join('; ') || '—',
     row.ratio ?? '—',

@@ -99,31 +99,46 @@ export async function read4k(ctx) {
   const rounds = ctx.quick ? 100 : 400;
   const path = join(ctx.corpus, 'small-4k.txt');
   const expected = readFileSync(path, 'utf8');
+  const args = { root: ROOT, path: 'small-4k.txt' };
   // The protocol floor over HTTP: the same SDK client calling the SDK's own transport, whose one
-  // tool reads the file and nothing else. It shows what HTTP costs any SDK-based server here.
+  // tool reads the file and nothing else. It shows what HTTP costs any SDK-based server here: the
+  // v2 SDK we use (2025 session and 2026-07-28 per-request), and the v1 SDK we left, to compare.
   const floorClient = await ctx.floorServer.connect();
+  const floorModern = await ctx.floorServer.connectModern();
+  const floorV1Client = await ctx.floorV1Server.connect();
   const samples = await interleaved(rounds, {
-    ours: async () => expectEqual('read_file stdio', (await call(ctx.ours, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected),
-    http: async () => expectEqual('read_file HTTP', (await call(ctx.oursHttp, 'read_file', { root: ROOT, path: 'small-4k.txt' })).content, expected),
+    ours: async () => expectEqual('read_file stdio', (await call(ctx.ours, 'read_file', args)).content, expected),
+    http: async () => expectEqual('read_file HTTP', (await call(ctx.oursHttp, 'read_file', args)).content, expected),
+    modern: async () => expectEqual('read_file modern HTTP', (await call(ctx.oursModern, 'read_file', args)).content, expected),
     reference: async () => expectEqual('read_text_file', (await call(ctx.reference, 'read_text_file', { path })).content, expected),
     floorHttp: async () => expectEqual('SDK floor over HTTP', (await call(floorClient, 'read_file', { path })).text, expected),
+    floorModern: async () => expectEqual('SDK floor, modern HTTP', (await call(floorModern, 'read_file', { path })).text, expected),
+    floorV1: async () => expectEqual('v1 SDK floor over HTTP', (await call(floorV1Client, 'read_file', { path })).text, expected),
     fs: async () => expectEqual('fs.readFile', await readFile(path, 'utf8'), expected),
-  }).finally(() => floorClient.close());
+  }).finally(() => Promise.allSettled([floorClient.close(), floorModern.close(), floorV1Client.close()]));
   const ours = latency(samples.ours);
   const http = latency(samples.http);
+  const modern = latency(samples.modern);
   const ref = latency(samples.reference);
   const floorHttp = latency(samples.floorHttp);
   const toRef = ratio(ours.median, ref.median);
   const httpToStdio = ratio(http.median, ours.median);
+  const modernToHttp = ratio(modern.median, http.median);
   return {
     name: 'read_file 4 KB',
     ours,
     oursHttp: http,
+    oursModern: modern,
     reference: ref,
-    floors: [['fs.readFile', latency(samples.fs)], ['SDK floor over HTTP', floorHttp]],
-    ratio: `stdio ${ratioText(toRef, 'ref')}; HTTP ${ratioText(httpToStdio, 'stdio')} (SDK floor over HTTP ${ratioText(ratio(floorHttp.median, ours.median), 'stdio')})`,
-    bar: 'stdio ≤ reference; HTTP ≤ 2× stdio',
-    met: toRef <= 1 && httpToStdio <= 2,
+    floors: [
+      ['fs.readFile', latency(samples.fs)],
+      ['SDK floor over HTTP', floorHttp],
+      ['SDK floor, modern HTTP', latency(samples.floorModern)],
+      ['v1 SDK floor over HTTP', latency(samples.floorV1)],
+    ],
+    ratio: `stdio ${ratioText(toRef, 'ref')}; HTTP ${ratioText(httpToStdio, 'stdio')} (SDK floor over HTTP ${ratioText(ratio(floorHttp.median, ours.median), 'stdio')}); modern ${ratioText(modernToHttp, 'HTTP')}`,
+    bar: 'stdio ≤ reference; HTTP ≤ 2× stdio; modern HTTP ≤ 1.15× HTTP',
+    met: toRef <= 1 && httpToStdio <= 2 && modernToHttp <= 1.15,
   };
 }
 

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import type { IncomingMessage } from 'node:http';
 import { inject, injectable } from 'inversify';
 import { createMcpHandler, PROTOCOL_VERSION_META_KEY, type AuthInfo, type McpHttpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
-import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { TOKENS } from '../../../shared/tokens.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
@@ -11,6 +10,8 @@ import { RequestScopes } from '../protocol/request-scopes.js';
 import { isModernRevision } from '../protocol/protocol-era.js';
 import type { McpRequest } from './mcp-request.js';
 import { isListenRequest, ModernListen } from './modern-listen.js';
+import { writeJsonRpcError } from './sse-stream.js';
+import { toBodylessWebRequest, writeWebResponse } from './web-exchange.js';
 
 /** What the endpoint hands the SDK as a request's `authInfo`, for the factory to read back. */
 interface CallerInfo extends AuthInfo {
@@ -45,7 +46,7 @@ export function modernWithoutBody(req: IncomingMessage): boolean {
 @injectable()
 export class ModernHttpEndpoint {
   private readonly handler: McpHttpHandler;
-  private readonly node: NodeMcpRequestHandler;
+  private readonly onerror: (error: Error) => void;
 
   constructor(
     @inject(McpServerFactory) private readonly servers: McpServerFactory,
@@ -53,9 +54,8 @@ export class ModernHttpEndpoint {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(ModernListen) private readonly listen: ModernListen,
   ) {
-    const onerror = (error: Error) => this.logger.warn('modern MCP request refused or failed', { error: error.message });
-    this.handler = createMcpHandler((context) => this.build(context), { legacy: 'reject', onerror });
-    this.node = toNodeHandler(this.handler, { onerror });
+    this.onerror = (error: Error) => this.logger.warn('modern MCP request refused or failed', { error: error.message });
+    this.handler = createMcpHandler((context) => this.build(context), { legacy: 'reject', onerror: this.onerror });
   }
 
   /** One request; `body` is the JSON the 2025 endpoint already read within its limits. */
@@ -64,10 +64,21 @@ export class ModernHttpEndpoint {
     if (isListenRequest(body)) return this.listen.serveHttp(body, request.caller, request.res);
     const scope = this.scopes.open();
     const auth: CallerInfo = { token: '', clientId: request.caller.name, scopes: [], extra: { principal: request.caller, scope } };
-    // Security: `auth` is ours, set after the bearer guard; nothing a client sends can reach it.
-    const req = Object.assign(request.req, { auth });
-    request.res.once('close', () => this.scopes.close(scope));
-    await this.node(req, request.res, body);
+    const { req, res } = request;
+    const closed = new AbortController();
+    res.once('close', () => {
+      this.scopes.close(scope);
+      if (!res.writableFinished) closed.abort();
+    });
+    let response: Response;
+    try {
+      // Security: `auth` is ours, set after the bearer guard; nothing a client sends can reach it.
+      response = await this.handler.fetch(toBodylessWebRequest(req, closed.signal), { authInfo: auth, ...(body !== undefined && { parsedBody: body }) });
+    } catch (error) {
+      this.onerror(error instanceof Error ? error : new Error(String(error)));
+      return writeJsonRpcError(res, 500, -32603, 'Internal server error');
+    }
+    await writeWebResponse(response, res, closed.signal);
   }
 
   async close(): Promise<void> {
