@@ -92,7 +92,13 @@ function resourceContract(context: () => { client: Client; hostPaths: string[] }
       message: expect.stringContaining('NOT_FOUND: '),
       data: { uri: 'mcpfs://workspace/missing.txt' },
     });
-    expect((await refusal('file:///etc/passwd')).message).toContain('INVALID_ARGUMENT: ');
+    // A URI of another scheme names no resource of this server: not found, with its URI too.
+    const foreign = await refusal('file:///etc/passwd');
+    expect({ code: foreign.code, message: foreign.message, data: foreign.data }).toEqual({
+      code: -32602,
+      message: expect.stringContaining('INVALID_ARGUMENT: not a resource of this server'),
+      data: { uri: 'file:///etc/passwd' },
+    });
   });
 }
 

@@ -73,7 +73,9 @@ export class McpResourceHandler {
             session: sessionId,
           });
         }
-        throw error.code === 'NOT_FOUND' ? JsonRpcError.resourceNotFound(uri, error.toClientText()) : JsonRpcError.invalidParams(error.toClientText());
+        // A URI outside mcpfs://{root}/{+path} names no resource here either: not found, with its URI (SEP-2164).
+        const notFound = error.code === 'NOT_FOUND' || target === undefined;
+        throw notFound ? JsonRpcError.resourceNotFound(uri, error.toClientText()) : JsonRpcError.invalidParams(error.toClientText());
       }
       // Security: never the raw message, which may carry a host path.
       this.logger.error('unexpected error in resource read', { session: sessionId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });

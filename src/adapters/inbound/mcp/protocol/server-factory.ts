@@ -15,6 +15,7 @@ import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { withUndoNotes } from '../tool-calls/undo-notes.js';
 import { startCallWork } from './call-work.js';
 import { isModernRevision } from './protocol-era.js';
+import { CACHE_HINTS } from './cache-hints.js';
 import { ClientRoots } from './client-roots.js';
 import { McpCompletionHandler } from './completions.js';
 import { McpResourceHandler } from './resource-handler.js';
@@ -84,6 +85,7 @@ export class McpServerFactory {
       {
         capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: { listChanged: true, ...(this.subscriptions ? { subscribe: true } : {}) } } : {}), ...(this.completions ? { completions: {} } : {}) },
         instructions: INSTRUCTIONS,
+        cacheHints: CACHE_HINTS,
       },
     );
     const log = SessionLog.attach(server);

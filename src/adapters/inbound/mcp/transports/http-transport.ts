@@ -105,8 +105,8 @@ export class McpHttpEndpoint {
       if (error.status !== 400) this.logger.warn('request body refused', { status: error.status, reason: error.message, principal: request.caller.name });
       return writeJsonRpcError(request.res, error.status, error.rpcCode, error.message, error.headers, error.data);
     }
-    // 2026-07-28 requests carry their protocol version in every body: no session, the SDK's per-request path.
-    if (claimsModernEra(body)) return this.modern.serve(request, body);
+    // 2026-07-28 requests carry their protocol version in every body (or header): no session, the SDK's per-request path.
+    if (claimsModernEra(body, request.req)) return this.modern.serve(request, body);
     const sessionId = sessionIdOf(request.req);
     if (sessionId !== undefined) return this.serveSession(request, sessionId, body);
     if (!isInitializeRequest(body)) return writeJsonRpcError(request.res, 400, -32000, 'Bad Request: No valid session ID provided');

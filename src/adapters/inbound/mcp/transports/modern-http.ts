@@ -19,15 +19,20 @@ interface CallerInfo extends AuthInfo {
 }
 
 /**
- * Whether a POST body claims the 2026-07-28 protocol: a single JSON-RPC message whose `_meta` names
- * its protocol version (the per-request envelope). Anything else, batches and `initialize` included,
- * is 2025-era traffic and keeps its sessions. The SDK's own `isLegacyRequest` answers the same
+ * Whether a POST belongs to the 2026-07-28 protocol: a single JSON-RPC message whose `_meta` names
+ * its protocol version (the per-request envelope), or one sent under an `MCP-Protocol-Version`
+ * header naming a 2026 revision without that envelope (the modern path refuses it with -32602 and
+ * the request's id, as the SDK's own classification does). Anything else, batches and `initialize`
+ * included, is 2025-era traffic and keeps its sessions. The SDK's `isLegacyRequest` answers the same
  * question, but wants a web Request built first, which every legacy request would pay for.
  */
-export function claimsModernEra(body: unknown): boolean {
+export function claimsModernEra(body: unknown, req?: IncomingMessage): boolean {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
-  const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
-  return meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta;
+  const message = body as { method?: unknown; params?: { _meta?: unknown } };
+  const meta = message.params?._meta;
+  if (meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta) return true;
+  const version = req?.headers['mcp-protocol-version'];
+  return typeof message.method === 'string' && typeof version === 'string' && isModernRevision(version.trim());
 }
 
 /** A GET or DELETE without a session that says it speaks a 2026 revision: the modern path answers it (405). */
