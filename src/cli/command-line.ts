@@ -54,6 +54,7 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_SEARCH_TIMEOUT_SECONDS     grep/glob timeout when a call gives none
   MCP_FS_SEARCH_MAX_RESULTS         grep/glob result cap when a call gives none
   MCP_FS_SEARCH_IGNORE              gitignore or none: what grep/glob/deep listings skip by default
+  MCP_FS_SEARCH_INDEX               auto or off: a per-root trigram index narrows what grep reads
   MCP_FS_SESSIONS_IDLE_TIMEOUT_SECONDS  an HTTP session idle this long is closed
   MCP_FS_SESSIONS_MAX               open HTTP sessions in all (across replicas)
   MCP_FS_SESSIONS_MAX_PER_PRINCIPAL open HTTP sessions per principal
@@ -65,6 +66,8 @@ Environment variables (a flag wins over the variable, the variable over the conf
   MCP_FS_JOURNAL_MAX_FILE_BYTES     a larger before-image is not kept (that change is not undoable)
   MCP_FS_JOURNAL_RETENTION_HOURS    changes older than this are forgotten
   MCP_FS_JOURNAL_REDIS_KEY_PREFIX   with MCP_FS_SESSION_STORE_URL: the journal's Redis key prefix (one per deployment)
+  MCP_FS_CONFIRM_ENABLED            ask the person (elicitation) before a change the journal cannot undo (true/false)
+  MCP_FS_CONFIRM_TIMEOUT_S          seconds to wait for that answer; unanswered, nothing changes (DECLINED)
   MCP_FS_AUTH_MODE                  HTTP authentication: none, tokens or oauth
   MCP_FS_AUTH_ALLOW_UNAUTHENTICATED true: allow mode none on a non-loopback host
   MCP_FS_AUTH_TOKENS                mode tokens: JSON list of {name, sha256, roots?, read_only?}
