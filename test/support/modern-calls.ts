@@ -1,4 +1,12 @@
-import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+/** A v2 SDK client pinned to 2026-07-28 over Streamable HTTP (connect() fails against a 2025-only server), with a bearer token when given. */
+export async function modernHttpClient(url: string, bearer?: string, name = 'modern-test'): Promise<ModernClient> {
+  const client = new ModernClient({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const requestInit = bearer === undefined ? undefined : { headers: { authorization: `Bearer ${bearer}` } };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
+  return client;
+}
 
 export interface ModernOutcome {
   readonly isError: boolean;

@@ -5,15 +5,20 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 
-/** The built server (dist/) over stdio with `config` written into `dir`; close the client to stop it. */
-export async function stdioClient(dir: string, config: string, name = 'stdio-test'): Promise<Client> {
+/** How both SDK generations spawn the built server over stdio, its config written into `dir`. */
+async function serverParameters(dir: string, config: string) {
   await writeFile(join(dir, 'config.yaml'), config);
-  const transport = new StdioClientTransport({
+  return {
     command: process.execPath,
     args: [join(process.cwd(), 'dist', 'main.js'), '--stdio', '--config', join(dir, 'config.yaml')],
     env: { PATH: process.env.PATH ?? '', MCP_FS_LOG_LEVEL: 'error' },
-    stderr: 'ignore',
-  });
+    stderr: 'ignore' as const,
+  };
+}
+
+/** The built server (dist/) over stdio with `config` written into `dir`; close the client to stop it. */
+export async function stdioClient(dir: string, config: string, name = 'stdio-test'): Promise<Client> {
+  const transport = new StdioClientTransport(await serverParameters(dir, config));
   const client = new Client({ name, version: '1' });
   await client.connect(transport);
   return client;
@@ -24,13 +29,7 @@ export async function stdioClient(dir: string, config: string, name = 'stdio-tes
  * (on a sibling process, as the SDK does) before it opens the session; a pin speaks 2026-07-28 only.
  */
 export async function modernStdioClient(dir: string, config: string, mode: 'auto' | { pin: '2026-07-28' } = { pin: '2026-07-28' }): Promise<ModernClient> {
-  await writeFile(join(dir, 'config.yaml'), config);
-  const transport = new ModernStdioTransport({
-    command: process.execPath,
-    args: [join(process.cwd(), 'dist', 'main.js'), '--stdio', '--config', join(dir, 'config.yaml')],
-    env: { PATH: process.env.PATH ?? '', MCP_FS_LOG_LEVEL: 'error' },
-    stderr: 'ignore',
-  });
+  const transport = new ModernStdioTransport(await serverParameters(dir, config));
   const client = new ModernClient({ name: 'modern-stdio-test', version: '1' }, { versionNegotiation: { mode } });
   await client.connect(transport);
   return client;

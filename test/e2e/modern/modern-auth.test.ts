@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import { modernHttpClient } from '../../support/modern-calls.js';
 import { sha256Hex } from '../../support/raw-mcp.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
@@ -13,9 +14,7 @@ describe('2026-07-28 requests behind auth.mode tokens', () => {
   const clients: ModernClient[] = [];
 
   async function connect(bearer?: string): Promise<ModernClient> {
-    const client = new ModernClient({ name: 'modern-auth', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    const headers = bearer ? { authorization: `Bearer ${bearer}` } : undefined;
-    await client.connect(new ModernHttpTransport(new URL(server.url), { requestInit: { headers } }));
+    const client = await modernHttpClient(server.url, bearer, 'modern-auth');
     clients.push(client);
     return client;
   }

@@ -1,15 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client as ModernClient } from '@modelcontextprotocol/client';
-import { StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import { modernHttpClient } from '../../support/modern-calls.js';
 import { useTestServer } from '../../support/live-server.js';
 
-/** A v2 SDK client that speaks 2026-07-28 only: connect() fails against a server that cannot. */
-async function modernClient(url: string): Promise<ModernClient> {
-  const client = new ModernClient({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernHttpTransport(new URL(url)));
-  return client;
-}
+const modernClient = (url: string) => modernHttpClient(url);
 
 describe('MCP 2026-07-28 over HTTP, beside 2025-era sessions on the same endpoint', () => {
   const live = useTestServer();

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import { modernHttpClient } from '../../support/modern-calls.js';
 import type { Container } from 'inversify';
 import { RedisChangeFeed } from '../../../src/adapters/outbound/feed/redis-change-feed.js';
 import { InMemoryFileWatcher } from '../../../src/adapters/outbound/watch/in-memory-file-watcher.js';
@@ -12,11 +13,7 @@ import { startTestServer, type TestServer } from '../../support/server.js';
 // Redis change feed (B's watcher is blind to the disk, so nothing else can tell it).
 const describeWithRedis = redisSuite('test/e2e/modern/modern-listen-replicas.test.ts', 'subscriptions/listen across replicas through Redis');
 
-async function modernClient(url: string): Promise<ModernClient> {
-  const client = new ModernClient({ name: 'modern-replicas', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernHttpTransport(new URL(url)));
-  return client;
-}
+const modernClient = (url: string) => modernHttpClient(url, undefined, 'modern-replicas');
 
 describeWithRedis('subscriptions/listen on two replicas sharing a Redis', () => {
   let redis: RedisProcess;

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import { modernHttpClient } from '../../support/modern-calls.js';
 import { sample } from '../../support/metrics.js';
 import { sha256Hex } from '../../support/raw-mcp.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
@@ -10,11 +11,7 @@ import { startTestServer, type TestServer } from '../../support/server.js';
 const ALICE = 'alice-listen-token-51c9';
 const DOCS = 'docs-listen-token-a07e';
 
-async function modernClient(url: string, bearer: string): Promise<ModernClient> {
-  const client = new ModernClient({ name: 'modern-listen', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernHttpTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
-  return client;
-}
+const modernClient = (url: string, bearer: string) => modernHttpClient(url, bearer, 'modern-listen');
 
 /** Every URI a client is told of through notifications/resources/updated, in order. */
 function heard(client: ModernClient): string[] {

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { sha256Hex } from '../../support/raw-mcp.js';
-import { handleOf, modernCall } from '../../support/modern-calls.js';
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import { handleOf, modernCall, modernHttpClient } from '../../support/modern-calls.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { modernStdioClient } from '../../support/stdio-client.js';
 
@@ -12,11 +12,7 @@ import { modernStdioClient } from '../../support/stdio-client.js';
 const ALICE = 'alice-token-3f9c2d';
 const BOB = 'bob-token-8e1a7b';
 
-async function modernClient(url: string, bearer: string): Promise<ModernClient> {
-  const client = new ModernClient({ name: 'handles-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernHttpTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
-  return client;
-}
+const modernClient = (url: string, bearer: string) => modernHttpClient(url, bearer, 'handles-test');
 
 describe('state handles for 2026-07-28 clients over HTTP', () => {
   let server: TestServer;
