@@ -128,12 +128,13 @@ describe('2026-07-28 clients get the same over stdio (cancellation by notificati
     dir = await mkdtemp(join(tmpdir(), 'mcpfs-modern-surface-'));
     await mkdir(join(dir, 'workspace'));
     await seed(join(dir, 'workspace'));
-    config = ['log_level: error', 'roots:', '  - name: workspace', `    path: ${JSON.stringify(join(dir, 'workspace'))}`, '    allowed_tools: ["*"]', `journal: { dir: ${JSON.stringify(join(dir, 'journal'))} }`, ''].join('\n');
+    config = ['roots:', '  - name: workspace', `    path: ${JSON.stringify(join(dir, 'workspace'))}`, '    allowed_tools: ["*"]', `journal: { dir: ${JSON.stringify(join(dir, 'journal'))} }`, ''].join('\n');
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('answers resources, templates, reads, completions, progress and cancellation', async () => {
-    const modern = await modernStdioClient(dir, config);
+    const logLines: string[] = [];
+    const modern = await modernStdioClient(dir, config, { pin: '2026-07-28' }, (line) => logLines.push(line));
     const legacy = await stdioClient(dir, config);
     try {
       const modernSurface = await surfaceOf(modern);
@@ -141,6 +142,11 @@ describe('2026-07-28 clients get the same over stdio (cancellation by notificati
       expect(modernSurface.read).toEqual(['a note\n']);
       const reports = await progressThenCancel(modern);
       expect(reports.length).toBeGreaterThanOrEqual(2);
+      // The server stopped hashing: its call log says the call ended cancelled, not that it ran on.
+      await eventually(
+        () => logLines.some((line) => line.includes('"tool call"') && line.includes('"hash_file"') && line.includes('"cancelled"')),
+        'hash_file logged as cancelled over stdio',
+      );
     } finally {
       await modern.close();
       await legacy.close();
