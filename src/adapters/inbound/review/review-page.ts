@@ -6,11 +6,11 @@ export const REVIEW_PAGE_PATH = '/changes';
 const PAGE_FILE = 'changes-page.html';
 
 /**
- * The page's one file, beside this module: src/ under ts-jest, dist/ under tsc; the bundle's chunks
- * (dist/chunks/) and dist/main.js find the copy scripts/build.mjs puts in dist/review/.
+ * One of the page's files, beside this module: src/ under ts-jest, dist/ under tsc; the bundle's chunks
+ * (dist/chunks/) and dist/main.js find the copies scripts/build.mjs puts in dist/review/.
  */
-function readPage(): string {
-  const candidates = [`./${PAGE_FILE}`, `../review/${PAGE_FILE}`, `./review/${PAGE_FILE}`];
+export function readReviewFile(file: string): string {
+  const candidates = [`./${file}`, `../review/${file}`, `./review/${file}`];
   for (const candidate of candidates) {
     try {
       return readFileSync(new URL(candidate, import.meta.url), 'utf8');
@@ -18,8 +18,10 @@ function readPage(): string {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  throw new Error(`${PAGE_FILE} is missing next to the server's code (npm run build copies it)`);
+  throw new Error(`${file} is missing next to the server's code (npm run build copies it)`);
 }
+
+export const readPage = (): string => readReviewFile(PAGE_FILE);
 
 /**
  * Security: the page runs only its own inline script (by hash) and talks only to its own origin; it
