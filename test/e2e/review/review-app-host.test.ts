@@ -82,6 +82,8 @@ describe('the review app inside a host (Chromium)', () => {
     await expect(app.getByLabel('Root').inputValue()).resolves.toBe('workspace');
     const body = app.locator('body');
     await expect(body.evaluate((node) => getComputedStyle(node).backgroundColor)).resolves.toBe('rgb(1, 2, 3)');
+    // The host's theme (dark) picks the page's own dark colours where the host sets no variable, whatever the browser prefers.
+    await expect(app.locator('.meta').first().evaluate((node) => getComputedStyle(node).color)).resolves.toBe('rgb(169, 175, 184)');
     await expect(body.evaluate((node) => node.ownerDocument.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(400);
     await expect(app.getByRole('region', { name: 'workspace/notes.txt' }).getByRole('listitem').count()).resolves.toBe(2);
     await expect(body.textContent()).resolves.not.toContain('bobs-secret');
