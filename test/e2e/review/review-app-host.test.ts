@@ -48,6 +48,10 @@ describe('the review app inside a host (Chromium)', () => {
     const frame = await page.locator('#app').boundingBox();
     await page.mouse.click(frame!.x + middle.x, frame!.y + middle.y);
   };
+  const styleOf = (target: Locator) => target.evaluate((node) => {
+    const { backgroundColor, color } = (globalThis as unknown as { getComputedStyle(element: unknown): { backgroundColor: string; color: string } }).getComputedStyle(node);
+    return { backgroundColor, color };
+  });
   const idOf = async (path: string) => ((await modernCall(alice, 'list_changes', { root: 'workspace', path, limit: 1 })).structured as { changes: { id: string }[] }).changes[0].id;
 
   beforeAll(async () => {
@@ -81,9 +85,9 @@ describe('the review app inside a host (Chromium)', () => {
   it("opens on the tool call's filters, themed by the host, 400 px wide, with the caller's changes only and no network", async () => {
     await expect(app.getByLabel('Root').inputValue()).resolves.toBe('workspace');
     const body = app.locator('body');
-    await expect(body.evaluate((node) => getComputedStyle(node).backgroundColor)).resolves.toBe('rgb(1, 2, 3)');
+    await expect(styleOf(body)).resolves.toMatchObject({ backgroundColor: 'rgb(1, 2, 3)' });
     // The host's theme (dark) picks the page's own dark colours where the host sets no variable, whatever the browser prefers.
-    await expect(app.locator('.meta').first().evaluate((node) => getComputedStyle(node).color)).resolves.toBe('rgb(169, 175, 184)');
+    await expect(styleOf(app.locator('.meta').first())).resolves.toMatchObject({ color: 'rgb(169, 175, 184)' });
     await expect(body.evaluate((node) => node.ownerDocument.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(400);
     await expect(app.getByRole('region', { name: 'workspace/notes.txt' }).getByRole('listitem').count()).resolves.toBe(2);
     await expect(body.textContent()).resolves.not.toContain('bobs-secret');

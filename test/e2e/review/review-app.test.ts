@@ -111,4 +111,15 @@ describe('review_changes over stdio (both SDK generations)', () => {
       await legacy.close();
     }
   });
+
+  it('serves the app alone as resources when only the changes toolset is on', async () => {
+    const client = await stdioClient(dir, config.replace('log_level: error', 'log_level: error\ntoolsets: [changes]'));
+    try {
+      expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([APP_URI]);
+      expectTheApp(await appSurface(client));
+      await expect(client.readResource({ uri: 'mcpfs://workspace/a.txt' })).rejects.toMatchObject({ data: { uri: 'mcpfs://workspace/a.txt' } });
+    } finally {
+      await client.close();
+    }
+  });
 });

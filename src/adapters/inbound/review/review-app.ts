@@ -1,4 +1,4 @@
-import { readPage, readReviewFile } from './review-page.js';
+import { readPage, readReviewFile } from './review-files.js';
 
 /** The review app's UI resource (MCP Apps, issue 30.1), linked from review_changes' `_meta.ui`. */
 export const REVIEW_APP_URI = 'ui://mcp-filesystem/review';

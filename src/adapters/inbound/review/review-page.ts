@@ -1,27 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
+import { readPage } from './review-files.js';
 
 export const REVIEW_PAGE_PATH = '/changes';
-const PAGE_FILE = 'changes-page.html';
-
-/**
- * One of the page's files, beside this module: src/ under ts-jest, dist/ under tsc; the bundle's chunks
- * (dist/chunks/) and dist/main.js find the copies scripts/build.mjs puts in dist/review/.
- */
-export function readReviewFile(file: string): string {
-  const candidates = [`./${file}`, `../review/${file}`, `./review/${file}`];
-  for (const candidate of candidates) {
-    try {
-      return readFileSync(new URL(candidate, import.meta.url), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new Error(`${file} is missing next to the server's code (npm run build copies it)`);
-}
-
-export const readPage = (): string => readReviewFile(PAGE_FILE);
 
 /**
  * Security: the page runs only its own inline script (by hash) and talks only to its own origin; it
