@@ -52,6 +52,8 @@ export class McpResourceHandler {
     })));
     server.setRequestHandler('resources/read', (request) => {
       const { uri } = request.params;
+      // Security: an app's document holds no data (what it shows comes through tools/call, under the
+      // session's grant), so it is read outside the principal's scope, the same for everyone.
       return apps?.owns(uri) ? apps.read(uri) : asPrincipal(() => this.read(uri, sessionId));
     });
   }
