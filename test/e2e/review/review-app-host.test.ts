@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
@@ -11,6 +12,7 @@ import { startTestServer, type TestServer } from '../../support/server.js';
 // minimal host page (test/fixtures/app-host.html), in Debian's Chromium, bridged to the real server
 // with the v2 client: the page relays the app's tools/call through it.
 const APP_URI = 'ui://mcp-filesystem/review';
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const ALICE = 'alice-app-host-token-0123';
 const BOB = 'bob-app-host-token-0123';
 
@@ -95,6 +97,17 @@ describe('the review app inside a host (Chromium)', () => {
     expect(undoNames.length).toBeGreaterThan(0);
     expect(undoNames.filter((name) => !name.startsWith('Undo'))).toEqual([]);
     expect(requests).toEqual([]);
+  });
+
+  it('axe-core finds no serious or critical violation in the app as the host shows it (dark, 400 px)', async () => {
+    const frame = page.frames().find((candidate) => candidate.parentFrame() === page.mainFrame())!;
+    // Inline, as the app's CSP allows only inline scripts.
+    await frame.addScriptTag({ content: await readFile(AXE_SOURCE, 'utf8') });
+    const violations = await frame.evaluate(async () => {
+      const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
+      return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
+    });
+    expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([]);
   });
 
   it('Undo shows the dry run, restores the file on disk through undo_changes, and tells the model what was taken back', async () => {
