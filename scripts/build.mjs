@@ -106,8 +106,8 @@ await build({
 
 // The /changes page is one HTML file read at start-up: beside tsc's review module, and in dist/review/
 // for the bundle (its chunks look in ../review/, dist/main.js in ./review/).
-const REVIEW_PAGE = 'src/adapters/inbound/review/changes-page.html';
+// The MCP App is that page with app-bridge.html (its data source through the host) put in front of its script.
 for (const dir of ['dist/review', 'dist/adapters/inbound/review']) {
   mkdirSync(dir, { recursive: true });
-  copyFileSync(REVIEW_PAGE, `${dir}/changes-page.html`);
+  for (const file of ['changes-page.html', 'app-bridge.html']) copyFileSync(`src/adapters/inbound/review/${file}`, `${dir}/${file}`);
 }

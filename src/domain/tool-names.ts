@@ -5,7 +5,7 @@ export type Toolset = (typeof TOOLSETS)[number];
 /**
  * Who may use a tool: `allowlisted` tools have an allowlist name of their own (spec 7.2, config
  * `allowed_tools`); `always` tools are available on every root (list_roots, change_directory,
- * list_changes: it shows a caller only its own changes); `sharesWith` tools are governed by another
+ * list_changes and review_changes: they show a caller only its own changes); `sharesWith` tools are governed by another
  * tool's name (read_files reads exactly what read_file may read).
  */
 export type ToolPermission = 'allowlisted' | 'always' | { readonly sharesWith: string };
@@ -49,6 +49,7 @@ export const TOOL_CATALOG = {
   file_list: { toolset: 'repo', permission: 'allowlisted', readOnly: true },
   list_changes: { toolset: 'changes', permission: 'always', readOnly: true },
   undo_changes: { toolset: 'changes', permission: 'allowlisted', readOnly: false },
+  review_changes: { toolset: 'changes', permission: 'always', readOnly: true },
 } as const satisfies Record<string, ToolFacts>;
 
 export type ToolName = keyof typeof TOOL_CATALOG;

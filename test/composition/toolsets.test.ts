@@ -38,7 +38,7 @@ describe('toolsets', () => {
     expect(toolNames(['root'])).toContain('list_roots');
     expect(toolNames(['editor'])).toEqual(['change_directory', 'create_file', 'str_replace', 'view']);
     expect(toolNames(['repo'])).toEqual(['file_list', 'file_read', 'file_write']);
-    expect(toolNames(['changes'])).toEqual(['list_changes', 'undo_changes']);
+    expect(toolNames(['changes'])).toEqual(['list_changes', 'review_changes', 'undo_changes']);
     expect(toolNames()).toEqual(toolNames([...TOOLSETS]));
     expect(toolNames()).toEqual([...TOOL_NAMES].sort());
     for (const toolset of TOOLSETS) expect(toolNames([toolset])).toEqual(TOOL_NAMES.filter((name) => TOOL_CATALOG[name].toolset === toolset).sort());

@@ -139,7 +139,7 @@ describe('roots from the client (stdio, no DIR, no config)', () => {
     expect((await callTool(client, 'read_file', { root: 'docs', path: 'd.md' })).structured.content).toBe('# docs\n');
     // The working directory was in /app, which went away: it falls back to the first root.
     expect((await callTool(client, 'view', { path: 'd.md' })).isError).toBe(false);
-    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['mcpfs://docs/']);
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['mcpfs://docs/', 'ui://mcp-filesystem/review']);
 
     // The client stops sharing: no roots, every tool but list_roots answers NO_ROOTS.
     await started.share([]);

@@ -40,9 +40,9 @@ function resourceContract(context: () => { client: Client; hostPaths: string[] }
     expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'mcpfs://{root}/{+path}', name: 'file' })]);
   });
 
-  it('lists one resource per root that allows read_file, and no other', async () => {
+  it('lists one resource per root that allows read_file, and no other file resource; the review app with the journal on', async () => {
     const { resources } = await context().client.listResources();
-    expect(resources.map((resource) => resource.uri)).toEqual(['mcpfs://workspace/']);
+    expect(resources.map((resource) => resource.uri)).toEqual(['mcpfs://workspace/', 'ui://mcp-filesystem/review']);
   });
 
   it('reads a text file raw, with a mimeType from its extension', async () => {

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 /** Every tool that can remove or overwrite content a file or folder already has (MCP: destructiveHint true). */
 const DESTRUCTIVE_TOOLS = ['write_file', 'patch_file', 'str_replace', 'create_file', 'file_write', 'move', 'copy', 'remove_file', 'remove_folder', 'undo_changes'];
 /** Tools that change nothing on disk: the read-only allowlistable ones and the two always offered. */
-const NEVER_WRITING = [...READ_ONLY_TOOLS, 'read_files', 'list_roots', 'change_directory', 'list_changes'];
+const NEVER_WRITING = [...READ_ONLY_TOOLS, 'read_files', 'list_roots', 'change_directory', 'list_changes', 'review_changes'];
 const WRITER_TOKEN = 'writer-token-5c1e0f';
 const READER_TOKEN = 'reader-token-77ab2d';
 
@@ -64,15 +64,15 @@ describe('tools/list offers only what the session can use somewhere (HTTP)', () 
     await server.stop();
   });
 
-  it('lists the union of the roots\' allowlists plus list_roots, change_directory and (journal on) list_changes', async () => {
+  it('lists the union of the roots\' allowlists plus list_roots, change_directory and (journal on) list_changes and review_changes', async () => {
     const writer = await server.connect({ bearer: WRITER_TOKEN });
-    // undo_changes only where a root allows it (neither does here); list_changes wherever any tool is allowed.
-    expect(await names(writer)).toEqual(['change_directory', 'grep', 'list_changes', 'list_roots', 'read_file', 'read_files', 'view', 'write_file']);
+    // undo_changes only where a root allows it (neither does here); list_changes and review_changes wherever any tool is allowed.
+    expect(await names(writer)).toEqual(['change_directory', 'grep', 'list_changes', 'list_roots', 'read_file', 'read_files', 'review_changes', 'view', 'write_file']);
   });
 
   it('leaves out the writing tools for a read_only principal; calling one answers TOOL_NOT_ALLOWED, not "unknown tool"', async () => {
     const reader = await server.connect({ bearer: READER_TOKEN });
-    expect(await names(reader)).toEqual(['change_directory', 'grep', 'list_changes', 'list_roots', 'read_file', 'read_files', 'view']);
+    expect(await names(reader)).toEqual(['change_directory', 'grep', 'list_changes', 'list_roots', 'read_file', 'read_files', 'review_changes', 'view']);
     const write = await callTool(reader, 'write_file', { root: 'code', path: 'a.txt', content: 'x' });
     expect(write.isError).toBe(true);
     expect(write.text).toMatch(/^TOOL_NOT_ALLOWED: tool write_file is not allowed on any root this session may use/);

@@ -3,13 +3,15 @@ import { useTestServer } from '../support/live-server.js';
 
 // Every agent turn pays for tools/list: it is kept lean (issue 8), and this measures it.
 // Issue 19 §7: under 28 KB with every toolset on (it was 24 KB before issue 19's parameters).
-const TOOLS_LIST_BUDGET_BYTES = 28 * 1024;
+// Issue 30.1: 29 KB. The list sat 11 bytes under 28 KB (28,661); review_changes, the 26th tool, lists in
+// 853 bytes (no parameter descriptions it shares with list_changes, its changes' fields not repeated): 29,514.
+const TOOLS_LIST_BUDGET_BYTES = 29 * 1024;
 
 describe('tools/list size', () => {
   // Every toolset on: the change journal adds list_changes and undo_changes.
   const live = useTestServer({ journal: true });
 
-  it('lists every catalogued tool, journal on, in at most 28 KB of JSON', async () => {
+  it('lists every catalogued tool, journal on, in at most 29 KB of JSON', async () => {
     const listing = await live.client.listTools();
     expect(listing.tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
     const bytes = Buffer.byteLength(JSON.stringify(listing));

@@ -79,10 +79,11 @@ describe('auth.mode tokens (static bearer tokens, only their SHA-256 configured)
   it('a token scoped to a root lists and reads only that root as resources too', async () => {
     const client = await server.connect({ bearer: DOCS_TOKEN });
     const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.uri)).toEqual(['mcpfs://docs/']);
+    // The review app holds no data: every principal lists it.
+    expect(resources.map((resource) => resource.uri)).toEqual(['mcpfs://docs/', 'ui://mcp-filesystem/review']);
     await expect(client.readResource({ uri: 'mcpfs://workspace/a.txt' })).rejects.toThrow(/UNKNOWN_ROOT/);
     const all = await server.connect({ bearer: CI_TOKEN });
-    expect((await all.listResources()).resources.map((resource) => resource.uri).sort()).toEqual(['mcpfs://docs/', 'mcpfs://workspace/']);
+    expect((await all.listResources()).resources.map((resource) => resource.uri).sort()).toEqual(['mcpfs://docs/', 'mcpfs://workspace/', 'ui://mcp-filesystem/review']);
   });
 
   it('a read-only token gets TOOL_NOT_ALLOWED for every writing tool, and list_roots shows its narrowed allowlists', async () => {

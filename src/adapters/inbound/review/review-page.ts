@@ -1,25 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
+import { readPage } from './review-files.js';
 
 export const REVIEW_PAGE_PATH = '/changes';
-const PAGE_FILE = 'changes-page.html';
-
-/**
- * The page's one file, beside this module: src/ under ts-jest, dist/ under tsc; the bundle's chunks
- * (dist/chunks/) and dist/main.js find the copy scripts/build.mjs puts in dist/review/.
- */
-function readPage(): string {
-  const candidates = [`./${PAGE_FILE}`, `../review/${PAGE_FILE}`, `./review/${PAGE_FILE}`];
-  for (const candidate of candidates) {
-    try {
-      return readFileSync(new URL(candidate, import.meta.url), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new Error(`${PAGE_FILE} is missing next to the server's code (npm run build copies it)`);
-}
 
 /**
  * Security: the page runs only its own inline script (by hash) and talks only to its own origin; it

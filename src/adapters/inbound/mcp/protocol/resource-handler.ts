@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { inject, injectable } from 'inversify';
-import type { Server, ReadResourceResult } from '@modelcontextprotocol/server';
+import type { Server, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import { DomainError, errors } from '../../../../domain/errors.js';
 import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { ReadResource, type ResourceContent } from '../../../../domain/tools/read-resource.js';
+import type { McpAppResources } from './app-resources.js';
 import { JsonRpcError } from './json-rpc-error.js';
 import { mimeTypeOf } from './mime-types.js';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
@@ -29,7 +30,7 @@ export class McpResourceHandler {
    * Security: `asPrincipal` runs a handler with the session's principal, as tools/call is run, so
    * a principal limited to some roots neither lists nor reads the others through resources.
    */
-  register(server: Server, sessionId: string, asPrincipal: <T>(action: () => T) => T = (action) => action()): void {
+  register(server: Server, sessionId: string, asPrincipal: <T>(action: () => T) => T = (action) => action(), apps?: McpAppResources): void {
     server.setRequestHandler('resources/templates/list', () => ({
       resourceTemplates: [
         {
@@ -41,15 +42,20 @@ export class McpResourceHandler {
       ],
     }));
     server.setRequestHandler('resources/list', () => asPrincipal(() => ({
-      resources: this.resources.roots().map((name) => ({
+      resources: this.resources.roots().map((name): Resource => ({
         uri: `${RESOURCE_SCHEME}://${name}/`,
         name,
         title: `Root ${name}`,
         description: `The top directory of root ${name}.`,
         mimeType: 'text/plain',
-      })),
+      })).concat(apps?.list() ?? []),
     })));
-    server.setRequestHandler('resources/read', (request) => asPrincipal(() => this.read(request.params.uri, sessionId)));
+    server.setRequestHandler('resources/read', (request) => {
+      const { uri } = request.params;
+      // Security: an app's document holds no data (what it shows comes through tools/call, under the
+      // session's grant), so it is read outside the principal's scope, the same for everyone.
+      return apps?.owns(uri) ? apps.read(uri) : asPrincipal(() => this.read(uri, sessionId));
+    });
   }
 
   private async read(uri: string, sessionId: string): Promise<ReadResourceResult> {

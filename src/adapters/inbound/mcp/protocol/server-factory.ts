@@ -19,6 +19,7 @@ import { CACHE_HINTS } from './cache-hints.js';
 import { ClientRoots } from './client-roots.js';
 import { McpCompletionHandler } from './completions.js';
 import { McpResourceHandler } from './resource-handler.js';
+import { APPS_EXTENSION, McpAppResources } from './app-resources.js';
 import { McpSubscriptionHandler } from './subscriptions.js';
 import { type FailedCall, requestFailureLog, SessionLog } from './session-log.js';
 import type { ToolCallObserver } from '../../../shared/metrics.port.js';
@@ -66,6 +67,7 @@ export class McpServerFactory {
     @inject(McpSubscriptionHandler) @optional() private readonly subscriptions?: McpSubscriptionHandler,
     @inject(StateHandles) @optional() private readonly handles?: StateHandles,
     @inject(MCP_TOKENS.Confirmation) @optional() private readonly confirmation?: ElicitingConfirmation,
+    @inject(McpAppResources) @optional() private readonly apps?: McpAppResources,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of withUndoNotes(definitions ?? [], authors !== undefined)) {
@@ -83,14 +85,22 @@ export class McpServerFactory {
     const server = new Server(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: {}, logging: {}, ...(this.resources ? { resources: { listChanged: true, ...(this.subscriptions ? { subscribe: true } : {}) } } : {}), ...(this.completions ? { completions: {} } : {}) },
+        capabilities: {
+          tools: {},
+          logging: {},
+          ...(this.resources ? { resources: { listChanged: true, ...(this.subscriptions ? { subscribe: true } : {}) } } : this.apps ? { resources: {} } : {}),
+          ...(this.completions ? { completions: {} } : {}),
+          // MCP Apps: review_changes links a UI resource that hosts which render apps show.
+          ...(this.apps ? { extensions: { [APPS_EXTENSION]: {} } } : {}),
+        },
         instructions: INSTRUCTIONS,
         cacheHints: CACHE_HINTS,
       },
     );
     const log = SessionLog.attach(server);
     const asPrincipal = <T>(action: () => T): T => this.principals.run(principal, action);
-    this.resources?.register(server, sessionId, asPrincipal);
+    if (this.resources) this.resources.register(server, sessionId, asPrincipal, this.apps);
+    else this.apps?.register(server);
     this.completions?.register(server, { id: sessionId, principal: principal.name, log, asPrincipal });
     this.clientRoots?.attach(server, log);
     this.subscriptions?.register(server, sessionId, principal.name, asPrincipal);

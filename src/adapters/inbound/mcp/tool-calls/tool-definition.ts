@@ -74,6 +74,8 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape> {
   readonly annotations: ToolAnnotations;
   /** Takes a `handle` (2026-07-28 state without sessions): see protocol/state-handles.ts. */
   readonly stateHandle?: HandleUse;
+  /** Listed as the tool's `_meta` (e.g. an MCP App's `ui.resourceUri`). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   /**
    * The text blocks the model reads, rendered from the structured result (e.g. read_file's raw
    * content plus a continuation note). Without it the text block is the result as compact JSON.

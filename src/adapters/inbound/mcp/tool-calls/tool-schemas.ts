@@ -73,6 +73,7 @@ function listing(definition: ToolDefinition, input: z.ZodObject): Tool {
     inputSchema: without(jsonSchema(input, 'input'), SAFE_INTEGER_BOUNDS),
     annotations: listedAnnotations(definition.annotations),
   };
+  if (definition.meta) tool._meta = { ...definition.meta };
   // The listed schema comes from the declared shape, not from `closed`, whose clones carry no descriptions.
   if (definition.outputSchema) tool.outputSchema = without(jsonSchema(z.object(definition.outputSchema), 'output'), OUTPUT_LEFT_OUT);
   return tool;

@@ -19,6 +19,7 @@ import { permissionsFileSpec } from '../tools/permissions-file.tool.js';
 import { readFileSpec } from '../tools/read-file.tool.js';
 import { readFilesSpec } from '../tools/read-files.tool.js';
 import { removeFileSpec } from '../tools/remove-file.tool.js';
+import { reviewChangesSpec } from '../tools/review-changes.tool.js';
 import { removeFolderSpec } from '../tools/remove-folder.tool.js';
 import { statFileSpec } from '../tools/stat-file.tool.js';
 import { strReplaceSpec } from '../tools/str-replace.tool.js';
@@ -53,6 +54,7 @@ const SPECS: { readonly [Name in ToolName]: ToolSpec } = {
   file_list: fileListSpec,
   list_changes: listChangesSpec,
   undo_changes: undoChangesSpec,
+  review_changes: reviewChangesSpec,
 };
 
 /** Every tool's spec, in the catalog's order (the order of tools/list). */

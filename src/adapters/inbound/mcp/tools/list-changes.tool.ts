@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_LIST_LIMIT, ListChanges } from '../../../../domain/changes/list-changes.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
-import { toolSpec } from '../tool-calls/tool-spec.js';
+import { toolSpec, type ToolServices } from '../tool-calls/tool-spec.js';
 import { changeSchema } from './change-schemas.js';
 
 export function listChangesTool(listChanges: ListChanges): ToolDefinition {
@@ -30,9 +30,14 @@ export function listChangesTool(listChanges: ListChanges): ToolDefinition {
   });
 }
 
+/** review_changes lists through a ListChanges of its own, built the same way. */
+export function listChangesOf(services: ToolServices): ListChanges {
+  return new ListChanges(services.journal, services.paths, services.principals, services.changeContents, services.settings, services.snapshots);
+}
+
 export const listChangesSpec = toolSpec({
   name: 'list_changes',
   useCase: ListChanges,
-  create: (services) => new ListChanges(services.journal, services.paths, services.principals, services.changeContents, services.settings, services.snapshots),
+  create: listChangesOf,
   definition: listChangesTool,
 });
