@@ -4,7 +4,7 @@ import type { ContentHasher } from '../ports/content-hasher.port.js';
 import type { EntryStat, FileSystemPort, FileVersion, ReadableFile, WriteMode, WriteResult } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import { atNamespacePath, type Namespace } from '../namespace.js';
-import { encodeUtf8, readRange } from './file-text.js';
+import { encodeUtf8, readRange, utf8Length } from './file-text.js';
 
 const UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
 
@@ -82,6 +82,9 @@ export function sha256(hasher: ContentHasher, bytes: Uint8Array): string {
 
 /** The content of a whole-file write as UTF-8, refused over max_file_size before anything is touched. */
 export function contentBytes(content: string, display: string, maxFileSize: number): Uint8Array {
+  // UTF-8 spends at least a byte on each UTF-16 unit: a longer string is refused without encoding it
+  // (a 60 MB refusal allocated 60 MB more just to be measured).
+  if (content.length > maxFileSize) throw fileTooLarge(display, utf8Length(content), maxFileSize, 'content');
   const bytes = encodeUtf8(content);
   if (bytes.length > maxFileSize) throw fileTooLarge(display, bytes.length, maxFileSize, 'content');
   return bytes;

@@ -189,6 +189,21 @@ export function encodeUtf8(text: string): Uint8Array {
   return utf8.encode(text);
 }
 
+/** The bytes encodeUtf8(text) would give, counted without allocating them (a lone surrogate encodes as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      index += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 /** Strict UTF-8 (a BOM is kept as U+FEFF so a rewrite keeps it); null when the bytes are not UTF-8 text. */
 export function decodeUtf8(bytes: Uint8Array): string | null {
   try {

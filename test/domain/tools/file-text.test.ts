@@ -7,6 +7,7 @@ import {
   readLineWindow,
   readRange,
   toBase64,
+  utf8Length,
 } from '../../../src/domain/tools/file-text.js';
 
 /** A ReadableFile over bytes that records every read, so tests can check how a file was consumed. */
@@ -125,5 +126,13 @@ describe('readLineWindow', () => {
     const window = await readLineWindow(new RecordingFile(text('aaaa\nbbbb\ncccc\n')), 1, undefined, 12);
     expect(decode(window.bytes)).toBe('aaaa\nbbbb\n');
     expect(window).toMatchObject({ linesReturned: 2, linesTotal: 3, budgetExhausted: true });
+  });
+});
+
+describe('utf8Length', () => {
+  it('counts the bytes encodeUtf8 gives, lone surrogates as U+FFFD, without encoding', () => {
+    for (const sample of ['', 'abc', 'é', '€uro', '😀 smile', 'a\ud800b', '\udc00', 'x\ud83d', '\u0001'.repeat(5)]) {
+      expect(utf8Length(sample)).toBe(new TextEncoder().encode(sample).length);
+    }
   });
 });

@@ -32,6 +32,9 @@ describe('file_write', () => {
     const world = editorWorld({ settings: { maxFileSize: 2 } });
     world.fs.seedDirectory('/ws/d');
     expect((await domainError(world.fileWrite.execute({ sessionId: 's1', path: 'a.txt', content: 'abc' }))).code).toBe('FILE_TOO_LARGE');
+    // Refused before it is encoded, yet the message names its UTF-8 size: 1 + 2 + 4 bytes, and 2 bytes in one UTF-16 unit over the limit.
+    expect((await domainError(world.fileWrite.execute({ sessionId: 's1', path: 'a.txt', content: 'aé😀' }))).toClientText()).toContain('is 7 bytes');
+    expect((await domainError(world.fileWrite.execute({ sessionId: 's1', path: 'a.txt', content: 'aé' }))).toClientText()).toContain('is 3 bytes');
     expect((await domainError(world.fileWrite.execute({ sessionId: 's1', path: 'd', content: 'a' }))).code).toBe('IS_A_DIRECTORY');
     expect((await domainError(world.fileWrite.execute({ sessionId: 's1', path: '/readonly/a', content: 'a' }))).toClientText()).toBe(
       'TOOL_NOT_ALLOWED: tool file_write not allowed on root readonly',
