@@ -5,7 +5,8 @@
 // server never runs costs most of the rest. tsc still emits dist/ (scripts import its modules) and
 // typechecks; esbuild only transpiles, so every injected parameter must say @inject(TOKEN) explicitly
 // (no emitted decorator metadata is relied on).
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
@@ -80,6 +81,27 @@ const lazyRequires = {
   },
 };
 
+// The tool registry (tool-calls/tool-specs.ts) finds every `*.tool.ts` in tools/ with readdir and a
+// dynamic import, which a bundle cannot follow. Here the module becomes static imports of the same
+// files (read at bundle time, so a new tool file needs no list either), handed to the same check.
+const TOOL_SPECS_MODULE = /\/src\/adapters\/inbound\/mcp\/tool-calls\/tool-specs\.ts$/;
+const discoveredTools = {
+  name: 'discovered-tools',
+  setup(build) {
+    build.onLoad({ filter: TOOL_SPECS_MODULE }, (args) => {
+      const resolveDir = dirname(args.path);
+      const files = readdirSync(join(resolveDir, '../tools')).filter((file) => /\.tool\.ts$/.test(file)).sort();
+      if (files.length === 0) throw new Error('discovered-tools: no *.tool.ts file in tools/');
+      const contents = [
+        "import { specsFromModules } from './tool-registry.ts';",
+        ...files.map((file, index) => `import * as tool${index} from '../tools/${file}';`),
+        `export const TOOL_SPECS = specsFromModules([${files.map((file, index) => `['${file}', tool${index}]`).join(', ')}]);`,
+      ].join('\n');
+      return { contents, loader: 'ts', resolveDir };
+    });
+  },
+};
+
 // Chunk names carry a content hash: drop the last build's so dist/ ships only what main.js imports.
 rmSync('dist/chunks', { recursive: true, force: true });
 
@@ -100,7 +122,7 @@ await build({
   // Smaller source is faster to parse at every start; keepNames keeps class names in logs and errors.
   minify: true,
   keepNames: true,
-  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess, lazyRequires],
+  plugins: [englishOnlyZod, lazyAjvProvider, globalProcess, lazyRequires, discoveredTools],
   logLevel: 'warning',
 });
 

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { READ_ONLY_TOOLS, TOOL_NAMES } from '../../src/domain/tool-names.js';
+import { TOOL_CATALOG, TOOL_NAMES } from '../../src/domain/tool-names.js';
 import { callTool } from '../support/mcp.js';
 import { sha256Hex } from '../support/raw-mcp.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /** Every tool that can remove or overwrite content a file or folder already has (MCP: destructiveHint true). */
 const DESTRUCTIVE_TOOLS = ['write_file', 'patch_file', 'str_replace', 'create_file', 'file_write', 'move', 'copy', 'remove_file', 'remove_folder', 'undo_changes'];
-/** Tools that change nothing on disk: the read-only allowlistable ones and the two always offered. */
-const NEVER_WRITING = [...READ_ONLY_TOOLS, 'read_files', 'list_roots', 'change_directory', 'list_changes', 'review_changes'];
+/** Tools that change nothing on disk (the catalog's read-only ones, allowlistable or always offered). */
+const NEVER_WRITING: readonly string[] = TOOL_NAMES.filter((name) => TOOL_CATALOG[name].readOnly);
 const WRITER_TOKEN = 'writer-token-5c1e0f';
 const READER_TOKEN = 'reader-token-77ab2d';
 

@@ -1,7 +1,9 @@
+import { readdirSync } from 'node:fs';
 import { Container } from 'inversify';
 import { z } from 'zod';
 import { READ_ONLY, defineTool } from '../../../../../src/adapters/inbound/mcp/tool-calls/tool-definition.js';
 import { toolSpec, type ToolServices } from '../../../../../src/adapters/inbound/mcp/tool-calls/tool-spec.js';
+import { TOOL_FILE, specsFromModules } from '../../../../../src/adapters/inbound/mcp/tool-calls/tool-registry.js';
 import { TOOL_SPECS } from '../../../../../src/adapters/inbound/mcp/tool-calls/tool-specs.js';
 import { InMemoryFileSystem } from '../../../../../src/adapters/outbound/in-memory-file-system.js';
 import { toolSpecsModule } from '../../../../../src/composition/modules/tool-specs.module.js';
@@ -53,6 +55,25 @@ describe('tool specs', () => {
   it('hold one spec per catalogued tool, in the catalog order, each building the definition of its own name', () => {
     expect(TOOL_SPECS.map((spec) => spec.name)).toEqual(TOOL_NAMES);
     expect(new Set(TOOL_SPECS.map((spec) => spec.useCase)).size).toBe(TOOL_SPECS.length);
+  });
+
+  it('are discovered: every *.tool.ts file in tools/ is one registered spec, named after its file', () => {
+    const files = readdirSync('src/adapters/inbound/mcp/tools').filter((file) => TOOL_FILE.test(file));
+    expect(files.sort()).toEqual(TOOL_SPECS.map((spec) => `${spec.name.replaceAll('_', '-')}.tool.ts`).sort());
+  });
+
+  it('fail loudly, naming the file, when a spec file exports no spec, two specs, or an uncatalogued tool', () => {
+    const all = TOOL_SPECS.map((spec, index) => [`tool${index}.tool.ts`, { spec }] as const);
+    expect(specsFromModules(all)).toEqual(TOOL_SPECS);
+    expect(() => specsFromModules([...all, ['touch.tool.ts', { touchTool: () => undefined }]])).toThrow(
+      'touch.tool.ts must export exactly one tool spec (toolSpec({...})); it exports 0',
+    );
+    expect(() => specsFromModules([...all.slice(1), ['both.tool.ts', { a: TOOL_SPECS[0], b: TOOL_SPECS[1] }]])).toThrow('both.tool.ts must export exactly one tool spec');
+    expect(() => specsFromModules([...all, ['again.tool.ts', { spec: TOOL_SPECS[3] }]])).toThrow(`again.tool.ts: tool ${TOOL_SPECS[3].name} has a second spec`);
+    expect(() => specsFromModules([...all, ['touch.tool.ts', { touchSpec: { ...probeSpec, name: 'touch' } }]])).toThrow(
+      "touch.tool.ts: tool touch is not in the domain's tool catalog",
+    );
+    expect(() => specsFromModules(all.slice(1))).toThrow(`no spec file in tools/ for ${TOOL_SPECS[0].name}`);
   });
 
   it('registers a spec with nothing else: its use case is built once, from the services it reads', async () => {
