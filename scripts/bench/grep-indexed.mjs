@@ -31,14 +31,29 @@ async function rgCount(dir) {
   if (total !== EXPECT.needles) throw new Error(`rg -c: ${total}`);
 }
 
+/** The first grep's time on a server started for it (stopped after). */
+async function firstGrep(env, ctx) {
+  const server = await ourStdio(ctx.config, { MCP_FS_JOURNAL_ENABLED: 'false', ...env });
+  try {
+    return (await timed(() => ourGrep(server.client))).ms;
+  } finally {
+    await server.close();
+  }
+}
+
 export async function grepIndexed(ctx) {
   const rounds = ctx.quick ? 3 : 9;
   const dir = join(ctx.corpus, 'text-200m');
   const scan = [];
   for (let i = 0; i < rounds; i += 1) scan.push((await timed(() => ourGrep(ctx.ours))).ms);
+  // The first grep of a fresh server pays for a cold process (JIT, RE2, the worker starting): its
+  // floor is the first grep of a fresh server with the index off, not a warm server's median.
+  const firstScan = [];
+  for (let i = 0; i < rounds; i += 1) firstScan.push(await firstGrep({ MCP_FS_SEARCH_INDEX: 'off' }, ctx));
   const server = await ourStdio(ctx.config, { MCP_FS_SEARCH_INDEX: 'auto', MCP_FS_JOURNAL_ENABLED: 'false' });
   try {
     const first = (await timed(() => ourGrep(server.client))).ms;
+    const firstScanMedian = latency(firstScan).median;
     // The build runs in the background: a client sees it done when a grep takes under half a scan.
     const started = performance.now();
     const scanMedian = latency(scan).median;
@@ -63,10 +78,10 @@ export async function grepIndexed(ctx) {
           name: 'first grep while the index builds (vs the scan today)',
           ours: latency([first]),
           reference: undefined,
-          floors: [['scan (index off)', latency(scan)]],
-          ratio: `${(first / scanMedian).toFixed(2)}× scan`,
-          bar: '≤ 1.0× scan',
-          met: first <= scanMedian * 1.1,
+          floors: [['first grep, fresh server, index off', latency(firstScan)], ['scan (index off, warm server)', latency(scan)]],
+          ratio: `${(first / firstScanMedian).toFixed(2)}× first scan (${(first / scanMedian).toFixed(2)}× warm scan)`,
+          bar: '≤ 1.0× first scan',
+          met: first <= firstScanMedian * 1.1,
         },
         {
           name: `repeated grep, indexed (build ${(buildMs / 1000).toFixed(1)} s as a client sees it; server peak RSS ${peak?.toFixed(0) ?? 'n/a'} MiB)`,

@@ -108,6 +108,10 @@ export class SearchIndexes {
     const options = { select: (_path: string, kind: string) => kind === 'file', readContents: { maxBytes: READ_AHEAD_MAX_BYTES }, ...rules?.scanOptions() };
     for await (const batch of this.fs.scanTree(top, options)) {
       for (const entry of batch.selected) {
+        // A search that started within the batch does not wait for its end: a large file is read and
+        // cut into trigrams on the main thread, the very time the search needs.
+        if (this.searching > 0) await this.yieldToSearches();
+        if (this.closed) return;
         const read = entry.stat.kind === 'file' ? await this.contentsOf(top, entry) : undefined;
         if (read === undefined) continue;
         index.add(entry.relativePath, stampOf(read.stat), read.contents, looksBinary(read.contents));

@@ -124,6 +124,31 @@ describe('SearchIndexes', () => {
     expect(indexes.ready(root)?.paths().sort()).toEqual(['.gitignore', 'blob.bin', 'docs/c.md', 'src/a.ts', 'src/b.ts']);
   });
 
+  it('yields to a search that starts within a batch, before the next file of it', async () => {
+    // Files past the read-ahead size are each opened by the build, one batch (one folder) for all three.
+    for (const name of ['x', 'y', 'z']) fs.seedFile(`/ws/large/${name}.txt`, `${name.repeat(300 * 1024)}\n`);
+    const building: string[] = [];
+    let searchEnded: (() => void) | undefined;
+    const port: FileSystemPort = Object.create(fs);
+    port.openFile = async (path: RootPath) => {
+      building.push(path.segments.join('/'));
+      searchEnded ??= indexes.searchStarted();
+      return fs.openFile(path);
+    };
+    const indexes = new SearchIndexes(port, { ...INDEX, maxBytes: 1 << 24 }, new IgnoreRuleCache());
+    indexes.ready(root);
+    try {
+      while (searchEnded === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(building).toEqual(['large/x.txt']);
+    } finally {
+      searchEnded?.();
+    }
+    await indexes.settled(root);
+    expect(building).toEqual(['large/x.txt', 'large/y.txt', 'large/z.txt']);
+    expect(indexes.ready(root)?.paths()).toEqual(expect.arrayContaining(['large/x.txt', 'large/y.txt', 'large/z.txt']));
+  });
+
   it('keeps no index when off, or for a root smaller than min_root_bytes', async () => {
     const off = await built({ ...INDEX, mode: 'off' });
     expect(off.ready(root)).toBeUndefined();
