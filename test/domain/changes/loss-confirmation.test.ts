@@ -1,5 +1,6 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
-import type { Confirmation, ConfirmationAnswer, LossQuestion } from '../../../src/domain/ports/confirmation.port.js';
+import type { ConfirmationAnswer } from '../../../src/domain/ports/confirmation.port.js';
+import { ScriptedConfirmation } from './scripted-confirmation.js';
 import { domainError } from '../../support/domain.js';
 import { journalWorld } from './journal-world.js';
 
@@ -17,23 +18,6 @@ function snapshot(tree: InMemoryFileSystem, dir = '/ws'): Record<string, string>
     if (kind === 'directory') Object.assign(entries, snapshot(tree, path));
   }
   return entries;
-}
-
-/** Answers every question with `answer`, and keeps the questions. */
-export class ScriptedConfirmation implements Confirmation {
-  readonly questions: LossQuestion[] = [];
-  constructor(
-    public answer: ConfirmationAnswer,
-    /** Whether the call in progress has anyone to ask. */
-    public askable = true,
-  ) {}
-  canAsk(): boolean {
-    return this.askable;
-  }
-  ask(question: LossQuestion): Promise<ConfirmationAnswer> {
-    this.questions.push(question);
-    return Promise.resolve(this.answer);
-  }
 }
 
 /** journal.max_file_bytes is 8 bytes: BIG (10 bytes) is past it. */
