@@ -62,8 +62,8 @@ describe('asking with the change journal off (issue 30.3)', () => {
     ['remove_file', (w: World) => w.removeFile.execute({ root: W, path: 'old.txt' }), 'old.txt', '/ws/old.txt'],
     ['remove_file of a link', (w: World) => w.removeFile.execute({ root: W, path: 'link' }), 'link', '/ws/link'],
     ['remove_folder', (w: World) => w.removeFolder.execute({ root: W, path: 'tree', recursive: true }), 'tree', '/ws/tree/a.txt'],
-    ['move onto a file', (w: World) => w.move.execute({ source_root: W, source_path: 'other.txt', dest_root: W, dest_path: 'old.txt', overwrite: true }), 'old.txt', '/ws/old.txt'],
-    ['copy onto a file', (w: World) => w.copy.execute({ source_root: W, source_path: 'other.txt', dest_root: W, dest_path: 'old.txt', overwrite: true }), 'old.txt', '/ws/old.txt'],
+    ['move onto a file', (w: World) => w.move.execute({ source_root: W, source_path: 'other.txt', dest_root: W, dest_path: 'old.txt'}), 'old.txt', '/ws/old.txt'],
+    ['copy onto a file', (w: World) => w.copy.execute({ source_root: W, source_path: 'other.txt', dest_root: W, dest_path: 'old.txt'}), 'old.txt', '/ws/old.txt'],
   ])('%s: asks, naming root, path and "the change journal is off"; declined, DECLINED and nothing changes', async (_name, run, path, watched) => {
     const w = world('declined');
     const before = text(w, watched);
@@ -83,7 +83,7 @@ describe('asking with the change journal off (issue 30.3)', () => {
 
   it('a tree copy merged over existing files asks once, counting the others; declined, nothing is copied', async () => {
     const w = world('declined');
-    const error = await domainError(w.copy.execute({ source_root: W, source_path: 'src', dest_root: W, dest_path: 'dst', overwrite: true }));
+    const error = await domainError(w.copy.execute({ source_root: W, source_path: 'src', dest_root: W, dest_path: 'dst'}));
     expect(error.code).toBe('DECLINED');
     expect(w.confirmation.questions).toEqual([{ root: W, path: 'dst/src/a.txt', reason: JOURNAL_OFF, wholeCall: true, more: 1 }]);
     expect([text(w, '/ws/dst/src/a.txt'), text(w, '/ws/dst/src/b.txt')]).toEqual(['old a', 'old b']);
