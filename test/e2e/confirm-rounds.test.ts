@@ -1,9 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { callTool } from '../support/mcp.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -135,5 +137,49 @@ describe('asking with the journal off, both eras, over Streamable HTTP', () => {
     const honest = await post(write, { ...accept, requestState: first.requestState });
     expect(honest.isError).toBeFalsy();
     expect(await readFile(file(), 'utf8')).toBe('replaced');
+  });
+});
+
+describe('asking a 2026-07-28 client over stdio (the built server, journal on, a before-image past max_file_bytes)', () => {
+  let dir = '';
+  const clients: ModernClient[] = [];
+  const BIG = 'more than the journal keeps\n'.repeat(4);
+  beforeAll(async () => {
+    dir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-confirm-modern-stdio-')));
+    await mkdir(join(dir, 'workspace'));
+    const config = [
+      'roots:',
+      `  - name: workspace\n    path: ${JSON.stringify(join(dir, 'workspace'))}\n    allowed_tools: ["*"]`,
+      `journal:\n  dir: ${JSON.stringify(join(dir, 'journal'))}\n  max_file_bytes: 64`,
+      '',
+    ].join('\n');
+    await writeFile(join(dir, 'config.yaml'), config);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it.each([['accepts', 'replaced', false], ['declines', BIG, true]] as const)('a person who %s', async (person, expected, isError) => {
+    await writeFile(join(dir, 'workspace', 'big.txt'), BIG);
+    const transport = new ModernStdioTransport({
+      command: process.execPath,
+      args: [join(process.cwd(), 'dist', 'main.js'), '--stdio', '--config', join(dir, 'config.yaml')],
+      env: { PATH: process.env.PATH ?? '', MCP_FS_LOG_LEVEL: 'error' },
+      stderr: 'ignore',
+    });
+    const client = new ModernClient({ name: 'modern-stdio-person', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } });
+    const questions: string[] = [];
+    client.setRequestHandler('elicitation/create', (request) => {
+      questions.push((request.params as { message: string }).message);
+      return answerOf(person);
+    });
+    await client.connect(transport);
+    clients.push(client);
+    const result = await client.callTool({ name: 'write_file', arguments: { root: 'workspace', path: 'big.txt', content: 'replaced' } });
+    expect(result.isError === true).toBe(isError);
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toContain('big.txt in root workspace');
+    expect(await readFile(join(dir, 'workspace', 'big.txt'), 'utf8')).toBe(expected);
   });
 });
