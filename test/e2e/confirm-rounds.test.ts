@@ -7,6 +7,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { callTool } from '../support/mcp.js';
+import { serverParameters } from '../support/stdio-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 // Issue 30.3 with the journal off (every overwrite is irreversible), asked of 2025 clients through
@@ -142,18 +143,18 @@ describe('asking with the journal off, both eras, over Streamable HTTP', () => {
 
 describe('asking a 2026-07-28 client over stdio (the built server, journal on, a before-image past max_file_bytes)', () => {
   let dir = '';
+  let config = '';
   const clients: ModernClient[] = [];
   const BIG = 'more than the journal keeps\n'.repeat(4);
   beforeAll(async () => {
     dir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-fs-confirm-modern-stdio-')));
     await mkdir(join(dir, 'workspace'));
-    const config = [
+    config = [
       'roots:',
       `  - name: workspace\n    path: ${JSON.stringify(join(dir, 'workspace'))}\n    allowed_tools: ["*"]`,
       `journal:\n  dir: ${JSON.stringify(join(dir, 'journal'))}\n  max_file_bytes: 64`,
       '',
     ].join('\n');
-    await writeFile(join(dir, 'config.yaml'), config);
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -162,12 +163,7 @@ describe('asking a 2026-07-28 client over stdio (the built server, journal on, a
 
   it.each([['accepts', 'replaced', false], ['declines', BIG, true]] as const)('a person who %s', async (person, expected, isError) => {
     await writeFile(join(dir, 'workspace', 'big.txt'), BIG);
-    const transport = new ModernStdioTransport({
-      command: process.execPath,
-      args: [join(process.cwd(), 'dist', 'main.js'), '--stdio', '--config', join(dir, 'config.yaml')],
-      env: { PATH: process.env.PATH ?? '', MCP_FS_LOG_LEVEL: 'error' },
-      stderr: 'ignore',
-    });
+    const transport = new ModernStdioTransport(await serverParameters(dir, config));
     const client = new ModernClient({ name: 'modern-stdio-person', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } });
     const questions: string[] = [];
     client.setRequestHandler('elicitation/create', (request) => {
