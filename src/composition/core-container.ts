@@ -18,6 +18,8 @@ import { Re2RegexEngine } from '../adapters/outbound/re2-regex-engine.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import { WinstonLogger } from '../adapters/outbound/winston-logger.js';
 import type { AppConfig } from '../config/app-config.js';
+import { ElicitingConfirmation } from '../adapters/inbound/mcp/tool-calls/call-confirmation.js';
+import { ConfirmingFileSystem } from '../domain/changes/confirming-file-system.js';
 import { NotifyingFileSystem } from '../domain/changes/notifying-file-system.js';
 import { RootKeys } from '../domain/changes/root-keys.js';
 import { PathPolicy } from '../domain/path-policy.js';
@@ -90,16 +92,22 @@ export function buildCoreContainer(
     .bind(RootAccess)
     .toResolvedValue((paths: PathPolicy, tools: ToolPolicy) => new RootAccess(paths, tools), [TOKENS.PathPolicy, TOKENS.ToolPolicy]);
 
+  // Asking before what cannot be taken back (issue 30.3): on unless confirm.enabled is false.
+  const confirmation = (config.confirm?.enabled ?? true) ? new ElicitingConfirmation((config.confirm?.timeoutSeconds ?? 120) * 1000) : undefined;
+  if (confirmation) container.bind(TOKENS.Confirmation).toConstantValue(confirmation);
   // Every write goes through the notifying file system (it publishes to the change feed), then,
-  // with the journal on, the journaling one (journal-binding.ts), then the real one.
-  const files = config.journal ? TOKENS.InnerFileSystem : TOKENS.NotifiedFileSystem;
+  // with the journal on, the journaling one (journal-binding.ts), or with it off and confirm on, the
+  // confirming one (it asks before every overwrite or removal), then the real one.
+  const files = config.journal || confirmation ? TOKENS.InnerFileSystem : TOKENS.NotifiedFileSystem;
   // The file system and its watcher are bound as a pair (file-system-binding.ts), made on first use.
   let chosen: FileSystemPair | undefined;
   const pair = (): FileSystemPair => (chosen ??= chooseFileSystem(config, overrides));
   container.bind(files).toResolvedValue(() => pair().files);
   if (config.journal) {
     const shared = remote && config.sessionStoreUrl !== '' ? { url: config.sessionStoreUrl, store: remote.changeJournal } : undefined;
-    bindJournal(container, config.journal, shared, config.confirm);
+    bindJournal(container, config.journal, shared);
+  } else if (confirmation) {
+    container.bind(TOKENS.NotifiedFileSystem).toResolvedValue((inner: FileSystemPort) => new ConfirmingFileSystem(inner, confirmation), [TOKENS.InnerFileSystem]);
   }
   container.bind(RootKeys).toResolvedValue((hasher: ContentHasher) => new RootKeys(hasher), [TOKENS.ContentHasher]);
   container

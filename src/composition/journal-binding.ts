@@ -1,10 +1,10 @@
 import type { Container } from 'inversify';
 import { AsyncLocalChangeAuthor } from '../adapters/inbound/mcp/tool-calls/call-author.js';
-import { ElicitingConfirmation } from '../adapters/inbound/mcp/tool-calls/call-confirmation.js';
+import type { ElicitingConfirmation } from '../adapters/inbound/mcp/tool-calls/call-confirmation.js';
 import { DiskChangeJournal } from '../adapters/outbound/journal/disk-change-journal.js';
 import { JournalStoreUnavailable } from '../adapters/outbound/journal/journal-store-unavailable.js';
 import type { ServerMetrics } from '../adapters/shared/metrics.port.js';
-import type { ConfirmConfig, JournalConfig } from '../config/app-config.js';
+import type { JournalConfig } from '../config/app-config.js';
 import { JournalingFileSystem } from '../domain/changes/journaling-file-system.js';
 import { recoverJournal } from '../domain/changes/recovery.js';
 import { Restorer } from '../domain/changes/restorer.js';
@@ -32,10 +32,8 @@ export type RemoteJournalFactory = (url: string, journal: JournalConfig, retenti
  * so every replica lists and undoes every change; the before-images stay in journal.dir, which the
  * replicas share.
  */
-export function bindJournal(container: Container, journal: JournalConfig, redis?: { readonly url: string; readonly store: RemoteJournalFactory }, confirm?: ConfirmConfig): void {
+export function bindJournal(container: Container, journal: JournalConfig, redis?: { readonly url: string; readonly store: RemoteJournalFactory }): void {
   container.bind(TOKENS.ChangeAuthors).toConstantValue(new AsyncLocalChangeAuthor());
-  // Asking before what the journal could not undo (issue 30.3): on unless confirm.enabled is false.
-  if (confirm?.enabled ?? true) container.bind(TOKENS.Confirmation).toConstantValue(new ElicitingConfirmation((confirm?.timeoutSeconds ?? 120) * 1000));
   const retentionMs = journal.retentionHours * HOUR_MS;
   container
     .bind(TOKENS.ChangeJournal)
@@ -60,6 +58,7 @@ export function bindJournal(container: Container, journal: JournalConfig, redis?
           clock,
           { maxBytes: journal.maxBytes, maxFileBytes: journal.maxFileBytes, retentionMs },
           metrics,
+          // Asked before what the journal could not undo (issue 30.3); bound by the caller unless confirm.enabled is false.
           confirmation,
         ),
       [TOKENS.InnerFileSystem, TOKENS.ChangeJournal, TOKENS.Snapshots, TOKENS.ChangeAuthors, TOKENS.Clock, { serviceIdentifier: TOKENS.Metrics, optional: true }, { serviceIdentifier: TOKENS.Confirmation, optional: true }],

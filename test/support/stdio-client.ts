@@ -6,7 +6,7 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 
 /** How both SDK generations spawn the built server over stdio, its config written into `dir`. */
-async function serverParameters(dir: string, config: string, logLevel = 'error') {
+export async function serverParameters(dir: string, config: string, logLevel = 'error') {
   await writeFile(join(dir, 'config.yaml'), config);
   return {
     command: process.execPath,

@@ -281,7 +281,8 @@ export class JournalingFileSystem extends ReadThroughFileSystem implements FileS
 
   /** Asks the call's person before changes this journal could not take back (issue 30.3); undoable ones never are. */
   private confirm(author: ChangeAuthor, planned: readonly PlannedChange[]): Promise<void> {
-    return confirmLoss(this.confirmation, author === OUTSIDE_A_CALL ? undefined : author, planned);
+    // Outside a call (recovery at start-up) there is nobody to ask.
+    return author === OUTSIDE_A_CALL ? Promise.resolve() : confirmLoss(this.confirmation, planned);
   }
 
   private async begin(author: ChangeAuthor, path: RootPath, change: Change, image: BeforeImage | null): Promise<Begun> {

@@ -1,5 +1,5 @@
 import { DomainError, inRoot } from '../errors.js';
-import type { BeforeImage, ChangeAuthor, ChangeOp } from '../ports/change-journal.port.js';
+import type { BeforeImage, ChangeOp } from '../ports/change-journal.port.js';
 import type { Confirmation, ConfirmationAnswer, LossQuestion } from '../ports/confirmation.port.js';
 import { displayPath, type RootPath } from '../roots.js';
 
@@ -20,6 +20,7 @@ const WHY: Record<Exclude<ConfirmationAnswer, 'accepted' | 'unavailable'>, strin
   declined: 'the person declined it',
   cancelled: 'the person cancelled the question',
   timed_out: 'nobody answered the question in time (confirm.timeout_s)',
+  deferred: 'the question was put to the client, to be answered when it tries the call again',
 };
 
 /**
@@ -28,8 +29,8 @@ const WHY: Record<Exclude<ConfirmationAnswer, 'accepted' | 'unavailable'>, strin
  * about. Returns when they may be made (accepted, or nobody can be asked: today's behaviour), else
  * throws DECLINED, before anything is changed.
  */
-export async function confirmLoss(confirmation: Confirmation | undefined, call: ChangeAuthor | undefined, planned: readonly PlannedChange[]): Promise<void> {
-  if (confirmation === undefined || call === undefined) return;
+export async function confirmLoss(confirmation: Confirmation | undefined, planned: readonly PlannedChange[]): Promise<void> {
+  if (confirmation === undefined || !confirmation.canAsk()) return;
   const lost = planned.flatMap((item) => {
     const reason = reasonNotUndoable(item.change, item.image);
     // A move's or copy's loss is what it replaces: the destination is named.
@@ -37,8 +38,12 @@ export async function confirmLoss(confirmation: Confirmation | undefined, call: 
     return reason === undefined ? [] : [{ root: shown.root.name, path: displayPath(shown), reason }];
   });
   if (lost.length === 0) return;
-  const question: LossQuestion = { ...lost[0], ...(lost.length > 1 ? { more: lost.length - 1 } : {}) };
-  const answer = await confirmation.ask(call, question);
+  await confirmOrDecline(confirmation, { ...lost[0], ...(lost.length > 1 ? { more: lost.length - 1 } : {}) });
+}
+
+/** Asks `question`; returns when the change may be made, else throws DECLINED (nothing is changed yet). */
+export async function confirmOrDecline(confirmation: Confirmation, question: LossQuestion): Promise<void> {
+  const answer = await confirmation.ask(question);
   if (answer === 'accepted' || answer === 'unavailable') return;
   const others = question.more ? ` (and ${question.more} more changes like it)` : '';
   throw new DomainError('DECLINED', `the change was not made, ${WHY[answer]}: ${question.path}${inRoot(question.root)}${others} could not be undone, since ${question.reason}`, {

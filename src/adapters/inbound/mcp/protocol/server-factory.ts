@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, Server } from '@modelcontextprotocol/server';
 import type { ListToolsResult } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import { MCP_TOKENS } from '../mcp-tokens.js';
@@ -10,7 +10,8 @@ import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
 import { ToolPolicy } from '../../../../domain/tool-policy.js';
 import { AsyncLocalChangeAuthor } from '../tool-calls/call-author.js';
-import { ElicitingConfirmation } from '../tool-calls/call-confirmation.js';
+import { type CallAsker, canAskInForm, ElicitingConfirmation } from '../tool-calls/call-confirmation.js';
+import { type ConfirmationRound, ConfirmationRounds } from '../tool-calls/confirmation-rounds.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { withUndoNotes } from '../tool-calls/undo-notes.js';
 import { startCallWork } from './call-work.js';
@@ -53,6 +54,8 @@ export class McpServerFactory {
   private readonly tools: ReadonlyMap<string, PreparedTool>;
   /** Built on the first tools/list: converting every schema to JSON Schema is start-up time a first call need not wait for. */
   private listing?: ListToolsResult['tools'];
+  /** Input-required questions for 2026-07-28 clients; their requestState key lives as long as this process. */
+  private readonly rounds?: ConfirmationRounds;
 
   constructor(
     @multiInject(MCP_TOKENS.ToolDefinition) @optional() definitions: ToolDefinition[] | undefined,
@@ -75,6 +78,7 @@ export class McpServerFactory {
       tools.set(definition.name, prepareTool(definition));
     }
     this.tools = tools;
+    if (confirmation) this.rounds = new ConfirmationRounds(Math.ceil(confirmation.timeoutMs / 1000));
   }
 
   /**
@@ -139,12 +143,26 @@ export class McpServerFactory {
           return this.principals.run(principal, () => rejectCall(name, name, error, context, this.logger, this.observer, onFailure));
         }
       }
+      // Before a change that cannot be taken back, this call's person is asked (issue 30.3), in the client's era.
+      let asker: CallAsker | undefined;
+      let round: ConfirmationRound | undefined;
+      if (this.confirmation && !tool.definition.annotations.readOnlyHint) {
+        if (modern && this.rounds && canAskInForm((ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation)) {
+          try {
+            asker = round = await this.rounds.open(ctx, { principal: principal.name, tool: name, args: args ?? {} });
+          } catch (error) {
+            if (!(error instanceof DomainError)) throw error;
+            return this.principals.run(principal, () => rejectCall(name, name, error, context, this.logger, this.observer, onFailure));
+          }
+        } else if (!modern && canAskInForm(server.getClientCapabilities()?.elicitation)) {
+          asker = { kind: 'elicit', elicit: (params, options) => ctx.mcpReq.elicitInput(params, options), signal: ctx.mcpReq.signal };
+        }
+      }
       const call = startCallWork({
         signal: ctx.mcpReq.signal,
         progressToken: request.params._meta?.progressToken,
         sendProgress: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
       });
-      let unbind: (() => void) | undefined;
       try {
         // With the journal on, every change the call makes is recorded under its principal, session and tool.
         // A read-only tool makes none (its readOnlyHint is what --read-only trusts too), so it is not named
@@ -153,22 +171,15 @@ export class McpServerFactory {
         const authors = tool.definition.annotations.readOnlyHint ? undefined : this.authors;
         const author = { principal: principal.name, session: state.sessionId, tool: name };
         const undoReach = authors ? () => authors.reachOf(author) : undefined;
-        // Before a change the journal could not undo, the journal asks this call's person (issue 30.3).
-        // 2026-07-28 has no server-to-client requests: asking there (an input-required result) is not done yet.
-        const elicitation = modern ? undefined : server.getClientCapabilities()?.elicitation;
-        unbind = authors
-          ? this.confirmation?.bind(author, {
-              canElicit: elicitation !== undefined && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined),
-              elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
-              signal: ctx.mcpReq.signal,
-            })
-          : undefined;
         const callContext = { ...context, sessionId: state.sessionId, work: call.work, undoReach };
         const invoke = () => invokeTool(tool, callArgs, callContext, this.logger, this.observer, onFailure);
         const journaled = authors ? () => authors.run(author, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
-        return withHandle(await this.principals.run(principal, journaled), state);
+        const asPrincipal = () => this.principals.run(principal, journaled);
+        const result = await (this.confirmation ? this.confirmation.run(asker, asPrincipal) : asPrincipal());
+        // A question deferred to the client (2026-07-28): nothing more was changed; the client retries with the answer.
+        const asked = round ? await this.rounds?.inputRequiredOf(round) : undefined;
+        return asked ?? withHandle(result, state);
       } finally {
-        unbind?.();
         call.stop();
       }
     });
