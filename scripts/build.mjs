@@ -107,8 +107,9 @@ await build({
   plugins: [englishOnlyZod, lazyAjvProvider, globalProcess, lazyRequires],
   logLevel: 'warning',
 });
-// The launcher wraps the bundle in a function, where a #! line is a syntax error.
-const server = readFileSync('dist/server.cjs', 'utf8').replace(/^#!.*\n/, '');
+// The launcher wraps the bundle in a function, where a #! line is a syntax error: it becomes an empty
+// line, so that the source map's lines still match.
+const server = readFileSync('dist/server.cjs', 'utf8').replace(/^#!.*/, '');
 writeFileSync('dist/server.cjs', server);
 
 await build({
