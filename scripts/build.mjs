@@ -1,11 +1,13 @@
-// Bundles the server into ESM files: dist/main.js (the bin) and the shared chunks it imports
-// statically hold what a stdio server needs; what main.ts imports lazily (the HTTP stack: Koa, auth,
-// Prometheus, the SDK's HTTP transport; ioredis) goes to chunks of its own in dist/chunks/. Loading
-// ~300 small modules costs more start-up time than anything the server does, and parsing code a stdio
-// server never runs costs most of the rest. tsc still emits dist/ (scripts import its modules) and
+// Bundles the server into one CommonJS file, dist/server.cjs, and the bin dist/main.js: a launcher
+// that runs it through a V8 code cache (see below). What main.ts imports lazily (the HTTP stack: Koa,
+// auth, Prometheus, the SDK's HTTP transport; ioredis) stays behind lazy wrappers a stdio server never
+// calls. Loading ~300 small modules costs more start-up time than anything the server does, and
+// compiling code a stdio server never runs costs most of the rest. tsc still emits dist/ (scripts import
+// its modules) and
 // typechecks; esbuild only transpiles, so every injected parameter must say @inject(TOKEN) explicitly
 // (no emitted decorator metadata is relied on).
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -102,27 +104,44 @@ const discoveredTools = {
   },
 };
 
-// Chunk names carry a content hash: drop the last build's so dist/ ships only what main.js imports.
-rmSync('dist/chunks', { recursive: true, force: true });
+// One CommonJS bundle, dist/server.cjs, run by the launcher (src/launcher.ts, the bin dist/main.js)
+// through a V8 code cache: Node 20 caches no compiled ES modules, and compiling the bundle was a third of
+// a stdio start's CPU time (issue 31.1). What a start may not need stays in the bundle behind esbuild's
+// lazy wrappers (the HTTP stack and ioredis, imported with import(); winston and yaml, required late):
+// parsed, but neither compiled nor evaluated until used. Earlier builds' chunks and caches go.
+for (const stale of ['dist/chunks', 'dist/code-cache']) rmSync(stale, { recursive: true, force: true });
 
 await build({
   entryPoints: ['src/main.ts'],
-  outdir: 'dist',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  outfile: 'dist/server.cjs',
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   sourcemap: true,
   // re2 is a native addon: it loads its .node binary relative to its own package.
   external: ['re2'],
-  // Bundled CommonJS dependencies (winston, convict, koa) call require() for Node built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // The launcher hands the bundle its own file URL (CommonJS has no import.meta).
+  define: { 'import.meta.url': '__importMetaUrl' },
   // Smaller source is faster to parse at every start; keepNames keeps class names in logs and errors.
   minify: true,
   keepNames: true,
   plugins: [englishOnlyZod, lazyAjvProvider, globalProcess, lazyRequires, discoveredTools],
+  logLevel: 'warning',
+});
+// The launcher wraps the bundle in a function, where a #! line is a syntax error: it becomes an empty
+// line, so that the source map's lines still match.
+const server = readFileSync('dist/server.cjs', 'utf8').replace(/^#!.*/, '');
+writeFileSync('dist/server.cjs', server);
+
+await build({
+  entryPoints: ['src/launcher.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  define: { SERVER_BUNDLE_SHA256: JSON.stringify(createHash('sha256').update(server).digest('hex')) },
   logLevel: 'warning',
 });
 

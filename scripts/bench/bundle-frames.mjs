@@ -1,13 +1,15 @@
-// Names a profile's frames after the sources they came from: the server runs as a bundle (dist/main.js
-// and the chunks it imports), whose source maps name the package or src/ file of each frame.
+// Names a profile's frames after the sources they came from: the server runs as a bundle
+// (dist/server.cjs, compiled by dist/main.js: its frames' url is a plain path), whose source map names
+// the package or src/ file of each frame.
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const bundleMaps = new Map();
 function bundleMapOf(url) {
-  if (!url.startsWith('file://') || !/\/dist\/(main|chunks\/[^/]+)\.js$/.test(url)) return undefined;
-  if (!bundleMaps.has(url)) bundleMaps.set(url, new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8'))));
+  if (!/\/dist\/server\.cjs$/.test(url)) return undefined;
+  const file = url.startsWith('file://') ? fileURLToPath(url) : url;
+  if (!bundleMaps.has(url)) bundleMaps.set(url, new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))));
   return bundleMaps.get(url);
 }
 

@@ -3,7 +3,7 @@
 // (against a build before the journal when MCPFS_BENCH_BASELINE names its dist/main.js).
 // Each start's CPU time to its first result (all its threads, from /proc) is printed beside the wall
 // time: on a machine loaded by other work the wall times swing with the load, the CPU times much less.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
@@ -22,11 +22,15 @@ export async function startupJournal(ctx) {
   const expected = readFileSync(path, 'utf8');
   const full = await filledJournal(GiB);
   const empty = mkdtempSync(join(tmpdir(), 'mcpfs-bench-empty-journal-'));
+  const emptyJournalDir = join(empty, 'journal');
   const baseline = process.env.MCPFS_BENCH_BASELINE;
   const cpu = {};
   const spent = (name, ms) => (cpu[name] ??= []).push(ms);
-  const start = (name, main, env) => async () => {
-    const s = await stdioClient([main, '--stdio', '--config', ctx.config], env);
+  // a9ba1fc knows no search.index setting: it gets the same config without that line.
+  const baselineConfig = join(empty, 'baseline.yaml');
+  writeFileSync(baselineConfig, readFileSync(ctx.config, 'utf8').replace(/^ +index: .*\n/m, ''));
+  const start = (name, main, env, config = ctx.config) => async () => {
+    const s = await stdioClient([main, '--stdio', '--config', config], env);
     expectEqual('startup read_file', (await call(s.client, 'read_file', { root: 'bench', path: 'small-4k.txt' })).content, expected);
     spent(name, cpuMs(s.pid));
     await s.close();
@@ -34,7 +38,7 @@ export async function startupJournal(ctx) {
   const variants = {
     // The untimed first round is the one that reads a freshly filled journal in full and writes its checkpoint.
     full: start('full', OUR_MAIN, { MCP_FS_JOURNAL_DIR: full }),
-    empty: start('empty', OUR_MAIN, { MCP_FS_JOURNAL_DIR: empty }),
+    empty: start('empty', OUR_MAIN, { MCP_FS_JOURNAL_DIR: emptyJournalDir }),
     reference: async () => {
       const s = await referenceStdio(ctx.corpus);
       await call(s.client, 'read_text_file', { path });
@@ -46,7 +50,7 @@ export async function startupJournal(ctx) {
       const { stdout } = await run(process.execPath, ['-e', 'const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000))']);
       spent('node', Number(stdout));
     },
-    ...(baseline && existsSync(baseline) ? { baseline: start('baseline', baseline, {}) } : {}),
+    ...(baseline && existsSync(baseline) ? { baseline: start('baseline', baseline, {}, baselineConfig) } : {}),
   };
   try {
     const samples = await interleaved(rounds, variants);

@@ -1,16 +1,17 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawnServer, workspaceConfig } from '../support/spawned-server.js';
 
-// The built server (`npm test` builds dist/ first): what a stdio start parses is dist/main.js and the
-// chunks it imports statically; the HTTP stack sits in chunks main.js imports only with import().
+// The built server (`npm test` builds dist/ first): dist/main.js runs the one bundle dist/server.cjs,
+// where the HTTP stack sits behind the lazy wrappers of what main.ts imports with import().
 const DIST = join(process.cwd(), 'dist');
 const MAIN = join(DIST, 'main.js');
+const BUNDLE = join(DIST, 'server.cjs');
 
 /** Strings only the HTTP side's code contains (keepNames keeps our class names in the bundle). */
 const HTTP_ONLY_MARKERS = {
@@ -27,39 +28,19 @@ const HTTP_ONLY_MARKERS = {
   RedisChangeJournal: '"RedisChangeJournal"',
 };
 
-/** dist/main.js and every file it imports statically (not `import(...)`), transitively. */
-async function staticClosure(entry: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const pending = [entry];
-  while (pending.length > 0) {
-    const file = pending.pop()!;
-    if (files.has(file)) continue;
-    const code = await readFile(file, 'utf8');
-    files.set(file, code);
-    for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.\.?\/[^"']+)["']/g)) pending.push(join(dirname(file), match[1]));
-  }
-  return files;
-}
-
-async function allChunks(): Promise<string> {
-  const names = (await readdir(join(DIST, 'chunks'))).filter((name) => name.endsWith('.js'));
-  return (await Promise.all(names.map((name) => readFile(join(DIST, 'chunks', name), 'utf8')))).join('\n');
-}
-
-describe('the stdio bundle', () => {
-  it('does not contain the HTTP stack, which the lazily imported chunks do', async () => {
-    const closure = [...(await staticClosure(MAIN)).values()].join('\n');
-    const everything = `${closure}\n${await allChunks()}`;
+describe('the server bundle', () => {
+  it('holds the HTTP stack, and the launcher does not', async () => {
+    const bundle = await readFile(BUNDLE, 'utf8');
+    const launcher = await readFile(MAIN, 'utf8');
     for (const [what, marker] of Object.entries(HTTP_ONLY_MARKERS)) {
-      expect({ what, inDist: everything.includes(marker) }).toEqual({ what, inDist: true });
-      expect({ what, inStdioBundle: closure.includes(marker) }).toEqual({ what, inStdioBundle: false });
+      expect({ what, inBundle: bundle.includes(marker), inLauncher: launcher.includes(marker) }).toEqual({ what, inBundle: true, inLauncher: false });
     }
   });
 
   it("loads the SDK's Ajv provider from node_modules only when a validator is asked for", async () => {
-    const closure = [...(await staticClosure(MAIN)).values()].join('\n');
-    expect(closure).toContain('@modelcontextprotocol/server/validators/ajv');
-    expect(closure).not.toContain('json-schema-draft-07');
+    const bundle = await readFile(BUNDLE, 'utf8');
+    expect(bundle).toContain('@modelcontextprotocol/server/validators/ajv');
+    expect(bundle).not.toContain('json-schema-draft-07');
     const { AjvJsonSchemaValidator } = createRequire(MAIN)('@modelcontextprotocol/server/validators/ajv');
     const validate = new AjvJsonSchemaValidator().getValidator({ type: 'object', required: ['a'] });
     expect(validate({ a: 1 }).valid).toBe(true);
@@ -76,20 +57,11 @@ describe('the stdio bundle', () => {
       loadLog = join(dir, 'loaded.txt');
       await mkdir(join(dir, 'served'));
       await writeFile(join(dir, 'served', 'hello.txt'), 'hello from the bundle\n');
-      // A module hook that records every file the server process loads (hooks run off-thread in Node 20).
-      await writeFile(
-        join(dir, 'hooks.mjs'),
-        [
-          "import { appendFileSync } from 'node:fs';",
-          'let log;',
-          'export function initialize(data) { log = data.log; }',
-          "export async function load(url, context, next) { if (url.startsWith('file:')) appendFileSync(log, url + '\\n'); return next(url, context); }",
-        ].join('\n'),
-      );
-      hook = join(dir, 'register.mjs');
+      // A preload that records, as the process exits, every Node built-in it loaded.
+      hook = join(dir, 'record-builtins.mjs');
       await writeFile(
         hook,
-        `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(loadLog)} } });\n`,
+        `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(loadLog)}, process.moduleLoadList.join('\\n')));\n`,
       );
     });
 
@@ -97,7 +69,7 @@ describe('the stdio bundle', () => {
       await rm(dir, { recursive: true, force: true });
     });
 
-    it('initializes and serves read_file, loading no lazily imported chunk', async () => {
+    it('initializes and serves read_file, evaluating none of the HTTP stack (no http built-in loaded)', async () => {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: ['--import', pathToFileURL(hook).href, MAIN, join(dir, 'served')],
@@ -113,13 +85,14 @@ describe('the stdio bundle', () => {
       } finally {
         await client.close();
       }
-      const loaded = (await readFile(loadLog, 'utf8'))
-        .split('\n')
-        .filter((url) => url.startsWith(pathToFileURL(DIST).href))
-        .map((url) => fileURLToPath(url));
-      const closure = [...(await staticClosure(MAIN)).keys()];
-      expect(loaded).toContain(MAIN);
-      expect(loaded.filter((file) => !closure.includes(file))).toEqual([]);
+      let loaded = '';
+      for (let i = 0; i < 200 && loaded === ''; i += 1) {
+        loaded = await readFile(loadLog, 'utf8').catch(() => '');
+        if (loaded === '') await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const builtins = loaded.split('\n');
+      expect(builtins).toContain('NativeModule fs');
+      expect(builtins.filter((entry) => /^NativeModule (http|https|http2|_http_server)$/.test(entry))).toEqual([]);
     });
   });
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 const PAGE_FILE = 'changes-page.html';
 
 /**
- * One of the review page's files, beside this module: src/ under ts-jest, dist/ under tsc; the bundle's
- * chunks (dist/chunks/) and dist/main.js find the copies scripts/build.mjs puts in dist/review/. No HTTP
+ * One of the review page's files, beside this module: src/ under ts-jest, dist/ under tsc; the bundle
+ * (dist/server.cjs) finds the copies scripts/build.mjs puts in dist/review/. No HTTP
  * code here: a stdio server reads the MCP App through this module.
  */
 export function readReviewFile(file: string): string {
