@@ -60,6 +60,12 @@ interface ToolCallEnv {
   readonly elicit: CallAsker['elicit'];
 }
 
+/** A direct call's request: whose, under which session or request scope, and where its failures are logged. */
+export type DirectCall = Pick<ToolCallEnv, 'sessionId' | 'principal' | 'modern' | 'signal' | 'onFailure'> & {
+  /** A 2026-07-28 envelope declares roots: the call may have to ask for them, which only the SDK's path does. */
+  readonly declaresRoots: boolean;
+};
+
 /**
  * One MCP Server per session, serving every tool bound to MCP_TOKENS.ToolDefinition. tools/list
  * and tools/call are answered here rather than by the SDK's McpServer, which would reject bad
@@ -147,16 +153,15 @@ export class McpServerFactory {
   }
 
   /**
-   * A read-only call of a 2026-07-28 request answered without an MCP Server (the modern HTTP fast
-   * path, see modern-fast-call.ts): undefined when the call needs more than a plain answer (unknown,
-   * unlisted or writing tools, client roots to ask for), and the SDK's path must serve it.
+   * A read-only call answered without the SDK's per-request machinery (the fast paths of modern HTTP
+   * and stdio, see modern-fast-call.ts and stdio-fast-call.ts): undefined when the call needs more than
+   * a plain answer (unknown, unlisted or writing tools, client roots to ask for), and the SDK must serve it.
    */
-  directCall(scope: string, principal: Principal, params: CallToolRequest['params'], signal: AbortSignal, declaresRoots: boolean): Promise<CallToolResult | InputRequiredResult> | undefined {
+  directCall(params: CallToolRequest['params'], call: DirectCall): Promise<CallToolResult | InputRequiredResult> | undefined {
     const tool = this.tools.get(params.name);
-    if (!tool?.definition.annotations.readOnlyHint || (declaresRoots && this.clientRoots) || !this.usable(params.name, principal)) return undefined;
-    // A log level or progress token in the envelope is not let through here: nothing reaches a modern request's stream.
-    const quiet = () => undefined;
-    return this.callTool(params, { sessionId: scope, principal, modern: true, signal, onFailure: quiet, sendProgress: () => Promise.resolve(), elicit: () => Promise.reject(new Error('no elicitation')) });
+    if (!tool?.definition.annotations.readOnlyHint || (call.declaresRoots && this.clientRoots) || !this.usable(params.name, call.principal)) return undefined;
+    // No progress token reaches here, and read-only tools never ask their person anything.
+    return this.callTool(params, { ...call, sendProgress: () => Promise.resolve(), elicit: () => Promise.reject(new Error('no elicitation on a direct call')) });
   }
 
   /** tools/call, for a session's Server or a direct modern call. */

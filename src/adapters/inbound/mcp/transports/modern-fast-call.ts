@@ -37,22 +37,34 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * Anything else returns undefined and is left to the SDK, which answers it (errors included) as before.
  */
 export function fastCallOf(body: unknown, req: IncomingMessage): FastCall | undefined {
-  if (!isPlainObject(body) || body.method !== 'tools/call' || body.jsonrpc !== '2.0') return undefined;
-  const { id, params } = body;
-  if ((typeof id !== 'string' && typeof id !== 'number') || !isPlainObject(params)) return undefined;
-  if (typeof params.name !== 'string' || (params.arguments !== undefined && !isPlainObject(params.arguments))) return undefined;
-  if (Object.keys(params).some((key) => !PLAIN_PARAMS.has(key))) return undefined;
-  const meta = params._meta;
-  if (!isPlainObject(meta) || 'progressToken' in meta || LOG_LEVEL_META_KEY in meta) return undefined;
+  const call = plainToolCall(body);
+  const meta = call?.params._meta;
+  if (!call || !isPlainObject(meta)) return undefined;
   if (!isJsonContentType(req.headers['content-type'] ?? null)) return undefined;
   const protocolVersionHeader = header(req, 'mcp-protocol-version');
   const mcpMethodHeader = header(req, 'mcp-method');
   const mcpNameHeader = header(req, 'mcp-name');
-  if (protocolVersionHeader !== SERVED_REVISION || mcpMethodHeader !== 'tools/call' || mcpNameHeader !== params.name) return undefined;
+  if (protocolVersionHeader !== SERVED_REVISION || mcpMethodHeader !== 'tools/call' || mcpNameHeader !== call.params.name) return undefined;
   const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
   if (outcome.kind !== 'modern' || outcome.classification.revision !== SERVED_REVISION) return undefined;
   const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
-  return { id, params: params as CallToolRequest['params'], declaresRoots: isPlainObject(capabilities) && capabilities.roots !== undefined };
+  return { ...call, declaresRoots: isPlainObject(capabilities) && capabilities.roots !== undefined };
+}
+
+/**
+ * A JSON-RPC tools/call request with nothing but a tool name, its arguments and a `_meta` that asks
+ * for neither progress nor log messages: what a fast path may answer with one plain result. Anything
+ * else (a task, input responses, request state, malformed params) is left to the SDK.
+ */
+export function plainToolCall(message: unknown): Omit<FastCall, 'declaresRoots'> | undefined {
+  if (!isPlainObject(message) || message.method !== 'tools/call' || message.jsonrpc !== '2.0') return undefined;
+  const { id, params } = message;
+  if ((typeof id !== 'string' && typeof id !== 'number') || !isPlainObject(params)) return undefined;
+  if (typeof params.name !== 'string' || (params.arguments !== undefined && !isPlainObject(params.arguments))) return undefined;
+  if (Object.keys(params).some((key) => !PLAIN_PARAMS.has(key))) return undefined;
+  const meta = params._meta;
+  if (meta !== undefined && (!isPlainObject(meta) || 'progressToken' in meta || LOG_LEVEL_META_KEY in meta)) return undefined;
+  return { id, params: params as CallToolRequest['params'] };
 }
 
 /**
@@ -67,16 +79,24 @@ function encodeResult(result: Record<string, unknown>): Record<string, unknown> 
   return { ...stamped, _meta: { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO } };
 }
 
-/** Writes the call's answer as the SDK's per-request transport does for a JSON answer (200, application/json). */
-export async function answerFastCall(res: ServerResponse, id: string | number, outcome: Promise<Record<string, unknown>>): Promise<void> {
-  let message: Record<string, unknown>;
+/**
+ * The JSON-RPC answer to a direct call, as the SDK's protocol layer makes it: the (encoded) result,
+ * or for a handler that threw, its code when it has one (-32002 renumbered -32602, as both eras'
+ * codecs do), else -32603, and its message.
+ */
+export async function settleCall(id: string | number, outcome: Promise<unknown>, encode: (result: Record<string, unknown>) => Record<string, unknown> = (result) => result) {
   try {
-    message = { result: encodeResult(await outcome), jsonrpc: '2.0', id };
+    return { result: encode((await outcome) as Record<string, unknown>), jsonrpc: '2.0' as const, id };
   } catch (error) {
-    // As the SDK's protocol layer answers a handler that throws: its code when it has one, else -32603.
-    const { code, message: text, data } = error as { code?: unknown; message?: string; data?: unknown };
-    message = { jsonrpc: '2.0', id, error: { code: Number.isSafeInteger(code) ? code : -32603, message: text ?? 'Internal error', ...(data !== undefined && { data }) } };
+    const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
+    const thrown = Number.isSafeInteger(code) ? (code as number) : -32603;
+    return { jsonrpc: '2.0' as const, id, error: { code: thrown === -32002 ? -32602 : thrown, message: message ?? 'Internal error', ...(data !== undefined && { data }) } };
   }
+}
+
+/** Writes the call's answer as the SDK's per-request transport does for a JSON answer (200, application/json). */
+export async function answerFastCall(res: ServerResponse, id: string | number, outcome: Promise<unknown>): Promise<void> {
+  const message = await settleCall(id, outcome, encodeResult);
   if (res.destroyed) return;
   const bytes = Buffer.from(JSON.stringify(message));
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes.length) });
