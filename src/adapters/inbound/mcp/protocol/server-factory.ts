@@ -106,7 +106,7 @@ export class McpServerFactory {
    */
   create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): Server {
     const server = new Server(
-      { ...SERVER_INFO },
+      { name: SERVER_NAME, version: SERVER_VERSION },
       {
         capabilities: {
           tools: {},
