@@ -49,7 +49,8 @@ export class StdioFastCalls {
       modern: false,
       signal: controller.signal,
       declaresRoots: false,
-      onFailure: (failure) => log?.callFailed(failure),
+      // Written to stdout at once, so the log message always goes ahead of the answer, as on the SDK's path.
+      onFailure: (failure) => log?.callFailed(failure, (notification) => this.send({ jsonrpc: '2.0', ...notification } as JSONRPCMessage)),
     });
     if (!answer) return false;
     this.inFlight.set(call.id, controller);

@@ -81,6 +81,16 @@ describe('StdioFastCalls (issue 29 §4: read-only calls over 2025-era stdio with
     expect(fast.take({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } } as JSONRPCMessage)).toBe(false);
   });
 
+  it("logs a failed call to the session's log ahead of its answer, once the client set a level", async () => {
+    const { fast, client, sent, answered } = await session();
+    await client.setLoggingLevel('warning');
+    expect(fast.take(request(10, { name: 'read_file', arguments: { path: 7 } }))).toBe(true);
+    await answered(10);
+    const log = sent.findIndex((m) => 'method' in m && m.method === 'notifications/message');
+    expect(sent[log]).toMatchObject({ params: { level: 'warning', data: { event: 'tool_call_failed', tool: 'read_file' } } });
+    expect(log).toBeLessThan(sent.findIndex((m) => 'id' in m && m.id === 10));
+  });
+
   it('cancels a call on notifications/cancelled and sends no answer for it', async () => {
     const { fast, sent } = await session();
     expect(fast.take(request(9, { name: 'read_file', arguments: { path: 'slow' } }))).toBe(true);
