@@ -31,3 +31,20 @@ export function handleOf(outcome: ModernOutcome): string {
   if (handle === undefined) throw new Error(`no handle in: ${outcome.texts.join(' | ')}`);
   return handle;
 }
+
+/** One raw 2026-07-28 POST the way the official conformance suite sends it (standard headers from the body; `headers` override them). */
+export function postModern(url: string, method: string, params: Record<string, unknown>, id: number, headers: Record<string, string> = {}): Promise<Response> {
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
+}

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { useTestServer } from '../../support/live-server.js';
+import { postModern } from '../../support/modern-calls.js';
 
 const MODERN = '2026-07-28';
 const ENVELOPE = {
@@ -16,18 +17,7 @@ interface Answer {
 
 /** One raw POST the way the official conformance suite sends it: modern headers, JSON or SSE back. */
 async function post(url: string, method: string, params: Record<string, unknown>, id = 1): Promise<Answer> {
-  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(name === undefined ? {} : { 'mcp-name': name }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-  });
+  const response = await postModern(url, method, params, id);
   const text = await response.text();
   const json = response.headers.get('content-type')?.includes('text/event-stream')
     ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5))).find((message) => message.id === id)

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import { CLIENT_CAPABILITIES_META_KEY, Server } from '@modelcontextprotocol/server';
-import type { ListToolsResult } from '@modelcontextprotocol/server';
+import type { CallToolRequest, CallToolResult, ClientCapabilities, InputRequiredResult, ListToolsResult, ProgressNotification } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import { MCP_TOKENS } from '../mcp-tokens.js';
 import { readPackageJson } from '../../../../config/package-info.js';
@@ -10,7 +10,7 @@ import type { Logger } from '../../../../domain/ports/logger.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../../domain/principal.js';
 import { ToolPolicy } from '../../../../domain/tool-policy.js';
 import { AsyncLocalChangeAuthor } from '../tool-calls/call-author.js';
-import { type CallAsker, canAskInForm, ElicitingConfirmation } from '../tool-calls/call-confirmation.js';
+import { type CallAsker, canAskInForm, type ElicitingAsker, ElicitingConfirmation } from '../tool-calls/call-confirmation.js';
 import { type ConfirmationRound, ConfirmationRounds } from '../tool-calls/confirmation-rounds.js';
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { withUndoNotes } from '../tool-calls/undo-notes.js';
@@ -34,6 +34,8 @@ const packageJson = readPackageJson();
 
 export const SERVER_NAME = 'mcp-filesystem';
 const SERVER_VERSION = packageJson.version;
+/** The identity every Server of ours states (the modern fast path stamps it on its results as the SDK does). */
+export const SERVER_INFO = { name: SERVER_NAME, version: SERVER_VERSION };
 
 const INSTRUCTIONS =
   'File and folder tools confined to named roots. Call list_roots first: every root-scoped tool takes ' +
@@ -43,6 +45,29 @@ const INSTRUCTIONS =
   'paths start from the session working directory, which change_directory moves. str_replace and ' +
   'create_file over an existing file need a view of that file first. Without a session (MCP 2026-07-28) an editor ' +
   'result carries a `handle`: pass it back as `handle` to keep your views and working directory.';
+
+/** What a tools/call needs of the request it answers, whether a session's Server or the modern fast path serves it. */
+interface ToolCallEnv {
+  readonly sessionId: string;
+  readonly principal: Principal;
+  readonly modern: boolean;
+  readonly signal: AbortSignal;
+  readonly onFailure: (failure: FailedCall) => void;
+  readonly sendProgress: (params: ProgressNotification['params']) => Promise<void>;
+  /** 2026-07-28 with client roots: the input-required result asking for them, when the call must wait for them. */
+  readonly askRoots?: () => Promise<InputRequiredResult | undefined>;
+  /** The session client's elicitation capability (2025-era only). */
+  readonly elicitation?: ClientCapabilities['elicitation'];
+  readonly elicit: ElicitingAsker['elicit'];
+  /** 2026-07-28 with form elicitation in the request's `_meta`: opens this call's input-required round. */
+  readonly openRound?: (subject: { principal: string; tool: string; args: Record<string, unknown> }) => Promise<ConfirmationRound>;
+}
+
+/** A direct call's request: whose, under which session or request scope, and where its failures are logged. */
+export type DirectCall = Pick<ToolCallEnv, 'sessionId' | 'principal' | 'modern' | 'signal' | 'onFailure'> & {
+  /** A 2026-07-28 envelope declares roots: the call may have to ask for them, which only the SDK's path does. */
+  readonly declaresRoots: boolean;
+};
 
 /**
  * One MCP Server per session, serving every tool bound to MCP_TOKENS.ToolDefinition. tools/list
@@ -113,77 +138,105 @@ export class McpServerFactory {
       return { tools: this.listing.filter((tool) => this.usable(tool.name, principal)) };
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
-      const { name, arguments: args } = request.params;
-      const tool = this.tools.get(name);
-      const context = { sessionId, principal: principal.name };
       // A failure reaches the session's log on the call's own stream, ahead of the answer.
       const modern = isModernRevision(server.getNegotiatedProtocolVersion());
       const onFailure = modern
         ? requestFailureLog(ctx.mcpReq.log)
         : (failure: FailedCall) => log.callFailed(failure, ctx.mcpReq.notify);
-      if (!tool) return this.principals.run(principal, () => rejectTool(name, 'unknown', context, this.logger, this.observer, onFailure));
-      // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
-      if (!this.usable(name, principal)) {
-        return this.principals.run(principal, () => rejectTool(name, 'unlisted', context, this.logger, this.observer, onFailure));
+      return this.callTool(request.params, {
+        sessionId,
+        principal,
+        modern,
+        signal: ctx.mcpReq.signal,
+        onFailure,
+        sendProgress: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
+        askRoots: modern && this.clientRoots ? () => this.clientRoots!.listedForCall(server, ctx, log) : undefined,
+        elicitation: modern ? undefined : server.getClientCapabilities()?.elicitation,
+        elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
+        openRound:
+          modern && this.rounds && canAskInForm((ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation)
+            ? (subject) => this.rounds!.open(ctx, subject)
+            : undefined,
+      });
+    });
+    return server;
+  }
+
+  /**
+   * A read-only call answered without the SDK's per-request machinery (the fast paths of modern HTTP
+   * and stdio, see modern-fast-call.ts and stdio-fast-call.ts): undefined when the call needs more than
+   * a plain answer (unknown, unlisted or writing tools, client roots to ask for), and the SDK must serve it.
+   */
+  directCall(params: CallToolRequest['params'], call: DirectCall): Promise<CallToolResult | InputRequiredResult> | undefined {
+    const tool = this.tools.get(params.name);
+    if (!tool?.definition.annotations.readOnlyHint || (call.declaresRoots && this.clientRoots) || !this.usable(params.name, call.principal)) return undefined;
+    // No progress token reaches here, and read-only tools never ask their person anything.
+    return this.callTool(params, { ...call, sendProgress: () => Promise.resolve(), elicit: () => Promise.reject(new Error('no elicitation on a direct call')) });
+  }
+
+  /** tools/call, for a session's Server or a direct modern call. */
+  private async callTool(request: CallToolRequest['params'], env: ToolCallEnv): Promise<CallToolResult | InputRequiredResult> {
+    const { sessionId, principal, modern, onFailure } = env;
+    const { name, arguments: args } = request;
+    const tool = this.tools.get(name);
+    const context = { sessionId, principal: principal.name };
+    if (!tool) return this.principals.run(principal, () => rejectTool(name, 'unknown', context, this.logger, this.observer, onFailure));
+    // A tool this session was not offered is still a tool: TOOL_NOT_ALLOWED, never "unknown tool".
+    if (!this.usable(name, principal)) {
+      return this.principals.run(principal, () => rejectTool(name, 'unlisted', context, this.logger, this.observer, onFailure));
+    }
+    if (env.askRoots) {
+      const asked = await env.askRoots();
+      if (asked) return asked;
+    }
+    let state: CallState = { sessionId };
+    let callArgs = args ?? {};
+    const use = tool.definition.stateHandle;
+    if (use && this.handles) {
+      const { handle, ...rest } = callArgs;
+      callArgs = rest;
+      try {
+        state = await this.handles.stateFor(handle, principal.name, { modern, sessionId, use });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return this.principals.run(principal, () => rejectCall(name, name, error, context, this.logger, this.observer, onFailure));
       }
-      if (modern && this.clientRoots) {
-        const asked = await this.clientRoots.listedForCall(server, ctx, log);
-        if (asked) return asked;
-      }
-      let state: CallState = { sessionId };
-      let callArgs = args ?? {};
-      const use = tool.definition.stateHandle;
-      if (use && this.handles) {
-        const { handle, ...rest } = callArgs;
-        callArgs = rest;
+    }
+    // Before a change that cannot be taken back, this call's person is asked (issue 30.3), in the client's era.
+    let asker: CallAsker | undefined;
+    let round: ConfirmationRound | undefined;
+    if (this.confirmation && !tool.definition.annotations.readOnlyHint) {
+      if (env.openRound) {
         try {
-          state = await this.handles.stateFor(handle, principal.name, { modern, sessionId, use });
+          asker = round = await env.openRound({ principal: principal.name, tool: name, args: args ?? {} });
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           return this.principals.run(principal, () => rejectCall(name, name, error, context, this.logger, this.observer, onFailure));
         }
+      } else if (!modern && canAskInForm(env.elicitation)) {
+        asker = { kind: 'elicit', elicit: env.elicit, signal: env.signal };
       }
-      // Before a change that cannot be taken back, this call's person is asked (issue 30.3), in the client's era.
-      let asker: CallAsker | undefined;
-      let round: ConfirmationRound | undefined;
-      if (this.confirmation && !tool.definition.annotations.readOnlyHint) {
-        if (modern && this.rounds && canAskInForm((ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation)) {
-          try {
-            asker = round = await this.rounds.open(ctx, { principal: principal.name, tool: name, args: args ?? {} });
-          } catch (error) {
-            if (!(error instanceof DomainError)) throw error;
-            return this.principals.run(principal, () => rejectCall(name, name, error, context, this.logger, this.observer, onFailure));
-          }
-        } else if (!modern && canAskInForm(server.getClientCapabilities()?.elicitation)) {
-          asker = { kind: 'elicit', elicit: (params, options) => ctx.mcpReq.elicitInput(params, options), signal: ctx.mcpReq.signal };
-        }
-      }
-      const call = startCallWork({
-        signal: ctx.mcpReq.signal,
-        progressToken: request.params._meta?.progressToken,
-        sendProgress: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
-      });
-      try {
-        // With the journal on, every change the call makes is recorded under its principal, session and tool.
-        // A read-only tool makes none (its readOnlyHint is what --read-only trusts too), so it is not named
-        // an author: calls in flight together would each take an AsyncLocalStorage store, and its promise
-        // hooks, once on, cost every promise of every call after (a sixth of 50 reads in flight over stdio).
-        const authors = tool.definition.annotations.readOnlyHint ? undefined : this.authors;
-        const author = { principal: principal.name, session: state.sessionId, tool: name };
-        const undoReach = authors ? () => authors.reachOf(author) : undefined;
-        const callContext = { ...context, sessionId: state.sessionId, work: call.work, undoReach };
-        const invoke = () => invokeTool(tool, callArgs, callContext, this.logger, this.observer, onFailure);
-        const journaled = authors ? () => authors.run(author, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
-        const asPrincipal = () => this.principals.run(principal, journaled);
-        const result = await (this.confirmation ? this.confirmation.run(asker, asPrincipal) : asPrincipal());
-        // A question deferred to the client (2026-07-28): nothing more was changed; the client retries with the answer.
-        const asked = round ? await this.rounds?.inputRequiredOf(round) : undefined;
-        return asked ?? withHandle(result, state);
-      } finally {
-        call.stop();
-      }
-    });
-    return server;
+    }
+    const call = startCallWork({ signal: env.signal, progressToken: request._meta?.progressToken, sendProgress: env.sendProgress });
+    try {
+      // With the journal on, every change the call makes is recorded under its principal, session and tool.
+      // A read-only tool makes none (its readOnlyHint is what --read-only trusts too), so it is not named
+      // an author: calls in flight together would each take an AsyncLocalStorage store, and its promise
+      // hooks, once on, cost every promise of every call after (a sixth of 50 reads in flight over stdio).
+      const authors = tool.definition.annotations.readOnlyHint ? undefined : this.authors;
+      const author = { principal: principal.name, session: state.sessionId, tool: name };
+      const undoReach = authors ? () => authors.reachOf(author) : undefined;
+      const callContext = { ...context, sessionId: state.sessionId, work: call.work, undoReach };
+      const invoke = () => invokeTool(tool, callArgs, callContext, this.logger, this.observer, onFailure);
+      const journaled = authors ? () => authors.run(author, principal === UNRESTRICTED_PRINCIPAL, invoke) : invoke;
+      const asPrincipal = () => this.principals.run(principal, journaled);
+      const result = await (this.confirmation ? this.confirmation.run(asker, asPrincipal) : asPrincipal());
+      // A question deferred to the client (2026-07-28): nothing more was changed; the client retries with the answer.
+      const asked = round ? await this.rounds?.inputRequiredOf(round) : undefined;
+      return asked ?? withHandle(result, state);
+    } finally {
+      call.stop();
+    }
   }
 
   /**

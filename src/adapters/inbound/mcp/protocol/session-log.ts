@@ -30,6 +30,8 @@ export interface FailedCall {
  * Security: callers pass client-facing facts only (error codes and the texts the client already
  * got, root names); never a host path, token, hash or stack, which live in the server log alone.
  */
+const attached = new WeakMap<Server, SessionLog>();
+
 export class SessionLog {
   private level?: LoggingLevel;
 
@@ -38,6 +40,7 @@ export class SessionLog {
   /** Answers logging/setLevel on `server` (declared with the `logging` capability) for this session. */
   static attach(server: Server): SessionLog {
     const log = new SessionLog((notification) => server.notification(notification));
+    attached.set(server, log);
     server.setRequestHandler('logging/setLevel', SET_LEVEL_PARAMS, (params) => {
       const level = LoggingLevelSchema.safeParse(params.level);
       if (!level.success) throw JsonRpcError.invalidParams(`INVALID_ARGUMENT: logging/setLevel: level must be one of ${LoggingLevelSchema.options.join(', ')}`);
@@ -45,6 +48,11 @@ export class SessionLog {
       return {};
     });
     return log;
+  }
+
+  /** The log attached to `server`, if any (the stdio fast path logs a session's failed calls there). */
+  static of(server: Server): SessionLog | undefined {
+    return attached.get(server);
   }
 
   /** Whether a message at `level` would be sent (false until the client sets a level). */

@@ -12,6 +12,7 @@ import type { McpRequest } from './mcp-request.js';
 import { isListenRequest, ModernListen } from './modern-listen.js';
 import { writeJsonRpcError } from './sse-stream.js';
 import { toBodylessWebRequest, writeWebResponse } from './web-exchange.js';
+import { answerFastCall, fastCallOf } from './modern-fast-call.js';
 
 /** What the endpoint hands the SDK as a request's `authInfo`, for the factory to read back. */
 interface CallerInfo extends AuthInfo {
@@ -75,6 +76,13 @@ export class ModernHttpEndpoint {
       this.scopes.close(scope);
       if (!res.writableFinished) closed.abort();
     });
+    // A plain read-only tools/call is answered here, without a web Request, an MCP Server or a Response
+    // for it (issue 29 §4); everything else, and every refusal, is the SDK's (modern-fast-call.ts).
+    const fast = body === undefined ? undefined : fastCallOf(body, req);
+    // Security: the call runs as the caller the bearer guard authenticated, with its grant and tool policy, as on the SDK's path.
+    // A modern request's failures reach its stream only under a log level, which sends it the SDK's way.
+    const direct = fast && this.servers.directCall(fast.params, { sessionId: scope, principal: request.caller, modern: true, signal: closed.signal, declaresRoots: fast.declaresRoots, onFailure: () => undefined });
+    if (fast && direct) return answerFastCall(res, fast.id, direct);
     let response: Response;
     try {
       // Security: `auth` is ours, set after the bearer guard; nothing a client sends can reach it.

@@ -16,6 +16,7 @@ import { REQUEST_TOO_LARGE_RPC_CODE, requestLimitBytes, requestTooLargeMessage }
 import { McpServerFactory } from '../protocol/server-factory.js';
 import { SessionRegistry } from '../protocol/session-registry.js';
 import { ModernListen, stdioListens, type StdioListens } from './modern-listen.js';
+import { StdioFastCalls } from './stdio-fast-call.js';
 
 /** JSON-RPC server error for a request refused by the admission budget (HTTP answers 503 with the same code). */
 const ADMISSION_REFUSED_RPC_CODE = -32000;
@@ -43,6 +44,8 @@ export class StdioLineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Shown each message before onmessage; true when it handled it (subscriptions/listen, see ModernListen). */
   intercept?: (message: JSONRPCMessage) => boolean;
+  /** Shown each message after its bytes are held (till its answer is sent); true when it answers it (StdioFastCalls). */
+  direct?: (message: JSONRPCMessage) => boolean;
   private readonly reader: BoundedLineReader;
   /** The admission of the line being read; a request's moves to `held` until it is answered. */
   private reading?: Admission;
@@ -136,7 +139,7 @@ export class StdioLineTransport implements Transport {
       this.releaseHeld(message.id);
       this.held.set(message.id, admission);
     }
-    this.onmessage?.(message);
+    if (!this.direct?.(message)) this.onmessage?.(message);
     return isRequest;
   }
 
@@ -164,6 +167,7 @@ export class StdioLineTransport implements Transport {
 export class StdioServer {
   private connection?: StdioServerHandle;
   private listens?: StdioListens;
+  private fast?: StdioFastCalls;
 
   constructor(
     @inject(TOKENS.Config) private readonly config: AppConfig,
@@ -186,6 +190,9 @@ export class StdioServer {
     const listens = stdioListens(this.listen, UNRESTRICTED_PRINCIPAL, (message) => void transport.send(message as unknown as JSONRPCMessage).catch(() => undefined));
     this.listens = listens;
     transport.intercept = (message) => listens.take(message);
+    const fast = new StdioFastCalls(this.servers, sessionId, (message) => transport.send(message));
+    this.fast = fast;
+    transport.direct = (message) => fast.take(message);
     this.connection = serveStdio(
       (context) => {
         // Called once for the era the client opened with (twice when a discover probe falls back to initialize).
@@ -199,6 +206,7 @@ export class StdioServer {
           };
         }
         this.sessions.add({ id: sessionId, server, transport });
+        if (context.era === 'legacy') fast.serveFor(server);
         return server;
       },
       { transport, onerror: (error) => this.logger.warn('stdio message refused', { error: error.message }) },
@@ -218,6 +226,7 @@ export class StdioServer {
 
   async stop(): Promise<void> {
     this.listens?.closeAll();
+    this.fast?.closeAll();
     await this.connection?.close();
     await this.sessions.closeAll();
   }
