@@ -7,6 +7,7 @@ import { NodeFileSystem } from '../../src/adapters/outbound/node-file-system.js'
 import { SystemClock } from '../../src/adapters/outbound/system-clock.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
+import { ConfirmingFileSystem } from '../../src/domain/changes/confirming-file-system.js';
 import { NotifyingFileSystem } from '../../src/domain/changes/notifying-file-system.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import { callTool } from '../support/mcp.js';
@@ -24,9 +25,11 @@ const CONFIG = compositionConfig({
 describe('buildContainer', () => {
   it('binds the production adapters and both entry points', () => {
     const container = buildContainer(CONFIG, { logger: new RecordingLogger() });
-    // Every write is published to the change feed, then made by the Node adapter.
+    // Every write is published to the change feed; with the journal off and confirm on (the default),
+    // the confirming file system asks before what cannot be taken back, then the Node adapter makes it.
     expect(container.get(TOKENS.FileSystem)).toBeInstanceOf(NotifyingFileSystem);
-    expect(container.get(TOKENS.NotifiedFileSystem)).toBeInstanceOf(NodeFileSystem);
+    expect(container.get(TOKENS.NotifiedFileSystem)).toBeInstanceOf(ConfirmingFileSystem);
+    expect(container.get(TOKENS.InnerFileSystem)).toBeInstanceOf(NodeFileSystem);
     expect(container.get(TOKENS.Clock)).toBeInstanceOf(SystemClock);
     expect(container.get(HttpServer)).toBeInstanceOf(HttpServer);
     expect(container.get(StdioServer)).toBeInstanceOf(StdioServer);

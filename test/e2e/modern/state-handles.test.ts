@@ -101,7 +101,7 @@ describe('state handles for 2026-07-28 clients over HTTP', () => {
     const modernTools = (await alice.listTools()).tools;
     expect(JSON.stringify(modernTools)).toBe(JSON.stringify((await legacy.listTools()).tools));
     const takesHandle = modernTools.filter((tool) => 'handle' in (tool.inputSchema.properties ?? {})).map((tool) => tool.name);
-    expect(takesHandle.sort()).toEqual(['change_directory', 'create_file', 'file_list', 'file_read', 'file_write', 'list_changes', 'str_replace', 'undo_changes', 'view']);
+    expect(takesHandle.sort()).toEqual(['change_directory', 'create_file', 'file_list', 'file_read', 'file_write', 'list_changes', 'review_changes', 'str_replace', 'undo_changes', 'view']);
     // A 2025 session keeps its own session state without a handle.
     await writeFile(join(root, 'legacy.txt'), 'l\n');
     await legacy.callTool({ name: 'view', arguments: { path: '/workspace/legacy.txt' } });
