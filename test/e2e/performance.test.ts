@@ -30,7 +30,9 @@ async function writeRepeated(hostPath: string, block: Uint8Array, repeat: number
  * Runs `action` while sampling the live ArrayBuffer memory of this process (the server runs
  * in it). A full GC before each sample discards already-released read chunks, so the peak
  * reflects what is held at once rather than how fast garbage piles up between collections.
- * Samples are chained with a pause after each GC so the server keeps most of the time.
+ * Samples are chained with a pause after each GC of at least four times that GC's length, so the
+ * server keeps most of the time even when a full GC of this (large, test-runner) heap is slow on a
+ * loaded machine; a whole-file read would be held for the entire call, so sparser samples still see it.
  */
 async function peakLiveArrayBuffers<T>(action: () => Promise<T>): Promise<{ result: T; rise: number }> {
   setFlagsFromString('--expose-gc');
@@ -40,9 +42,10 @@ async function peakLiveArrayBuffers<T>(action: () => Promise<T>): Promise<{ resu
   let peak = baseline;
   let timer: NodeJS.Timeout | undefined;
   const sample = () => {
+    const started = performance.now();
     gc();
     peak = Math.max(peak, process.memoryUsage().arrayBuffers);
-    timer = setTimeout(sample, 40);
+    timer = setTimeout(sample, Math.max(40, 4 * (performance.now() - started)));
   };
   timer = setTimeout(sample, 20);
   try {
