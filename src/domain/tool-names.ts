@@ -1,22 +1,7 @@
-/** The tool families an operator can expose (`toolsets`). */
-export const TOOLSETS = ['root', 'editor', 'repo', 'changes'] as const;
-export type Toolset = (typeof TOOLSETS)[number];
+import { ToolCatalog } from './tool-catalog.js';
+import type { ToolFacts, Toolset } from './tool-facts.js';
 
-/**
- * Who may use a tool: `allowlisted` tools have an allowlist name of their own (spec 7.2, config
- * `allowed_tools`); `always` tools are available on every root (list_roots, change_directory,
- * list_changes and review_changes: they show a caller only its own changes); `sharesWith` tools are governed by another
- * tool's name (read_files reads exactly what read_file may read).
- */
-export type ToolPermission = 'allowlisted' | 'always' | { readonly sharesWith: string };
-
-/** What the domain and the configuration need to know about a tool; its MCP spec holds the rest. */
-export interface ToolFacts {
-  readonly toolset: Toolset;
-  readonly permission: ToolPermission;
-  /** Never changes a file (`--read-only` keeps it); matches the tool's readOnlyHint. */
-  readonly readOnly: boolean;
-}
+export { TOOLSETS, type ToolFacts, type ToolPermission, type Toolset } from './tool-facts.js';
 
 /**
  * Every tool, one line each, in the order tools/list shows them. Every set below is derived from
@@ -54,44 +39,37 @@ export const TOOL_CATALOG = {
 
 export type ToolName = keyof typeof TOOL_CATALOG;
 
-/** Every tool name, in catalog order. */
-export const TOOL_NAMES = Object.keys(TOOL_CATALOG) as readonly ToolName[];
+/** The catalog as a value; every export below is read from it. */
+export const TOOLS = new ToolCatalog(Object.entries(TOOL_CATALOG));
 
-const factsOf = (name: string): ToolFacts | undefined => (Object.hasOwn(TOOL_CATALOG, name) ? TOOL_CATALOG[name as ToolName] : undefined);
-const allowlisted = TOOL_NAMES.filter((name) => TOOL_CATALOG[name].permission === 'allowlisted');
+/** Every tool name, in catalog order. */
+export const TOOL_NAMES = TOOLS.names as readonly ToolName[];
 
 /** Tools that act on one configured root and can appear in `allowed_tools`. */
-export const ROOT_SCOPED_TOOLS: readonly string[] = allowlisted.filter((name) => TOOL_CATALOG[name].toolset === 'root');
+export const ROOT_SCOPED_TOOLS: readonly string[] = TOOLS.rootScoped;
 
 /**
  * Every name config validation accepts in `allowed_tools` (NFR-025). The `always` and
  * `sharesWith` tools are not among them.
  */
-export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = new Set<string>(allowlisted);
+export const ALLOWLISTABLE_TOOLS: ReadonlySet<string> = TOOLS.allowlistable;
 
 /** The allowlist name that governs `tool` (itself, or the tool whose permission it shares). */
-export function permissionOf(tool: string): string {
-  const permission = factsOf(tool)?.permission;
-  return typeof permission === 'object' ? permission.sharesWith : tool;
-}
+export const permissionOf = (tool: string): string => TOOLS.permissionOf(tool);
 
 export const ALL_TOOLS_WILDCARD = '*';
 
 /** The toolset of any tool (undefined for an unknown name). */
-export function toolsetOfTool(tool: string): Toolset | undefined {
-  return factsOf(tool)?.toolset;
-}
+export const toolsetOfTool = (tool: string): Toolset | undefined => TOOLS.toolsetOfTool(tool);
 
 /** The toolset each allowlistable tool belongs to (undefined for the others). */
-export function toolsetOf(tool: string): Toolset | undefined {
-  return ALLOWLISTABLE_TOOLS.has(tool) ? toolsetOfTool(tool) : undefined;
-}
+export const toolsetOf = (tool: string): Toolset | undefined => TOOLS.toolsetOf(tool);
 
 /** Allowlistable tools that never change a file (`--read-only`); they match the tools' readOnlyHint. */
-export const READ_ONLY_TOOLS: readonly string[] = allowlisted.filter((name) => TOOL_CATALOG[name].readOnly);
+export const READ_ONLY_TOOLS: readonly string[] = TOOLS.readOnly;
 
 /**
  * Tools that change a root (create, write, remove, move, copy's destination): every allowlistable
  * tool that is not read-only. A read-only principal (token or claim) may use none of them.
  */
-export const WRITING_TOOLS: ReadonlySet<string> = new Set<string>(allowlisted.filter((name) => !TOOL_CATALOG[name].readOnly));
+export const WRITING_TOOLS: ReadonlySet<string> = TOOLS.writing;

@@ -8,10 +8,16 @@ import { callTool } from '../support/mcp.js';
 import { sha256Hex } from '../support/raw-mcp.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-/** Every tool that can remove or overwrite content a file or folder already has (MCP: destructiveHint true). */
-const DESTRUCTIVE_TOOLS = ['write_file', 'patch_file', 'str_replace', 'create_file', 'file_write', 'move', 'copy', 'remove_file', 'remove_folder', 'undo_changes'];
 /** Tools that change nothing on disk (the catalog's read-only ones, allowlistable or always offered). */
 const NEVER_WRITING: readonly string[] = TOOL_NAMES.filter((name) => TOOL_CATALOG[name].readOnly);
+/** Writing tools that only add (a new folder) and never remove or overwrite what exists: the one exception. */
+const ONLY_ADDING = ['create_folder'];
+/**
+ * Every tool that can remove or overwrite content a file or folder already has (MCP: destructiveHint
+ * true): each writing tool of the catalog unless it only adds, so a new writing tool counts as
+ * destructive until it is shown not to be.
+ */
+const DESTRUCTIVE_TOOLS: readonly string[] = TOOL_NAMES.filter((name) => !TOOL_CATALOG[name].readOnly && !ONLY_ADDING.includes(name));
 const WRITER_TOKEN = 'writer-token-5c1e0f';
 const READER_TOKEN = 'reader-token-77ab2d';
 
