@@ -4,7 +4,7 @@
 // time (issue 31.1); V8 code cache data made after a run holds every function that run compiled, so the
 // next start deserializes them instead of parsing and compiling again. A cache that is missing, stale or
 // refused falls back silently to a plain compile, and is written again as the process exits.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -57,14 +57,21 @@ function readCache(file: string): Buffer | undefined {
 }
 
 function writeCache(file: string, data: Buffer): void {
+  const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { mode: 0o700, recursive: true });
     if (!trusted(lstatSync(dirname(file)))) return;
-    const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
     renameSync(temporary, file);
   } catch {
-    // A cache that cannot be written costs the next start its compile time, nothing else.
+    // A cache that cannot be written costs the next start its compile time, nothing else; a part
+    // written before a full disk stopped it goes, so it neither fills the folder nor blocks a later
+    // run with the same pid (the temp file is created exclusively).
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing more to do at exit.
+    }
   }
 }
 

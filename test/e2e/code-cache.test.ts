@@ -89,6 +89,17 @@ describe('the V8 code cache beside the bundle', () => {
     expect((await readFile(elsewhere)).equals(valid)).toBe(true);
   });
 
+  it('leaves no partial file behind when the cache cannot be written', async () => {
+    const file = await cacheFile();
+    // A non-empty folder where the cache goes: the temp file is written, its rename fails.
+    await rm(file);
+    await mkdir(file);
+    await writeFile(join(file, 'keep'), '');
+    await start();
+    expect((await readdir(cacheDir())).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    await rm(file, { recursive: true });
+  });
+
   it('is not kept when the folder beside the bundle is writable by others', async () => {
     await rm(cacheDir(), { recursive: true, force: true });
     await mkdir(cacheDir(), { mode: 0o700 });
