@@ -51,6 +51,8 @@ export class StdioLineTransport implements Transport {
   private reading?: Admission;
   private refusedBy?: AdmissionLimitName;
   private readonly held = new Map<RequestId, Admission>();
+  /** Resolves when stdout drains, while a write waits for it. */
+  private drained?: Promise<void>;
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
   private readonly onEnd = () => this.reader.end();
   private readonly onError = (error: Error) => this.onerror?.(error);
@@ -76,10 +78,15 @@ export class StdioLineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if ('id' in message && !('method' in message) && message.id !== undefined) this.releaseHeld(message.id);
-    return new Promise((resolve) => {
-      if (this.stdout.write(`${serializeMessage(message)}\n`)) resolve();
-      else this.stdout.once('drain', resolve);
+    if (this.stdout.write(`${serializeMessage(message)}\n`)) return Promise.resolve();
+    // Every write made while stdout is full waits for the same drain: one listener, however many answers are queued.
+    this.drained ??= new Promise((resolve) => {
+      this.stdout.once('drain', () => {
+        this.drained = undefined;
+        resolve();
+      });
     });
+    return this.drained;
   }
 
   async close(): Promise<void> {
