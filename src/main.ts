@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { StdioServer } from './adapters/inbound/mcp/transports/stdio-transport.js';
+import { TOOL_CATALOG } from './adapters/inbound/mcp/tool-calls/spec-catalog.js';
 import type { Container } from 'inversify';
 import { buildStdioContainer } from './composition/core-container.js';
 import { recoverJournalAtStartup } from './composition/journal-binding.js';
@@ -32,7 +33,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${readPackageJson().version}\n`);
     return;
   }
-  const config = loadConfig(commandLine, commandLine.review ? argv.slice(1) : argv, process.env, rootProbes);
+  const config = loadConfig(commandLine, commandLine.review ? argv.slice(1) : argv, process.env, rootProbes, TOOL_CATALOG);
   if (commandLine.review) {
     const { buildReviewContainer, ReviewServer } = await import('./composition/review.js');
     const container = await buildReviewContainer(config);

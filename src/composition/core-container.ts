@@ -42,6 +42,10 @@ import { domainRootsOf, servedToolsets } from '../config/domain-roots.js';
 import { requestLimitsOf } from '../config/schema.js';
 import { toolFamilyModules } from './modules/index.js';
 import { TOKENS } from './tokens.js';
+import { TOOL_CATALOG } from '../adapters/inbound/mcp/tool-calls/spec-catalog.js';
+import { catalogOf } from '../adapters/inbound/mcp/tool-calls/tool-registry.js';
+import type { ToolSpec } from '../adapters/inbound/mcp/tool-calls/tool-spec.js';
+import { TOOL_SPECS } from '../adapters/inbound/mcp/tool-calls/tool-specs.js';
 
 /** Adapters a caller (a test, another deployment) may swap; each swap is one binding. */
 export interface ContainerOverrides {
@@ -50,6 +54,8 @@ export interface ContainerOverrides {
   readonly logger?: Logger;
   /** The watcher over the real file system (default: inotify over the Node one, in memory over an override). */
   readonly fileWatcher?: (files: FileSystemPort) => FileWatcher;
+  /** The tools served (default: every spec discovered in tools/); the domain's catalog is read from them. */
+  readonly toolSpecs?: readonly ToolSpec[];
 }
 
 function sessionStoreOf(config: AppConfig, remote?: RemoteAdapters): (clock: Clock, logger: Logger) => SessionStateStore {
@@ -75,6 +81,8 @@ export function buildCoreContainer(
   remote?: RemoteAdapters,
 ): Container {
   const container = new Container({ defaultScope: 'Singleton' });
+  const specs = overrides.toolSpecs ?? TOOL_SPECS;
+  const tools = overrides.toolSpecs ? catalogOf(specs) : TOOL_CATALOG;
 
   container.bind(TOKENS.Config).toConstantValue(config);
   container.bind(TOKENS.Settings).toConstantValue(config.settings);
@@ -84,10 +92,10 @@ export function buildCoreContainer(
     container.bind(ClientRoots).toSelf();
     container.bind(TOKENS.RootsSource).toService(ClientRoots);
   } else {
-    container.bind(TOKENS.RootsSource).toConstantValue(new ConfiguredRoots(domainRootsOf(config.roots, servedToolsets(config))));
+    container.bind(TOKENS.RootsSource).toConstantValue(new ConfiguredRoots(domainRootsOf(config.roots, tools, servedToolsets(config))));
   }
-  container.bind(TOKENS.PathPolicy).toResolvedValue((roots: RootsSource) => new PathPolicy(roots, principals), [TOKENS.RootsSource]);
-  container.bind(TOKENS.ToolPolicy).toConstantValue(new ToolPolicy());
+  container.bind(TOKENS.PathPolicy).toResolvedValue((roots: RootsSource) => new PathPolicy(roots, { principals, tools }), [TOKENS.RootsSource]);
+  container.bind(TOKENS.ToolPolicy).toConstantValue(new ToolPolicy(tools));
   container
     .bind(RootAccess)
     .toResolvedValue((paths: PathPolicy, tools: ToolPolicy) => new RootAccess(paths, tools), [TOKENS.PathPolicy, TOKENS.ToolPolicy]);
@@ -132,7 +140,7 @@ export function buildCoreContainer(
   container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remote), [TOKENS.Clock, TOKENS.Logger]);
   container.bind(TOKENS.ChangeFeed).toResolvedValue(changeFeedOf(config, remote), [TOKENS.Logger]);
 
-  container.load(...toolFamilyModules(servedToolsets(config)));
+  container.load(...toolFamilyModules(servedToolsets(config), specs));
 
   container.bind(McpServerFactory).toSelf();
   container.bind(SessionRegistry).toSelf();

@@ -1,5 +1,5 @@
 import type { Settings } from '../domain/settings.js';
-import type { Toolset } from '../domain/tool-names.js';
+import type { Toolset } from '../domain/tool-facts.js';
 
 export interface RootConfig {
   readonly name: string;

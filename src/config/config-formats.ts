@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import convict from 'convict';
 import { MAX_MAX_RESULT_BYTES } from '../domain/result-budget.js';
-import { TOOLSETS } from '../domain/tool-names.js';
-import { ToolPolicy } from '../domain/tool-policy.js';
+import { TOOLSETS } from '../domain/tool-facts.js';
 import { authFormats } from './auth-schema.js';
 
 // The YAML parser is loaded with the first config file, not at start-up: a server configured by its
@@ -43,8 +42,7 @@ function validateRoot(entry: unknown, at: string, seen: Set<string>): void {
   if (!Array.isArray(tools)) throw new Error(`${at}.allowed_tools: is required and must be a list of tool names (["*"] allows every tool)`);
   const notString = tools.findIndex((tool) => typeof tool !== 'string');
   if (notString >= 0) throw new Error(`${at}.allowed_tools[${notString}]: must be a string`);
-  const unknown = ToolPolicy.unknownNames(tools as string[]);
-  if (unknown.length > 0) throw new Error(`${at}.allowed_tools: unknown tool name "${unknown[0]}"`);
+  // Whether each name is a tool is loadConfig's check, against the tool catalog it is given.
 }
 
 /** Bytes and counts: strict integers, so "10MB" is an error rather than 10. */

@@ -1,6 +1,7 @@
 import type { Root } from '../domain/roots.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
-import { TOOLSETS, toolsetOf, type Toolset, WRITING_TOOLS } from '../domain/tool-names.js';
+import type { ToolCatalog } from '../domain/tool-catalog.js';
+import { TOOLSETS, type Toolset } from '../domain/tool-facts.js';
 import type { AppConfig, RootConfig } from './app-config.js';
 
 /** The toolsets served: as configured (all by default), without changes while the journal is off. */
@@ -8,13 +9,17 @@ export function servedToolsets(config: Pick<AppConfig, 'toolsets' | 'journal'>):
   return (config.toolsets ?? TOOLSETS).filter((toolset) => toolset !== 'changes' || config.journal !== undefined);
 }
 
-/** Configured (or client-shared) roots as the domain sees them, each allowlist expanded and cut to the enabled toolsets. */
-export function domainRootsOf(roots: readonly RootConfig[], toolsets: readonly Toolset[] = TOOLSETS): Root[] {
+/**
+ * Configured (or client-shared) roots as the domain sees them, each allowlist expanded over the
+ * catalog's tools and cut to the enabled toolsets.
+ */
+export function domainRootsOf(roots: readonly RootConfig[], tools: ToolCatalog, toolsets: readonly Toolset[] = TOOLSETS): Root[] {
   const enabled = new Set<Toolset>(toolsets);
+  const policy = new ToolPolicy(tools);
   return roots.map((root) => {
     // A tool of a disabled toolset is not served, so no root claims to allow it; nor a write tool an archive.
-    const allowedTools = [...ToolPolicy.expand(root.allowedTools)].filter(
-      (tool) => enabled.has(toolsetOf(tool) ?? 'root') && !(root.archive === true && WRITING_TOOLS.has(tool)),
+    const allowedTools = [...policy.expand(root.allowedTools)].filter(
+      (tool) => enabled.has(tools.toolsetOf(tool) ?? 'root') && !(root.archive === true && tools.writing.has(tool)),
     );
     if (root.archive !== true) return { name: root.name, hostPath: root.path, allowedTools: new Set(allowedTools), configuredTools: [...root.allowedTools] };
     // list_roots shows what an archive root really allows: its reads.

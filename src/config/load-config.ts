@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import convict from 'convict';
-import { toolsetOf, type Toolset } from '../domain/tool-names.js';
+import type { ToolCatalog } from '../domain/tool-catalog.js';
+import type { Toolset } from '../domain/tool-facts.js';
+import { ToolPolicy } from '../domain/tool-policy.js';
 import type { AppConfig, JournalConfig, RootConfig } from './app-config.js';
 import { resolveAuth } from './auth-config.js';
 import { ConfigError } from './config-error.js';
@@ -28,15 +30,16 @@ export interface ConfigRequest {
  * Reads the YAML file named by --config or MCP_FS_CONFIG (or, with DIR arguments, makes one root
  * per directory; with neither, leaves the roots to the client), applies env and flags on top,
  * validates everything. `argv` is the raw command line, for the flags the schema reads itself (--port...).
- * Whether each root is there is asked of `probes` (the adapters that serve them).
+ * Whether each root is there is asked of `probes` (the adapters that serve them); the tool names an
+ * allowlist may hold, of `tools` (the catalog the MCP adapter's specs make: config keeps no list).
  */
-export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], env: NodeJS.ProcessEnv, probes: RootProbes): AppConfig {
+export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], env: NodeJS.ProcessEnv, probes: RootProbes, tools: ToolCatalog): AppConfig {
   const zeroConfig = commandLine.dirs.length > 0 || commandLine.clientRoots;
   const configFile = zeroConfig ? undefined : locateConfigFile(commandLine.config ?? env.MCP_FS_CONFIG);
 
   const config = convict<RawConfig>(configSchema, { args: [...argv], env: { ...env } });
   if (configFile === undefined) {
-    config.load({ roots: zeroConfigRoots(commandLine.dirs, commandLine.readOnly) });
+    config.load({ roots: zeroConfigRoots(commandLine.dirs, commandLine.readOnly, tools) });
   } else {
     try {
       config.loadFile(configFile);
@@ -50,6 +53,7 @@ export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], 
     throw fromConvictMessage(firstLine(error));
   }
   const raw = config.getProperties();
+  checkToolNames(raw.roots, tools);
   // Client folders arrive after start-up; every other form needs its roots now.
   if (!commandLine.clientRoots && raw.roots.length === 0) throw new ConfigError('roots', 'at least one root is required');
 
@@ -57,7 +61,7 @@ export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], 
   const roots = raw.roots.map((root, index) => resolveRoot(root, index, baseDirectory, probes));
   const toolsets = raw.toolsets as Toolset[];
   // The DIR form writes its own allowlists; the container drops tools of disabled toolsets from them.
-  if (configFile !== undefined) checkAllowlistsAgainstToolsets(raw.roots, toolsets);
+  if (configFile !== undefined) checkAllowlistsAgainstToolsets(raw.roots, toolsets, tools);
   const allowedHosts = resolveAllowedHosts(raw.host, raw.allowed_hosts);
   const state = chooseStateDir(env, roots, commandLine.clientRoots);
   return {
@@ -124,11 +128,20 @@ function resolveJournal(raw: RawConfig['journal'], roots: readonly RootConfig[],
   return { dir, maxBytes: raw.max_bytes, maxFileBytes: raw.max_file_bytes, retentionHours: raw.retention_hours, redisKeyPrefix: raw.redis_key_prefix };
 }
 
+/** An allowlist names tools the catalog holds (or `*`): a typo fails the start-up (NFR-025). */
+function checkToolNames(roots: readonly RawRoot[], tools: ToolCatalog): void {
+  const policy = new ToolPolicy(tools);
+  roots.forEach((root, index) => {
+    const [unknown] = policy.unknownNames(root.allowed_tools);
+    if (unknown !== undefined) throw new ConfigError(`roots[${index}].allowed_tools`, `unknown tool name "${unknown}"`);
+  });
+}
+
 /** An allowlist may only name tools the enabled toolsets expose, so a typo'd deployment fails loudly. */
-function checkAllowlistsAgainstToolsets(roots: readonly RawRoot[], toolsets: readonly Toolset[]): void {
+function checkAllowlistsAgainstToolsets(roots: readonly RawRoot[], toolsets: readonly Toolset[], tools: ToolCatalog): void {
   roots.forEach((root, index) => {
     for (const tool of root.allowed_tools) {
-      const toolset = toolsetOf(tool);
+      const toolset = tools.toolsetOf(tool);
       if (toolset !== undefined && !toolsets.includes(toolset)) {
         throw new ConfigError(
           `roots[${index}].allowed_tools`,

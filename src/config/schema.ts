@@ -4,7 +4,7 @@ import { DEFAULT_MAX_RESULT_BYTES } from '../domain/result-budget.js';
 import { authSchema, type RawAuthConfig } from './auth-schema.js';
 import { registerConfigFormats } from './config-formats.js';
 import type { RequestLimits, SessionLimits } from './app-config.js';
-import { TOOLSETS } from '../domain/tool-names.js';
+import { TOOLSETS } from '../domain/tool-facts.js';
 
 /** A root entry as written in the YAML file (snake_case, before realpath). */
 export interface RawRoot {

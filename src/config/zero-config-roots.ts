@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
-import { READ_ONLY_TOOLS, ALL_TOOLS_WILDCARD } from '../domain/tool-names.js';
+import type { ToolCatalog } from '../domain/tool-catalog.js';
+import { ALL_TOOLS_WILDCARD } from '../domain/tool-facts.js';
 import type { RootConfig } from './app-config.js';
 import type { RawRoot } from './schema.js';
 
@@ -15,15 +16,18 @@ export function rootNameFor(directory: string): string {
   return name === '' ? 'root' : name;
 }
 
-/** One root per directory, named after its base name; repeats get -2, -3... in argument order. */
-export function zeroConfigRoots(directories: readonly string[], readOnly: boolean): RawRoot[] {
+/**
+ * One root per directory, named after its base name; repeats get -2, -3... in argument order. Each
+ * allows every tool, or with `readOnly` the catalog's read-only ones.
+ */
+export function zeroConfigRoots(directories: readonly string[], readOnly: boolean, tools: ToolCatalog): RawRoot[] {
   const taken = new Set<string>();
   return directories.map((directory) => {
     const base = rootNameFor(directory);
     let name = base;
     for (let suffix = 2; taken.has(name); suffix += 1) name = `${base}-${suffix}`;
     taken.add(name);
-    return { name, path: resolve(directory), allowed_tools: readOnly ? [...READ_ONLY_TOOLS] : [ALL_TOOLS_WILDCARD] };
+    return { name, path: resolve(directory), allowed_tools: readOnly ? [...tools.readOnly] : [ALL_TOOLS_WILDCARD] };
   });
 }
 
@@ -37,8 +41,8 @@ export interface SharedFolder {
  * The client's folders as roots, named by the same rule as DIR arguments (from the path the client
  * named, so a link keeps the name the user sees) and confined to the real path, resolved once here.
  */
-export function clientRootConfigs(folders: readonly SharedFolder[], readOnly: boolean): RootConfig[] {
-  return zeroConfigRoots(folders.map((folder) => folder.named), readOnly).map((root, index) => ({
+export function clientRootConfigs(folders: readonly SharedFolder[], readOnly: boolean, tools: ToolCatalog): RootConfig[] {
+  return zeroConfigRoots(folders.map((folder) => folder.named), readOnly, tools).map((root, index) => ({
     name: root.name,
     path: folders[index].realPath,
     allowedTools: root.allowed_tools,

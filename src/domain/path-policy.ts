@@ -2,6 +2,7 @@ import { type DomainError, errors } from './errors.js';
 import { type Principal, type PrincipalContext, UNRESTRICTED_PRINCIPAL, rootsVisibleTo } from './principal.js';
 import type { RootsSource } from './ports/roots-source.port.js';
 import { displayPath, type Root, type RootPath } from './roots.js';
+import { ToolCatalog } from './tool-catalog.js';
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
 const MAX_PATH_BYTES = 4096;
@@ -12,6 +13,15 @@ const MAX_HOST_PATH_BYTES = MAX_PATH_BYTES - 1;
 export const MAX_SYMLINK_HOPS = 40;
 
 const utf8 = new TextEncoder();
+
+/** Who is calling (per call), and the tools whose writing ones a read-only principal loses. */
+export interface Audience {
+  readonly principals: PrincipalContext;
+  readonly tools: ToolCatalog;
+}
+
+/** The local operator alone: never narrowed, so no tool needs to be known. */
+const UNRESTRICTED: Audience = { principals: { current: () => UNRESTRICTED_PRINCIPAL }, tools: new ToolCatalog([]) };
 
 /**
  * The confinement rules (FR-001), pure: root lookup, lexical normalisation of client
@@ -28,7 +38,7 @@ export class PathPolicy {
 
   constructor(
     roots: readonly Root[] | RootsSource,
-    private readonly principals: PrincipalContext = { current: () => UNRESTRICTED_PRINCIPAL },
+    private readonly audience: Audience = UNRESTRICTED,
   ) {
     this.source = isRootsSource(roots) ? roots : { current: () => roots };
   }
@@ -69,11 +79,11 @@ export class PathPolicy {
   }
 
   private view(): RootView {
-    const principal = this.principals.current();
+    const principal = this.audience.principals.current();
     const configured = this.source.current();
     let view = this.views.get(principal);
     if (!view || view.from !== configured) {
-      const roots = rootsVisibleTo(principal, configured);
+      const roots = rootsVisibleTo(principal, configured, this.audience.tools);
       view = { from: configured, roots, byName: new Map(roots.map((root) => [root.name, root])) };
       this.views.set(principal, view);
     }

@@ -1,5 +1,5 @@
 import type { Root } from './roots.js';
-import { ALLOWLISTABLE_TOOLS, WRITING_TOOLS } from './tool-names.js';
+import type { ToolCatalog } from './tool-catalog.js';
 
 /**
  * Who is calling, as the domain sees it: a name for the audit log and the scopes the
@@ -42,16 +42,16 @@ export interface PrincipalContext {
 
 /**
  * The roots a principal sees: those it may use, each with its allowlist narrowed (a
- * read-only principal loses every writing tool). Security: the narrowed Root replaces the
+ * read-only principal loses every writing tool `tools` holds). Security: the narrowed Root replaces the
  * configured one everywhere a lookup happens, so ToolPolicy, list_roots and the editor
  * namespace all judge against the principal's view, never the full configuration.
  */
-export function rootsVisibleTo(principal: Principal, roots: readonly Root[]): Root[] {
+export function rootsVisibleTo(principal: Principal, roots: readonly Root[], tools: ToolCatalog): Root[] {
   const granted = principal.roots === undefined ? roots : roots.filter((root) => principal.roots?.includes(root.name));
   if (!principal.readOnly) return [...granted];
   return granted.map((root) => {
-    const allowedTools = new Set([...root.allowedTools].filter((tool) => !WRITING_TOOLS.has(tool)));
-    const configuredTools = [...ALLOWLISTABLE_TOOLS].filter((tool) => allowedTools.has(tool));
+    const allowedTools = new Set([...root.allowedTools].filter((tool) => !tools.writing.has(tool)));
+    const configuredTools = [...tools.allowlistable].filter((tool) => allowedTools.has(tool));
     return { ...root, allowedTools, configuredTools };
   });
 }

@@ -2,6 +2,9 @@
 export const TOOLSETS = ['root', 'editor', 'repo', 'changes'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
+/** In `allowed_tools`: every allowlistable tool. */
+export const ALL_TOOLS_WILDCARD = '*';
+
 /**
  * Who may use a tool: `allowlisted` tools have an allowlist name of their own (spec 7.2, config
  * `allowed_tools`); `always` tools are available on every root (list_roots, change_directory,

@@ -1,27 +1,35 @@
 import { errors } from './errors.js';
 import type { Root } from './roots.js';
-import { ALLOWLISTABLE_TOOLS, ALL_TOOLS_WILDCARD, permissionOf } from './tool-names.js';
+import { ALL_TOOLS_WILDCARD } from './tool-facts.js';
+import type { ToolCatalog } from './tool-catalog.js';
 
-/** Per-root allowlists (FR-002). */
+/** Per-root allowlists (FR-002), judged against the tools the catalog holds. */
 export class ToolPolicy {
+  constructor(readonly catalog: ToolCatalog) {}
+
   /** Turns a configured list into the set of allowed names; `*` means every allowlistable tool. */
-  static expand(configured: readonly string[]): ReadonlySet<string> {
-    if (configured.includes(ALL_TOOLS_WILDCARD)) return new Set(ALLOWLISTABLE_TOOLS);
+  expand(configured: readonly string[]): ReadonlySet<string> {
+    if (configured.includes(ALL_TOOLS_WILDCARD)) return new Set(this.catalog.allowlistable);
     return new Set(configured);
   }
 
   /** Names in `configured` that are neither a known tool nor the wildcard (typo protection). */
-  static unknownNames(configured: readonly string[]): string[] {
-    return configured.filter((name) => name !== ALL_TOOLS_WILDCARD && !ALLOWLISTABLE_TOOLS.has(name));
+  unknownNames(configured: readonly string[]): string[] {
+    return configured.filter((name) => name !== ALL_TOOLS_WILDCARD && !this.catalog.allowlistable.has(name));
   }
 
   /**
    * Whether a session that sees `roots` can use `tool` on at least one of them: tools/list offers only
    * those. A tool no allowlist governs (list_roots, change_directory) is always usable.
    */
-  static usableSomewhere(tool: string, roots: readonly Root[]): boolean {
-    const governing = permissionOf(tool);
-    return !ALLOWLISTABLE_TOOLS.has(governing) || roots.some((root) => root.allowedTools.has(governing));
+  usableSomewhere(tool: string, roots: readonly Root[]): boolean {
+    const governing = this.catalog.permissionOf(tool);
+    return !this.catalog.allowlistable.has(governing) || roots.some((root) => root.allowedTools.has(governing));
+  }
+
+  /** Whether `tool` changes a root (itself or the tool whose permission it shares). */
+  writes(tool: string): boolean {
+    return this.catalog.writing.has(this.catalog.permissionOf(tool));
   }
 
   assertAllowed(tool: string, root: Root): void {

@@ -5,8 +5,9 @@ import { McpResourceHandler } from '../../src/adapters/inbound/mcp/protocol/reso
 import { buildContainer } from '../../src/composition/container.js';
 import { TOKENS } from '../../src/composition/tokens.js';
 import type { AppConfig } from '../../src/config/app-config.js';
-import { ALLOWLISTABLE_TOOLS, READ_ONLY_TOOLS, TOOL_CATALOG, TOOL_NAMES, TOOLSETS, toolsetOf, type Toolset } from '../../src/domain/tool-names.js';
+import { TOOLSETS, type Toolset } from '../../src/domain/tool-facts.js';
 import { RecordingLogger } from '../support/recording-logger.js';
+import { TOOLS } from '../support/tools.js';
 import { compositionConfig } from './app-config.js';
 
 const journalDir = mkdtempSync(join(tmpdir(), 'mcp-fs-toolsets-journal-'));
@@ -28,10 +29,10 @@ describe('toolsets', () => {
   it('every allowlistable tool belongs to exactly the toolset whose modules serve it', () => {
     for (const toolset of TOOLSETS) {
       const served = toolNames([toolset]);
-      const allowlistable = served.filter((name) => ALLOWLISTABLE_TOOLS.has(name));
-      expect(allowlistable.every((name) => toolsetOf(name) === toolset)).toBe(true);
+      const allowlistable = served.filter((name) => TOOLS.allowlistable.has(name));
+      expect(allowlistable.every((name) => TOOLS.toolsetOf(name) === toolset)).toBe(true);
     }
-    expect([...ALLOWLISTABLE_TOOLS].every((name) => toolsetOf(name) !== undefined)).toBe(true);
+    expect([...TOOLS.allowlistable].every((name) => TOOLS.toolsetOf(name) !== undefined)).toBe(true);
   });
 
   it('list_roots is in root, change_directory in editor, list_changes in changes; absent toolsets mean every catalogued tool', () => {
@@ -40,14 +41,14 @@ describe('toolsets', () => {
     expect(toolNames(['repo'])).toEqual(['file_list', 'file_read', 'file_write']);
     expect(toolNames(['changes'])).toEqual(['list_changes', 'review_changes', 'undo_changes']);
     expect(toolNames()).toEqual(toolNames([...TOOLSETS]));
-    expect(toolNames()).toEqual([...TOOL_NAMES].sort());
-    for (const toolset of TOOLSETS) expect(toolNames([toolset])).toEqual(TOOL_NAMES.filter((name) => TOOL_CATALOG[name].toolset === toolset).sort());
+    expect(toolNames()).toEqual([...TOOLS.names].sort());
+    for (const toolset of TOOLSETS) expect(toolNames([toolset])).toEqual(TOOLS.names.filter((name) => TOOLS.toolsetOfTool(name) === toolset).sort());
   });
 
   it('serves no changes toolset while the journal is off, and no root allows undo_changes then', () => {
     const container = buildContainer(compositionConfig(), { logger: new RecordingLogger() });
     const names = container.getAll(TOKENS.ToolDefinition).map((tool) => tool.name);
-    expect(names).toEqual(TOOL_NAMES.filter((name) => TOOL_CATALOG[name].toolset !== 'changes'));
+    expect(names).toEqual(TOOLS.names.filter((name) => TOOLS.toolsetOfTool(name) !== 'changes'));
     expect(names).not.toContain('list_changes');
     expect(container.get(TOKENS.PathPolicy).roots[0].allowedTools.has('undo_changes')).toBe(false);
   });
@@ -57,19 +58,19 @@ describe('toolsets', () => {
     expect(buildContainer(configWith(['editor', 'repo']), { logger: new RecordingLogger() }).isBound(McpResourceHandler)).toBe(false);
   });
 
-  it('READ_ONLY_TOOLS are exactly the allowlistable tools annotated readOnlyHint', () => {
+  it('the catalog\'s read-only tools are exactly the allowlistable tools annotated readOnlyHint', () => {
     const readOnly = buildContainer(configWith(), { logger: new RecordingLogger() })
       .getAll(TOKENS.ToolDefinition)
-      .filter((tool) => ALLOWLISTABLE_TOOLS.has(tool.name) && tool.annotations.readOnlyHint)
+      .filter((tool) => TOOLS.allowlistable.has(tool.name) && tool.annotations.readOnlyHint)
       .map((tool) => tool.name)
       .sort();
-    expect(readOnly).toEqual([...READ_ONLY_TOOLS].sort());
+    expect(readOnly).toEqual([...TOOLS.readOnly].sort());
   });
 
-  it("every tool's catalog line says read-only exactly when its definition says readOnlyHint", () => {
+  it("every tool's facts say read-only exactly when its definition says readOnlyHint", () => {
     const hints = buildContainer(configWith(), { logger: new RecordingLogger() })
       .getAll(TOKENS.ToolDefinition)
       .map((tool) => [tool.name, tool.annotations.readOnlyHint]);
-    expect(hints).toEqual(TOOL_NAMES.map((name) => [name, TOOL_CATALOG[name].readOnly]));
+    expect(hints).toEqual(TOOLS.names.map((name) => [name, TOOLS.factsOf(name)?.readOnly]));
   });
 });

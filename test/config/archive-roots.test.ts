@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { domainRootsOf } from '../../src/config/domain-roots.js';
 import { ConfigError, loadConfig as loadWith } from '../../src/config/load-config.js';
 import type { RootProbes } from '../../src/config/root-probe.js';
-import { WRITING_TOOLS } from '../../src/domain/tool-names.js';
+import { TOOLS } from '../support/tools.js';
 import { loadConfig } from '../support/load-config.js';
 import { parseCommandLine } from '../../src/cli/command-line.js';
 
@@ -41,12 +41,12 @@ describe('roots[].archive', () => {
     const file = await configFile('  - { name: ws, path: ws, allowed_tools: ["*"] }\n  - { name: rel, archive: release.tar, allowed_tools: ["*"] }\n');
     const config = loadConfig(['--config', file], {});
     expect(config.roots[1]).toEqual({ name: 'rel', path: join(dir, 'release.tar'), allowedTools: ['*'], archive: true });
-    const [ws, rel] = domainRootsOf(config.roots);
+    const [ws, rel] = domainRootsOf(config.roots, TOOLS);
     expect(ws.readOnly).toBeUndefined();
     expect(ws.allowedTools.has('write_file')).toBe(true);
     expect(rel.readOnly).toBe(true);
     expect(rel.allowedTools.has('read_file')).toBe(true);
-    expect([...WRITING_TOOLS].filter((tool) => rel.allowedTools.has(tool))).toEqual([]);
+    expect([...TOOLS.writing].filter((tool) => rel.allowedTools.has(tool))).toEqual([]);
     expect(rel.configuredTools).toEqual([...rel.allowedTools]);
   });
 
@@ -66,9 +66,9 @@ describe('roots[].archive', () => {
       archive: (configured) => (asked.push(`archive ${configured}`), { problem: 'no such object in the bucket' }),
     };
     let file = await configFile('  - { name: ws, path: not-on-disk, allowed_tools: ["*"] }\n');
-    expect(loadWith(parseCommandLine(['--config', file], {}), ['--config', file], {}, probes).roots[0].path).toBe('/remote/ws');
+    expect(loadWith(parseCommandLine(['--config', file], {}), ['--config', file], {}, probes, TOOLS).roots[0].path).toBe('/remote/ws');
     file = await configFile('  - { name: rel, archive: release.tar, allowed_tools: ["*"] }\n');
-    expect(messageOf(() => loadWith(parseCommandLine(['--config', file], {}), ['--config', file], {}, probes))).toBe('config error: roots[0].archive: no such object in the bucket');
+    expect(messageOf(() => loadWith(parseCommandLine(['--config', file], {}), ['--config', file], {}, probes, TOOLS))).toBe('config error: roots[0].archive: no such object in the bucket');
     expect(asked).toEqual([`directory ${join(dir, 'not-on-disk')}`, `archive ${join(dir, 'release.tar')}`]);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../support/load-config.js';
 import { rootNameFor, zeroConfigRoots } from '../../src/config/zero-config-roots.js';
-import { READ_ONLY_TOOLS } from '../../src/domain/tool-names.js';
+import { TOOLS } from '../support/tools.js';
 
 describe('rootNameFor', () => {
   it.each([
@@ -22,13 +22,13 @@ describe('rootNameFor', () => {
 
 describe('zeroConfigRoots', () => {
   it('de-duplicates base names with -2, -3 in argument order', () => {
-    const names = zeroConfigRoots(['/a/x', '/b/x', '/c/x', '/d/x-2'], false).map((root) => root.name);
+    const names = zeroConfigRoots(['/a/x', '/b/x', '/c/x', '/d/x-2'], false, TOOLS).map((root) => root.name);
     expect(names).toEqual(['x', 'x-2', 'x-3', 'x-2-2']);
   });
 
   it('allows every tool, or only the read-only ones', () => {
-    expect(zeroConfigRoots(['/a'], false)[0].allowed_tools).toEqual(['*']);
-    expect(zeroConfigRoots(['/a'], true)[0].allowed_tools).toEqual([...READ_ONLY_TOOLS]);
+    expect(zeroConfigRoots(['/a'], false, TOOLS)[0].allowed_tools).toEqual(['*']);
+    expect(zeroConfigRoots(['/a'], true, TOOLS)[0].allowed_tools).toEqual([...TOOLS.readOnly]);
   });
 });
 

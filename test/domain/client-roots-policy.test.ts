@@ -2,11 +2,11 @@ import { Namespace } from '../../src/domain/namespace.js';
 import { PathPolicy } from '../../src/domain/path-policy.js';
 import type { RootsSource } from '../../src/domain/ports/roots-source.port.js';
 import type { Root } from '../../src/domain/roots.js';
-import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { ListRoots } from '../../src/domain/tools/list-roots.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import { thrownDomainError } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
+import { toolPolicy } from '../support/tools.js';
 
 /** A source the test replaces by hand, as the client adapter does on roots/list_changed. */
 class SharedFolders implements RootsSource {
@@ -20,7 +20,7 @@ class SharedFolders implements RootsSource {
 function world() {
   const source = new SharedFolders();
   const paths = new PathPolicy(source);
-  const access = new RootAccess(paths, new ToolPolicy());
+  const access = new RootAccess(paths, toolPolicy());
   return { source, paths, access, namespace: new Namespace(paths, access), listRoots: new ListRoots(paths) };
 }
 

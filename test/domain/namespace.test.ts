@@ -1,12 +1,12 @@
 import { DomainError } from '../../src/domain/errors.js';
 import { Namespace, inNamespace, namespacePath } from '../../src/domain/namespace.js';
 import { PathPolicy } from '../../src/domain/path-policy.js';
-import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import { makeRoot } from '../support/roots.js';
+import { toolPolicy } from '../support/tools.js';
 
 const paths = new PathPolicy([makeRoot('workspace', '/data/ws'), makeRoot('readonly', '/data/ro', ['view'])]);
-const namespace = new Namespace(paths, new RootAccess(paths, new ToolPolicy()));
+const namespace = new Namespace(paths, new RootAccess(paths, toolPolicy()));
 
 function locate(raw: string, cwd = '/workspace', tool: string | null = 'view') {
   const target = namespace.locate(tool, raw, cwd);

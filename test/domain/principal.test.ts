@@ -3,12 +3,12 @@ import { Namespace } from '../../src/domain/namespace.js';
 import { PathPolicy } from '../../src/domain/path-policy.js';
 import type { Principal, PrincipalContext } from '../../src/domain/principal.js';
 import { UNRESTRICTED_PRINCIPAL } from '../../src/domain/principal.js';
-import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { ListRoots } from '../../src/domain/tools/list-roots.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import { WriteFile } from '../../src/domain/tools/write-file.js';
 import { TEST_SETTINGS, thrownDomainError, domainError } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
+import { TOOLS, toolPolicy } from '../support/tools.js';
 
 /** A principal context a test switches by hand (the server switches it per tool call). */
 class SwitchablePrincipal implements PrincipalContext {
@@ -21,9 +21,9 @@ class SwitchablePrincipal implements PrincipalContext {
 const caller = new SwitchablePrincipal();
 const paths = new PathPolicy(
   [makeRoot('workspace', '/data/ws'), makeRoot('docs', '/data/docs', ['read_file', 'write_file', 'view']), makeRoot('secrets', '/data/secrets')],
-  caller,
+  { principals: caller, tools: TOOLS },
 );
-const access = new RootAccess(paths, new ToolPolicy());
+const access = new RootAccess(paths, toolPolicy());
 
 afterEach(() => {
   caller.principal = UNRESTRICTED_PRINCIPAL;

@@ -13,8 +13,8 @@ import { domainError, rootAccess, TEST_SETTINGS } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
 import { PathPolicy } from '../../src/domain/path-policy.js';
 import type { Root } from '../../src/domain/roots.js';
-import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
+import { toolPolicy } from '../support/tools.js';
 
 function world(maxPerSession = 256) {
   const fs = new InMemoryFileSystem();
@@ -153,7 +153,7 @@ describe('Subscriptions of a root that stops being served (issue 32)', () => {
     fs.seedFile('/ws/a.txt', 'a');
     const workspace = makeRoot('workspace', '/ws');
     let shared: readonly Root[] = [workspace];
-    const access = new RootAccess(new PathPolicy({ current: () => shared }), new ToolPolicy());
+    const access = new RootAccess(new PathPolicy({ current: () => shared }), toolPolicy());
     const watcher = new InMemoryFileWatcher(fs);
     const keys = new RootKeys(new NodeContentHasher());
     const feed = new InProcessChangeFeed();

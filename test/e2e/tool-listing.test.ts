@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { TOOL_CATALOG, TOOL_NAMES } from '../../src/domain/tool-names.js';
 import { callTool } from '../support/mcp.js';
 import { sha256Hex } from '../support/raw-mcp.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { TOOLS } from '../support/tools.js';
 
 /** Tools that change nothing on disk (the catalog's read-only ones, allowlistable or always offered). */
-const NEVER_WRITING: readonly string[] = TOOL_NAMES.filter((name) => TOOL_CATALOG[name].readOnly);
+const NEVER_WRITING: readonly string[] = TOOLS.names.filter((name) => TOOLS.factsOf(name)?.readOnly === true);
 /** Writing tools that only add (a new folder) and never remove or overwrite what exists: the one exception. */
 const ONLY_ADDING = ['create_folder'];
 /**
@@ -17,7 +17,7 @@ const ONLY_ADDING = ['create_folder'];
  * true): each writing tool of the catalog unless it only adds, so a new writing tool counts as
  * destructive until it is shown not to be.
  */
-const DESTRUCTIVE_TOOLS: readonly string[] = TOOL_NAMES.filter((name) => !TOOL_CATALOG[name].readOnly && !ONLY_ADDING.includes(name));
+const DESTRUCTIVE_TOOLS: readonly string[] = TOOLS.names.filter((name) => TOOLS.factsOf(name)?.readOnly === false && !ONLY_ADDING.includes(name));
 const WRITER_TOKEN = 'writer-token-5c1e0f';
 const READER_TOKEN = 'reader-token-77ab2d';
 
@@ -37,7 +37,7 @@ describe('annotations over Streamable HTTP', () => {
   it('say destructive for every tool that can remove or overwrite, read-only for the ones that never write', async () => {
     const tools = (await (await server.connect()).listTools()).tools;
     // Every catalogued tool: list_changes and undo_changes too, with the journal on (the default).
-    expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.names);
     for (const tool of tools) {
       const hints = tool.annotations ?? {};
       // An absent hint means the spec default: readOnlyHint false, destructiveHint true, idempotentHint false.

@@ -1,4 +1,4 @@
-import { TOOL_NAMES } from '../../src/domain/tool-names.js';
+import { TOOLS } from '../support/tools.js';
 import { useTestServer } from '../support/live-server.js';
 
 // Every agent turn pays for tools/list: it is kept lean (issue 8), and this measures it.
@@ -13,7 +13,7 @@ describe('tools/list size', () => {
 
   it('lists every catalogued tool, journal on, in at most 29 KB of JSON', async () => {
     const listing = await live.client.listTools();
-    expect(listing.tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
+    expect(listing.tools.map((tool) => tool.name)).toEqual(TOOLS.names);
     const bytes = Buffer.byteLength(JSON.stringify(listing));
     const byTool = listing.tools.map((tool) => `${tool.name}=${Buffer.byteLength(JSON.stringify(tool))}`).join(' ');
     expect({ bytes, byTool }).toEqual({ bytes: expect.any(Number), byTool: expect.any(String) });

@@ -19,7 +19,6 @@ import type { ChangeJournal } from '../../src/domain/ports/change-journal.port.j
 import type { FileSystemPort } from '../../src/domain/ports/file-system.port.js';
 import { UNRESTRICTED_PRINCIPAL } from '../../src/domain/principal.js';
 import type { Settings } from '../../src/domain/settings.js';
-import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { ChangeDirectory } from '../../src/domain/tools/change-directory.js';
 import { Copy } from '../../src/domain/tools/copy.js';
 import { CreateFile } from '../../src/domain/tools/create-file.js';
@@ -51,6 +50,7 @@ import { TEST_SETTINGS } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
 import { journalOn, makeJournalDir, removeJournalDir, SCRATCH_PARENT } from './journal.js';
 import { allEntries, type TreeSpec } from './trees.js';
+import { TOOLS, toolPolicy } from '../support/tools.js';
 
 /** Canary content: it lives only outside the root, so seeing it in any result is an escape. */
 export const CANARY = 'C4N4RY-0e1f';
@@ -169,8 +169,8 @@ export function buildTools(inner: FileSystemPort, hosts: Hosts, store: ChangeJou
   const files = journal.fs;
   const root = makeRoot('workspace', hosts.root);
   const principals = { current: () => UNRESTRICTED_PRINCIPAL };
-  const paths = new PathPolicy([root], principals);
-  const tools = new ToolPolicy();
+  const paths = new PathPolicy([root], { principals, tools: TOOLS });
+  const tools = toolPolicy();
   const access = new RootAccess(paths, tools);
   const namespace = new Namespace(paths, access);
   const sessions = new EditSessions(new InMemorySessionState(), files, SETTINGS);

@@ -4,9 +4,9 @@ import { PathPolicy } from '../../src/domain/path-policy.js';
 import type { FileSystemPort, ReadableFile } from '../../src/domain/ports/file-system.port.js';
 import type { Root } from '../../src/domain/roots.js';
 import type { Settings } from '../../src/domain/settings.js';
-import { ToolPolicy } from '../../src/domain/tool-policy.js';
 import { RootAccess } from '../../src/domain/tools/root-access.js';
 import type { Tree } from './fixtures.js';
+import { toolPolicy } from './tools.js';
 
 /** The limits domain tests run with unless they say otherwise (the descriptions' "10.0 MB" etc. follow from these). */
 export const TEST_SETTINGS: Settings = {
@@ -20,7 +20,7 @@ export const TEST_SETTINGS: Settings = {
 
 /** The preamble of every root-scoped use case, over these roots, with the real path and tool policies. */
 export function rootAccess(...roots: Root[]): RootAccess {
-  return new RootAccess(new PathPolicy(roots), new ToolPolicy());
+  return new RootAccess(new PathPolicy(roots), toolPolicy());
 }
 
 /** The DomainError a call rejects with; the test fails when it resolves or rejects with anything else. */

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { grepText } from '../../src/adapters/inbound/mcp/tools/grep-text.js';
 import { formatSize } from '../../src/domain/tools/file-text.js';
-import { ALLOWLISTABLE_TOOLS, ROOT_SCOPED_TOOLS } from '../../src/domain/tool-names.js';
+import { TOOLS } from './tools.js';
 import type { ToolCallOutcome } from './mcp.js';
 
 /** File tree for seeding a root: relative path -> content. A path ending in '/' is an (empty) directory. */
@@ -104,6 +104,6 @@ export function decodedContent(result: { content: string; encoding: string }): B
 /** A root configured with '*': reported either as ['*'] or expanded, it must grant every root-scoped tool. */
 export function expectAllToolsAllowed(allowedTools: readonly string[]): void {
   if (allowedTools.length === 1 && allowedTools[0] === '*') return;
-  for (const tool of ROOT_SCOPED_TOOLS) expect(allowedTools).toContain(tool);
-  for (const tool of allowedTools) expect(ALLOWLISTABLE_TOOLS.has(tool)).toBe(true);
+  for (const tool of TOOLS.rootScoped) expect(allowedTools).toContain(tool);
+  for (const tool of allowedTools) expect(TOOLS.allowlistable.has(tool)).toBe(true);
 }

@@ -1,7 +1,7 @@
 import type { Root } from '../../src/domain/roots.js';
-import { ToolPolicy } from '../../src/domain/tool-policy.js';
+import { toolPolicy } from './tools.js';
 
 /** A Root value for domain tests; `hostPath` is where the adapter under test keeps it. */
 export function makeRoot(name: string, hostPath: string, tools: readonly string[] = ['*']): Root {
-  return { name, hostPath, allowedTools: ToolPolicy.expand(tools), configuredTools: [...tools] };
+  return { name, hostPath, allowedTools: toolPolicy().expand(tools), configuredTools: [...tools] };
 }

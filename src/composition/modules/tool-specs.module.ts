@@ -1,5 +1,6 @@
 import { ContainerModule, type ResolutionContext, type ServiceIdentifier } from 'inversify';
 import type { ToolServices, ToolSpec } from '../../adapters/inbound/mcp/tool-calls/tool-spec.js';
+import { definitionOf } from '../../adapters/inbound/mcp/tool-calls/tool-registry.js';
 import { TOOL_SPECS } from '../../adapters/inbound/mcp/tool-calls/tool-specs.js';
 import { ChangeContents } from '../../domain/changes/change-contents.js';
 import { EditSessions } from '../../domain/edit-session.js';
@@ -7,7 +8,7 @@ import { Namespace } from '../../domain/namespace.js';
 import { IgnoreRuleCache } from '../../domain/search/ignore-rule-cache.js';
 import { SearchIndexes } from '../../domain/search/search-indexes.js';
 import type { Settings } from '../../domain/settings.js';
-import { toolsetOfTool, type Toolset } from '../../domain/tool-names.js';
+import type { Toolset } from '../../domain/tool-facts.js';
 import { ReadFile } from '../../domain/tools/read-file.js';
 import { RootAccess } from '../../domain/tools/root-access.js';
 import { TOKENS } from '../tokens.js';
@@ -49,11 +50,10 @@ export function toolSpecsModule(toolsets: readonly Toolset[], specs: readonly To
   return new ContainerModule(({ bind }) => {
     bind(TOOL_SERVICES).toDynamicValue(toolServices).inSingletonScope();
     for (const spec of specs) {
-      const toolset = toolsetOfTool(spec.name);
-      if (toolset === undefined || !toolsets.includes(toolset)) continue;
+      if (!toolsets.includes(spec.facts.toolset)) continue;
       const useCase = spec.useCase as ServiceIdentifier<unknown>;
       bind(useCase).toResolvedValue((services: ToolServices) => spec.create(services), [TOOL_SERVICES]).inSingletonScope();
-      bind(TOKENS.ToolDefinition).toResolvedValue((built: unknown, settings: Settings) => spec.definition(built, settings), [useCase, TOKENS.Settings]);
+      bind(TOKENS.ToolDefinition).toResolvedValue((built: unknown, settings: Settings) => definitionOf(spec, built, settings), [useCase, TOKENS.Settings]);
     }
   });
 }

@@ -1,7 +1,6 @@
 import type { PathPolicy } from '../path-policy.js';
 import { errors } from '../errors.js';
 import { displayPath, type Root, type RootPath } from '../roots.js';
-import { permissionOf, WRITING_TOOLS } from '../tool-names.js';
 import type { ToolPolicy } from '../tool-policy.js';
 
 /**
@@ -39,7 +38,7 @@ export class RootAccess {
 
   /** A write on a read-only root (an archive) says so, naming the root and the (confined) path, rather than only that the tool is not allowed. */
   private refuseWriteOnReadOnly(tool: string, root: Root, rawPath: string): void {
-    if (root.readOnly !== true || !WRITING_TOOLS.has(permissionOf(tool))) return;
+    if (root.readOnly !== true || !this.tools.writes(tool)) return;
     throw errors.readOnlyRoot(root.name, displayPath(this.paths.resolve(root, rawPath)));
   }
 

@@ -3,7 +3,6 @@ import { ConfirmingFileSystem } from '../../../src/domain/changes/confirming-fil
 import { PathPolicy } from '../../../src/domain/path-policy.js';
 import type { ConfirmationAnswer } from '../../../src/domain/ports/confirmation.port.js';
 import { UNRESTRICTED_PRINCIPAL } from '../../../src/domain/principal.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { Copy } from '../../../src/domain/tools/copy.js';
 import { CreateFolder } from '../../../src/domain/tools/create-folder.js';
 import { Move } from '../../../src/domain/tools/move.js';
@@ -14,6 +13,7 @@ import { WriteFile } from '../../../src/domain/tools/write-file.js';
 import { domainError, TEST_SETTINGS } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
 import { ScriptedConfirmation } from './scripted-confirmation.js';
+import { TOOLS, toolPolicy } from '../../support/tools.js';
 
 const W = 'workspace';
 const JOURNAL_OFF = 'the change journal is off';
@@ -41,7 +41,7 @@ function world(answer: ConfirmationAnswer, askable = true) {
   tree.seedFile('/ws/dst/src/b.txt', 'old b');
   const confirmation = new ScriptedConfirmation(answer, askable);
   const fs = new ConfirmingFileSystem(tree, confirmation);
-  const access = new RootAccess(new PathPolicy([makeRoot(W, '/ws')], { current: () => UNRESTRICTED_PRINCIPAL }), new ToolPolicy());
+  const access = new RootAccess(new PathPolicy([makeRoot(W, '/ws')], { principals: { current: () => UNRESTRICTED_PRINCIPAL }, tools: TOOLS }), toolPolicy());
   return {
     tree,
     confirmation,

@@ -14,7 +14,6 @@ import type { ChangeAuthor, ChangeJournal, UndoReach } from '../../../src/domain
 import type { Confirmation } from '../../../src/domain/ports/confirmation.port.js';
 import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import { type Principal, UNRESTRICTED_PRINCIPAL } from '../../../src/domain/principal.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { Copy } from '../../../src/domain/tools/copy.js';
 import { CreateFolder } from '../../../src/domain/tools/create-folder.js';
 import { Move } from '../../../src/domain/tools/move.js';
@@ -26,6 +25,7 @@ import { PatchFile } from '../../../src/domain/tools/patch-file.js';
 import { TEST_SETTINGS } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
 import { ManualClock } from '../../adapters/outbound/journal/change-journal.contract.js';
+import { TOOLS, toolPolicy } from '../../support/tools.js';
 
 /**
  * The journal on an in-memory tree, with no disk: root 'workspace' at /ws (every tool), root
@@ -45,8 +45,8 @@ export function journalWorld<Tree extends InMemoryFileSystem = InMemoryFileSyste
   let author: ChangeAuthor | undefined = { principal: UNRESTRICTED_PRINCIPAL.name, session: 's1', tool: 'write_file' };
   const principals = { current: () => principal };
   const noUndo = makeRoot('noundo', '/nu', ['write_file', 'read_file']);
-  const paths = new PathPolicy([makeRoot('workspace', '/ws'), noUndo, ...extraRoots], principals);
-  const tools = new ToolPolicy();
+  const paths = new PathPolicy([makeRoot('workspace', '/ws'), noUndo, ...extraRoots], { principals, tools: TOOLS });
+  const tools = toolPolicy();
   const access = new RootAccess(paths, tools);
   const hasher = new NodeContentHasher();
   const full: JournalLimits = { maxBytes: 1024 * 1024, maxFileBytes: 64 * 1024, retentionMs: 3_600_000, ...limits };

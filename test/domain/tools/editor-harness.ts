@@ -7,7 +7,6 @@ import { Namespace } from '../../../src/domain/namespace.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
 import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import type { Settings } from '../../../src/domain/settings.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { ChangeDirectory } from '../../../src/domain/tools/change-directory.js';
 import { CreateFile } from '../../../src/domain/tools/create-file.js';
 import { FileList } from '../../../src/domain/tools/file-list.js';
@@ -18,6 +17,7 @@ import { StrReplace } from '../../../src/domain/tools/str-replace.js';
 import { View } from '../../../src/domain/tools/view.js';
 import { TEST_SETTINGS, watchReads } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
+import { toolPolicy } from '../../support/tools.js';
 
 export { domainError } from '../../support/domain.js';
 
@@ -45,7 +45,7 @@ export function editorWorld(options: { settings?: Partial<Settings>; files?: (fs
   const workspace = makeRoot('workspace', '/ws');
   const readonly = makeRoot('readonly', '/ro', ['view', 'file_read', 'list_folder']);
   const paths = new PathPolicy([workspace, readonly]);
-  const namespace = new Namespace(paths, new RootAccess(paths, new ToolPolicy()));
+  const namespace = new Namespace(paths, new RootAccess(paths, toolPolicy()));
   const settings: Settings = { ...TEST_SETTINGS, ...options.settings };
   const port = options.files ? options.files(fs) : fs;
   const store = new InMemorySessionState();

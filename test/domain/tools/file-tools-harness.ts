@@ -3,7 +3,6 @@ import { NodeContentHasher } from '../../../src/adapters/outbound/node-content-h
 import { PathPolicy } from '../../../src/domain/path-policy.js';
 import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import type { Settings } from '../../../src/domain/settings.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { CreateFolder } from '../../../src/domain/tools/create-folder.js';
 import { HashFile } from '../../../src/domain/tools/hash-file.js';
 import { ListFolder } from '../../../src/domain/tools/list-folder.js';
@@ -19,6 +18,7 @@ import { StatFile } from '../../../src/domain/tools/stat-file.js';
 import { WriteFile } from '../../../src/domain/tools/write-file.js';
 import { TEST_SETTINGS, watchReads } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
+import { toolPolicy } from '../../support/tools.js';
 
 export { domainError } from '../../support/domain.js';
 
@@ -34,7 +34,7 @@ export function fileToolsWorld(settings: Partial<Settings> = {}) {
   fs.seedDirectory('/ro');
   fs.seedFile('/outside/secret.txt', 'TOP SECRET\n');
   const paths = new PathPolicy([workspace, readonly]);
-  const access = new RootAccess(paths, new ToolPolicy());
+  const access = new RootAccess(paths, toolPolicy());
   const limits: Settings = { ...TEST_SETTINGS, ...settings };
   const readFile = new ReadFile(access, fs, limits);
   return {

@@ -1,12 +1,12 @@
 import { ReadFiles } from '../../../src/domain/tools/read-files.js';
 import { ReadFile } from '../../../src/domain/tools/read-file.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { RootAccess } from '../../../src/domain/tools/root-access.js';
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { TEST_SETTINGS } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
 import { domainError, fileToolsWorld } from './file-tools-harness.js';
+import { toolPolicy } from '../../support/tools.js';
 
 describe('ReadFiles', () => {
   it('reads each path as read_file does, in the order given; a bad path fails only its own entry', async () => {
@@ -43,7 +43,7 @@ describe('ReadFiles', () => {
     fs.seedFile('/a/x.txt', 'x\n');
     fs.seedFile('/b/x.txt', 'x\n');
     const paths = new PathPolicy([makeRoot('allows', '/a', ['read_file']), makeRoot('denies', '/b', ['list_folder'])]);
-    const access = new RootAccess(paths, new ToolPolicy());
+    const access = new RootAccess(paths, toolPolicy());
     const readFiles = new ReadFiles(access, new ReadFile(access, fs, TEST_SETTINGS), TEST_SETTINGS);
     expect((await readFiles.execute({ root: 'allows', paths: ['x.txt'] })).files[0]).toMatchObject({ content: 'x\n' });
     expect((await domainError(readFiles.execute({ root: 'denies', paths: ['x.txt'] }))).code).toBe('TOOL_NOT_ALLOWED');

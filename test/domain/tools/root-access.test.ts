@@ -1,12 +1,12 @@
 import { DomainError } from '../../../src/domain/errors.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
 import type { Root } from '../../../src/domain/roots.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { RootAccess } from '../../../src/domain/tools/root-access.js';
 import { makeRoot } from '../../support/roots.js';
+import { toolPolicy } from '../../support/tools.js';
 
 const archive: Root = { ...makeRoot('rel', '/data/release.tar', ['read_file', 'list_folder']), readOnly: true };
-const access = new RootAccess(new PathPolicy([makeRoot('ws', '/data/ws'), archive]), new ToolPolicy());
+const access = new RootAccess(new PathPolicy([makeRoot('ws', '/data/ws'), archive]), toolPolicy());
 
 function refusal(run: () => unknown): DomainError {
   try {

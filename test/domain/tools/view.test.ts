@@ -1,11 +1,11 @@
 import { NodeContentHasher } from '../../../src/adapters/outbound/node-content-hasher.js';
 import { Namespace } from '../../../src/domain/namespace.js';
 import { PathPolicy } from '../../../src/domain/path-policy.js';
-import { ToolPolicy } from '../../../src/domain/tool-policy.js';
 import { RootAccess } from '../../../src/domain/tools/root-access.js';
 import { View } from '../../../src/domain/tools/view.js';
 import { makeRoot } from '../../support/roots.js';
 import { CountingFileSystem, domainError, editorWorld, numberedLines } from './editor-harness.js';
+import { toolPolicy } from '../../support/tools.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0]);
@@ -184,7 +184,7 @@ describe('view: paths', () => {
     world.fs.seedFile('/ro/a.txt', 'a\n');
     expect((await view(world, '/readonly/a.txt')).text).toBe('   1\ta');
     const paths = new PathPolicy([makeRoot('workspace', '/ws', ['read_file'])]);
-    const limited = new View(new Namespace(paths, new RootAccess(paths, new ToolPolicy())), world.sessions, world.fs, new NodeContentHasher(), world.settings);
+    const limited = new View(new Namespace(paths, new RootAccess(paths, toolPolicy())), world.sessions, world.fs, new NodeContentHasher(), world.settings);
     const error = await domainError(limited.execute({ sessionId: 's1', path: '/workspace/a.txt' }));
     expect(error.toClientText()).toBe('TOOL_NOT_ALLOWED: tool view not allowed on root workspace');
   });

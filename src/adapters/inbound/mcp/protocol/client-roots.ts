@@ -12,6 +12,7 @@ import { clientRootConfigs, type SharedFolder } from '../../../../config/zero-co
 import type { Logger } from '../../../../domain/ports/logger.port.js';
 import type { RootsSource } from '../../../../domain/ports/roots-source.port.js';
 import type { Root } from '../../../../domain/roots.js';
+import type { ToolPolicy } from '../../../../domain/tool-policy.js';
 import type { SessionLog } from './session-log.js';
 
 /** roots/list's answer, any URI allowed: the SDK's schema refuses the whole list for one non-file URI, we skip that one. */
@@ -35,6 +36,7 @@ export class ClientRoots implements RootsSource {
   constructor(
     @inject(TOKENS.Config) private readonly config: AppConfig,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.ToolPolicy) private readonly tools: ToolPolicy,
   ) {}
 
   current(): readonly Root[] {
@@ -86,7 +88,7 @@ export class ClientRoots implements RootsSource {
     if (listing !== this.listing) return;
     const before = namesOf(this.roots);
     const shared = folders.filter((folder): folder is SharedFolder => folder !== undefined);
-    this.roots = domainRootsOf(clientRootConfigs(shared, this.config.clientRoots?.readOnly ?? false), servedToolsets(this.config));
+    this.roots = domainRootsOf(clientRootConfigs(shared, this.config.clientRoots?.readOnly ?? false, this.tools.catalog), this.tools.catalog, servedToolsets(this.config));
     this.logger.info('client roots', { roots: this.roots.map((root) => root.name) });
     if (namesOf(this.roots) !== before) server.sendResourceListChanged().catch(() => undefined);
   }

@@ -96,6 +96,7 @@ export class McpServerFactory {
     @inject(StateHandles) @optional() private readonly handles?: StateHandles,
     @inject(MCP_TOKENS.Confirmation) @optional() private readonly confirmation?: ElicitingConfirmation,
     @inject(McpAppResources) @optional() private readonly apps?: McpAppResources,
+    @inject(TOKENS.ToolPolicy) @optional() private readonly toolPolicy?: ToolPolicy,
   ) {
     const tools = new Map<string, PreparedTool>();
     for (const definition of withUndoNotes(definitions ?? [], authors !== undefined)) {
@@ -246,7 +247,9 @@ export class McpServerFactory {
   private usable(name: string, principal: Principal): boolean {
     // Until a client shares folders there is no root to judge by: tools/list is the same as usual, and
     // each call answers NO_ROOTS.
-    if (!this.paths || !this.paths.anyRoots()) return true;
-    return this.principals.run(principal, () => ToolPolicy.usableSomewhere(name, this.paths!.roots));
+    // (The container binds the tool policy with the roots: no roots, no policy.)
+    if (!this.paths || !this.toolPolicy || !this.paths.anyRoots()) return true;
+    const { paths, toolPolicy } = this;
+    return this.principals.run(principal, () => toolPolicy.usableSomewhere(name, paths.roots));
   }
 }

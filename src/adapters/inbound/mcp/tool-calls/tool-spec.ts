@@ -12,7 +12,7 @@ import type { PrincipalContext } from '../../../../domain/principal.js';
 import type { IgnoreRuleCache } from '../../../../domain/search/ignore-rule-cache.js';
 import type { SearchIndexes } from '../../../../domain/search/search-indexes.js';
 import type { Settings } from '../../../../domain/settings.js';
-import type { ToolName } from '../../../../domain/tool-names.js';
+import type { ToolFacts } from '../../../../domain/tool-facts.js';
 import type { ToolPolicy } from '../../../../domain/tool-policy.js';
 import type { ReadFile } from '../../../../domain/tools/read-file.js';
 import type { RootAccess } from '../../../../domain/tools/root-access.js';
@@ -51,12 +51,16 @@ export interface ToolServices {
 export type UseCaseClass<U> = abstract new (...args: never[]) => U;
 
 /**
- * One tool, from one file: its name (the domain catalog says its toolset and who may use it),
- * the use case factory, and the MCP definition (title, description, schemas, annotations, handler)
- * built on that use case. The composition root registers every spec in one loop.
+ * One tool, from one file: its name, its facts (toolset, who may use it, read-only: the domain's
+ * catalog is built from them), its place in tools/list, the use case factory, and the MCP
+ * definition (title, description, schemas, annotations, handler) built on that use case. The
+ * composition root registers every spec in one loop.
  */
 export interface ToolSpec<U = unknown> {
-  readonly name: ToolName;
+  readonly name: string;
+  readonly facts: ToolFacts;
+  /** Its place within its toolset in tools/list (toolsets in TOOLSETS order): lower first, unique per toolset. */
+  readonly rank: number;
   readonly useCase: UseCaseClass<U>;
   create(services: ToolServices): U;
   definition(useCase: U, settings: Settings): ToolDefinition;

@@ -13,5 +13,5 @@ const files = readdirSync(TOOLS)
 const modules: ToolModule[] = [];
 for (const file of files) modules.push([file, await import(`../tools/${file.replace(TOOL_FILE, '.tool.js')}`)]);
 
-/** Every tool's spec, in the catalog's order (the order of tools/list). */
+/** Every tool's spec, in the order of tools/list (toolset, then rank). */
 export const TOOL_SPECS: readonly ToolSpec[] = specsFromModules(modules);

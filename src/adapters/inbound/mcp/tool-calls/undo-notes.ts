@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { WRITING_TOOLS } from '../../../../domain/tool-names.js';
 import type { CallUndoReach } from './call-author.js';
 import type { ToolDefinition, ToolOutput } from './tool-definition.js';
 
@@ -35,7 +34,8 @@ const UNDO_OUTPUT = {
 export function withUndoNotes(definitions: readonly ToolDefinition[], journalOn: boolean): ToolDefinition[] {
   if (!journalOn) return [...definitions];
   return definitions.map((definition) => {
-    if (!WRITING_TOOLS.has(definition.name) || definition.name === 'undo_changes') return definition;
+    // A writing tool is one whose readOnlyHint is false (the registry holds it to the tool's facts).
+    if (definition.annotations.readOnlyHint || definition.name === 'undo_changes') return definition;
     const description = definition.description.replace(CANNOT_BE_UNDONE, '');
     const exception = NOT_UNDOABLE[definition.name];
     if (exception === undefined) return { ...definition, description: `${description} Undoable (undo_changes).` };

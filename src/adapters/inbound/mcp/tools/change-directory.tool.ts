@@ -29,6 +29,8 @@ export function changeDirectoryTool(changeDirectory: ChangeDirectory): ToolDefin
 
 export const changeDirectorySpec = toolSpec({
   name: 'change_directory',
+  facts: { toolset: 'editor', permission: 'always', readOnly: true },
+  rank: 40,
   useCase: ChangeDirectory,
   create: (services) => new ChangeDirectory(services.namespace, services.sessions, services.files),
   definition: changeDirectoryTool,

@@ -30,6 +30,8 @@ export function copyTool(copy: Copy): ToolDefinition {
 
 export const copySpec = toolSpec({
   name: 'copy',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  rank: 130,
   useCase: Copy,
   create: (services) => new Copy(services.files, services.access),
   definition: copyTool,

@@ -29,6 +29,8 @@ export function createFileTool(createFile: CreateFile, settings: Settings): Tool
 
 export const createFileSpec = toolSpec({
   name: 'create_file',
+  facts: { toolset: 'editor', permission: 'allowlisted', readOnly: false },
+  rank: 30,
   useCase: CreateFile,
   create: (services) => new CreateFile(...namespaceServices(services)),
   definition: createFileTool,

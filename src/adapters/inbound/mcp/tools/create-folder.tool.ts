@@ -26,6 +26,8 @@ export function createFolderTool(createFolder: CreateFolder): ToolDefinition {
 
 export const createFolderSpec = toolSpec({
   name: 'create_folder',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  rank: 80,
   useCase: CreateFolder,
   create: (services) => new CreateFolder(services.access, services.files),
   definition: createFolderTool,

@@ -51,6 +51,8 @@ export function fileListTool(fileList: FileList, settings: Settings): ToolDefini
 
 export const fileListSpec = toolSpec({
   name: 'file_list',
+  facts: { toolset: 'repo', permission: 'allowlisted', readOnly: true },
+  rank: 30,
   useCase: FileList,
   create: (services) => new FileList(services.namespace, services.sessions, services.files, services.regex, services.settings, services.ignoreCache),
   definition: fileListTool,

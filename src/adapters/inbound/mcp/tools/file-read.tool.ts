@@ -49,6 +49,8 @@ export function fileReadText(result: FileReadResult): string[] {
 
 export const fileReadSpec = toolSpec({
   name: 'file_read',
+  facts: { toolset: 'repo', permission: 'allowlisted', readOnly: true },
+  rank: 10,
   useCase: FileRead,
   create: (services) => new FileRead(...namespaceServices(services)),
   definition: fileReadTool,

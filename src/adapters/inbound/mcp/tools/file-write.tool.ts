@@ -26,6 +26,8 @@ export function fileWriteTool(fileWrite: FileWrite, settings: Settings): ToolDef
 
 export const fileWriteSpec = toolSpec({
   name: 'file_write',
+  facts: { toolset: 'repo', permission: 'allowlisted', readOnly: false },
+  rank: 20,
   useCase: FileWrite,
   create: (services) => new FileWrite(...namespaceServices(services)),
   definition: fileWriteTool,

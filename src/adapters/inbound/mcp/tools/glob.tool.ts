@@ -60,6 +60,8 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
 
 export const globSpec = toolSpec({
   name: 'glob',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  rank: 160,
   useCase: Glob,
   create: (services) => new Glob(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache),
   definition: (useCase, settings) => globTool(useCase, settings.search),

@@ -74,6 +74,8 @@ export function grepTool(grep: Grep, settings: Settings): ToolDefinition {
 
 export const grepSpec = toolSpec({
   name: 'grep',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  rank: 150,
   useCase: Grep,
   create: (services) => new Grep(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache, services.searchIndexes),
   definition: grepTool,

@@ -29,6 +29,8 @@ export function hashFileTool(hashFile: HashFile): ToolDefinition {
 
 export const hashFileSpec = toolSpec({
   name: 'hash_file',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  rank: 110,
   useCase: HashFile,
   create: (services) => new HashFile(services.access, services.files, services.hasher),
   definition: hashFileTool,

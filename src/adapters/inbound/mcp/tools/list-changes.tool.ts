@@ -37,6 +37,8 @@ export function listChangesOf(services: ToolServices): ListChanges {
 
 export const listChangesSpec = toolSpec({
   name: 'list_changes',
+  facts: { toolset: 'changes', permission: 'always', readOnly: true },
+  rank: 10,
   useCase: ListChanges,
   create: listChangesOf,
   definition: listChangesTool,

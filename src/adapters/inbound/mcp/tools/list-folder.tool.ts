@@ -52,6 +52,8 @@ export function listFolderTool(listFolder: ListFolder, settings: Settings): Tool
 
 export const listFolderSpec = toolSpec({
   name: 'list_folder',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  rank: 20,
   useCase: ListFolder,
   create: (services) => new ListFolder(services.access, services.files, services.settings, services.ignoreCache),
   definition: listFolderTool,

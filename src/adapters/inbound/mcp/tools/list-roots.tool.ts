@@ -22,6 +22,8 @@ export function listRootsTool(listRoots: ListRoots): ToolDefinition {
 
 export const listRootsSpec = toolSpec({
   name: 'list_roots',
+  facts: { toolset: 'root', permission: 'always', readOnly: true },
+  rank: 10,
   useCase: ListRoots,
   create: (services) => new ListRoots(services.paths),
   definition: listRootsTool,

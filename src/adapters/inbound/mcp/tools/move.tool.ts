@@ -26,6 +26,8 @@ export function moveTool(move: Move): ToolDefinition {
 
 export const moveSpec = toolSpec({
   name: 'move',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  rank: 140,
   useCase: Move,
   create: (services) => new Move(services.files, services.access),
   definition: moveTool,

@@ -37,6 +37,8 @@ export function patchFileTool(patchFile: PatchFile, settings: Settings): ToolDef
 
 export const patchFileSpec = toolSpec({
   name: 'patch_file',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  rank: 70,
   useCase: PatchFile,
   create: (services) => new PatchFile(services.access, services.files, services.settings),
   definition: patchFileTool,

@@ -31,6 +31,8 @@ export function permissionsFileTool(permissionsFile: PermissionsFile): ToolDefin
 
 export const permissionsFileSpec = toolSpec({
   name: 'permissions_file',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  rank: 120,
   useCase: PermissionsFile,
   create: (services) => new PermissionsFile(services.access, services.files),
   definition: permissionsFileTool,

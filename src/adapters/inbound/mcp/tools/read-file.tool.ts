@@ -66,6 +66,8 @@ export function readFileText(result: ReadFileStructured, byteReader = ''): strin
 
 export const readFileSpec = toolSpec({
   name: 'read_file',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  rank: 30,
   useCase: ReadFile,
   create: (services) => new ReadFile(services.access, services.files, services.settings),
   definition: readFileTool,

@@ -62,6 +62,8 @@ export function readFilesText(result: ReadFilesResult): string {
 
 export const readFilesSpec = toolSpec({
   name: 'read_files',
+  facts: { toolset: 'root', permission: { sharesWith: 'read_file' }, readOnly: true },
+  rank: 40,
   useCase: ReadFiles,
   create: (services) => new ReadFiles(services.access, services.readFile, services.settings),
   definition: readFilesTool,

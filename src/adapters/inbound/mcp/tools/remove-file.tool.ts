@@ -20,6 +20,8 @@ export function removeFileTool(removeFile: RemoveFile): ToolDefinition {
 
 export const removeFileSpec = toolSpec({
   name: 'remove_file',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  rank: 60,
   useCase: RemoveFile,
   create: (services) => new RemoveFile(services.access, services.files),
   definition: removeFileTool,

@@ -20,6 +20,8 @@ export function removeFolderTool(removeFolder: RemoveFolder): ToolDefinition {
 
 export const removeFolderSpec = toolSpec({
   name: 'remove_folder',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  rank: 90,
   useCase: RemoveFolder,
   create: (services) => new RemoveFolder(services.access, services.files),
   definition: removeFolderTool,

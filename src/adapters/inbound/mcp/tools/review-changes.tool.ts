@@ -38,6 +38,8 @@ export function reviewChangesTool(review: ReviewChanges): ToolDefinition {
 
 export const reviewChangesSpec = toolSpec({
   name: 'review_changes',
+  facts: { toolset: 'changes', permission: 'always', readOnly: true },
+  rank: 30,
   useCase: ReviewChanges,
   create: (services: ToolServices) => new ReviewChanges(listChangesOf(services)),
   definition: reviewChangesTool,

@@ -39,6 +39,8 @@ export function statFileTool(statFile: StatFile): ToolDefinition {
 
 export const statFileSpec = toolSpec({
   name: 'stat_file',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
+  rank: 100,
   useCase: StatFile,
   create: (services) => new StatFile(services.access, services.files),
   definition: statFileTool,

@@ -49,6 +49,8 @@ export function strReplaceTool(strReplace: StrReplace): ToolDefinition {
 
 export const strReplaceSpec = toolSpec({
   name: 'str_replace',
+  facts: { toolset: 'editor', permission: 'allowlisted', readOnly: false },
+  rank: 20,
   useCase: StrReplace,
   create: (services) => new StrReplace(...namespaceServices(services)),
   definition: strReplaceTool,

@@ -35,6 +35,8 @@ export function undoChangesTool(undoChanges: UndoChanges): ToolDefinition {
 
 export const undoChangesSpec = toolSpec({
   name: 'undo_changes',
+  facts: { toolset: 'changes', permission: 'allowlisted', readOnly: false },
+  rank: 20,
   useCase: UndoChanges,
   create: (services) => new UndoChanges(services.journal, services.paths, services.toolPolicy, services.principals, services.changeContents, services.snapshots, new Restorer(services.files), services.settings, services.journalObserver),
   definition: undoChangesTool,

@@ -51,6 +51,8 @@ export function viewTool(view: View, settings: Settings): ToolDefinition {
 
 export const viewSpec = toolSpec({
   name: 'view',
+  facts: { toolset: 'editor', permission: 'allowlisted', readOnly: true },
+  rank: 10,
   useCase: View,
   create: (services) => new View(...namespaceServices(services)),
   definition: viewTool,

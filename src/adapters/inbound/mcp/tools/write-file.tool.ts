@@ -34,6 +34,8 @@ export function writeFileTool(writeFile: WriteFile): ToolDefinition {
 
 export const writeFileSpec = toolSpec({
   name: 'write_file',
+  facts: { toolset: 'root', permission: 'allowlisted', readOnly: false },
+  rank: 50,
   useCase: WriteFile,
   create: (services) => new WriteFile(services.access, services.files, services.settings),
   definition: writeFileTool,
