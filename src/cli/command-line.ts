@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, type ConfigRequest } from '../config/load-config.js';
+import type { ConfigRequest } from '../config/load-config.js';
 import type { AppConfig } from '../config/app-config.js';
 
 /** What the process was asked to do, before any config is read (stdio is the zero-config default, or --stdio). */
