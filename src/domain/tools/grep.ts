@@ -103,7 +103,8 @@ export class Grep extends TreeSearch {
         // With an index, only the files it cannot vouch for are read: none is read ahead.
         const readContents = indexed === undefined ? { maxBytes: READ_AHEAD_MAX_BYTES } : undefined;
         const options = { maxDepth: limits.maxDepth, select, readContents, ...rules?.scanOptions() };
-        scan: for await (const batch of this.fs.scanTree(start, options)) {
+        // With an index, the walk itself may come from the root's snapshot: only candidates are opened.
+        scan: for await (const batch of await this.walk(start, options, ignore, indexed !== undefined)) {
           throwIfCancelled(work);
           for (const entry of batch.selected) {
             if (limits.expired()) {
