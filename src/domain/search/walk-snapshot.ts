@@ -10,6 +10,8 @@ export interface SnapshotEntry {
   stat?: EntryStat;
   /** Its entries when the build entered it; absent: not entered (ignored, or new since), so a replay scans it live. */
   directory?: SnapshotDirectory;
+  /** Its root-relative path, made once by the first replay that reports it. */
+  path?: string;
 }
 
 export interface SnapshotDirectory {
@@ -126,6 +128,8 @@ function nameOf(path: string): string {
 
 interface Frame {
   readonly path: RootPath;
+  /** `path` joined, with a trailing '/' ('' for the root). */
+  readonly prefix: string;
   readonly relativePath: string;
   readonly depth: number;
   readonly directory: SnapshotDirectory;
@@ -156,7 +160,7 @@ export async function* replayScan(fs: FileSystemPort, start: RootPath, directory
     const path: RootPath = { root: start.root, segments: [...frame.path.segments, entry.name] };
     if (options.select(relativePath, entry.kind)) {
       const stat = entry.stat ?? (await fs.stat(path, { followSymlinks: false }));
-      if (stat !== null) selected.push({ relativePath, stat });
+      if (stat !== null) selected.push({ relativePath, stat, rootPath: (entry.path ??= frame.prefix + entry.name) });
     }
     if (entry.kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
       if (entry.directory !== undefined) stack.push(enter(path, relativePath, frame.depth + 1, entry.directory, options));
@@ -179,7 +183,7 @@ export async function* replayScan(fs: FileSystemPort, start: RootPath, directory
 
 function enter(path: RootPath, relativePath: string, depth: number, directory: SnapshotDirectory, options: TreeScanOptions): Frame {
   options.directoryFiles?.found(relativePath, directory.files);
-  return { path, relativePath, depth, directory, next: 0 };
+  return { path, prefix: path.segments.length === 0 ? '' : `${path.segments.join('/')}/`, relativePath, depth, directory, next: 0 };
 }
 
 /** A scan of the directory at `path` as part of a scan whose paths are relative to `prefix`'s start. */

@@ -69,6 +69,7 @@ export class NodeTreeWatch implements Watch {
   }
 
   private dropFrom(path: string): void {
+    if (!this.watchers.has(path)) return;
     const below = `${path}/`;
     for (const [directory, watcher] of this.watchers) {
       if (directory !== path && !directory.startsWith(below)) continue;
