@@ -1,0 +1,154 @@
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryFileSystem } from '../../../../src/adapters/outbound/in-memory-file-system.js';
+import { NodeFileSystem } from '../../../../src/adapters/outbound/node-file-system.js';
+import { InMemoryFileWatcher } from '../../../../src/adapters/outbound/watch/in-memory-file-watcher.js';
+import { NodeFileWatcher } from '../../../../src/adapters/outbound/watch/node-file-watcher.js';
+import type { FileWatcher, TreeChangeListener } from '../../../../src/domain/ports/file-watcher.port.js';
+import type { Root } from '../../../../src/domain/roots.js';
+import { makeRoot } from '../../../support/roots.js';
+
+/** A root holding a.txt, dir/b.txt and `out`, a link to a directory outside holding secret.txt; `write` changes a file as that adapter's world does. */
+interface TreeFixture {
+  readonly watcher: FileWatcher;
+  readonly root: Root;
+  write(path: string, text: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+async function nodeFixture(): Promise<TreeFixture & { host: (rel: string) => string; outside: string }> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'tree-watch-contract-')));
+  const host = (rel: string) => join(base, 'root', rel);
+  const outside = join(base, 'outside');
+  mkdirSync(host('dir'), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(host('a.txt'), 'a');
+  writeFileSync(host('dir/b.txt'), 'b');
+  writeFileSync(join(outside, 'secret.txt'), 'TOP SECRET');
+  symlinkSync(outside, host('out'));
+  return {
+    watcher: new NodeFileWatcher(new NodeFileSystem()),
+    root: makeRoot('workspace', join(base, 'root')),
+    host,
+    outside,
+    write: async (path, text) => writeFileSync(host(path), text),
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+}
+
+async function memoryFixture(): Promise<TreeFixture> {
+  const fs = new InMemoryFileSystem();
+  fs.seedFile('/ws/a.txt', 'a');
+  fs.seedFile('/ws/dir/b.txt', 'b');
+  fs.seedFile('/outside/secret.txt', 'TOP SECRET');
+  fs.seedSymlink('/ws/out', '/outside');
+  const watcher = new InMemoryFileWatcher(fs);
+  const root = makeRoot('workspace', '/ws');
+  return {
+    watcher,
+    root,
+    // The in-memory world's writes are told by whoever makes them (the change feed, in the server).
+    write: async (path, text) => {
+      const segments = path.split('/');
+      await fs.writeFile({ root, segments }, new TextEncoder().encode(text), { mode: 'overwrite' } as never);
+      watcher.changed({ root, segments });
+    },
+    cleanup: async () => undefined,
+  };
+}
+
+function recorder(): TreeChangeListener & { paths: string[]; lost: number; settle(): Promise<void> } {
+  const paths: string[] = [];
+  const heard = { paths, lost: 0 };
+  return Object.assign(heard, {
+    changed: (path: string) => void paths.push(path),
+    unknown: () => void (heard.lost += 1),
+    // Kernel events arrive in the event loop's poll phase: give them a moment on a loaded machine.
+    settle: async () => {
+      for (let i = 0; i < 50 && paths.length === 0 && heard.lost === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    },
+  });
+}
+
+describe.each([
+  ['NodeFileWatcher', nodeFixture],
+  ['InMemoryFileWatcher', memoryFixture],
+])('FileWatcher.watchTree contract: %s', (_name, make) => {
+  let fixture: TreeFixture;
+
+  beforeEach(async () => {
+    fixture = await make();
+  });
+
+  afterEach(() => fixture.cleanup());
+
+  it('tells the root-relative path of a file changed in any watched directory', async () => {
+    const heard = recorder();
+    const watch = await fixture.watcher.watchTree(fixture.root, ['', 'dir'], heard);
+    await fixture.write('dir/b.txt', 'changed');
+    await fixture.write('a.txt', 'changed');
+    await heard.settle();
+    expect(new Set(heard.paths)).toEqual(new Set(['dir/b.txt', 'a.txt']));
+    expect(heard.lost).toBe(0);
+    watch.close();
+  });
+
+  it('cannot vouch for a directory a read refuses: missing, or a link leading outside', async () => {
+    for (const directory of ['missing', 'out']) {
+      const heard = recorder();
+      const watch = await fixture.watcher.watchTree(fixture.root, ['', directory], heard);
+      expect(heard.lost).toBe(1);
+      watch.close();
+    }
+  });
+});
+
+describe('NodeFileWatcher.watchTree sees changes made by anyone', () => {
+  let fixture: Awaited<ReturnType<typeof nodeFixture>>;
+
+  beforeEach(async () => {
+    fixture = await nodeFixture();
+  });
+
+  afterEach(() => fixture.cleanup());
+
+  it('creates, removes and renames, by name; a new directory is told', async () => {
+    const heard = recorder();
+    const watch = await fixture.watcher.watchTree(fixture.root, ['', 'dir'], heard);
+    writeFileSync(fixture.host('dir/new.txt'), 'x');
+    renameSync(fixture.host('a.txt'), fixture.host('dir/moved.txt'));
+    mkdirSync(fixture.host('fresh'));
+    await heard.settle();
+    expect(new Set(heard.paths)).toEqual(new Set(['dir/new.txt', 'a.txt', 'dir/moved.txt', 'fresh']));
+    watch.close();
+  });
+
+  it('a watched directory swapped for a link to outside: told, and nothing of the outside ever is', async () => {
+    const heard = recorder();
+    const watch = await fixture.watcher.watchTree(fixture.root, ['', 'dir'], heard);
+    // Moved away (still the same inode, still watched by inotify), and a link to outside in its place.
+    renameSync(fixture.host('dir'), join(fixture.outside, 'dir'));
+    symlinkSync(fixture.outside, fixture.host('dir'));
+    await heard.settle();
+    expect(heard.paths).toContain('dir');
+    heard.paths.length = 0;
+    writeFileSync(join(fixture.outside, 'dir', 'b.txt'), 'outside now');
+    writeFileSync(join(fixture.outside, 'secret.txt'), 'changed');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard.paths).toEqual([]);
+    expect(heard.lost).toBe(0);
+    watch.close();
+  });
+
+  it('a watched directory removed: told, and its watch closed', async () => {
+    const heard = recorder();
+    const watch = await fixture.watcher.watchTree(fixture.root, ['', 'dir'], heard);
+    rmSync(fixture.host('dir'), { recursive: true });
+    await heard.settle();
+    expect(heard.paths).toContain('dir');
+    watch.close();
+  });
+});
