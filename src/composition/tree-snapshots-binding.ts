@@ -11,6 +11,8 @@ import { watchLimitsOf } from '../domain/watch-budget.js';
 
 /** Entries a root must hold for its walk snapshot to be kept: a smaller tree walks in a few milliseconds. */
 const MIN_SNAPSHOT_ENTRIES = 2000;
+/** Entries one root's snapshot may hold (a stat each, some 300 bytes): a larger tree walks. */
+const MAX_SNAPSHOT_ENTRIES = 250_000;
 
 /**
  * The walk snapshots grep and glob answer from (issue 31.2), on when the search index is. Their tree
@@ -22,6 +24,6 @@ export function treeSnapshotsOf(config: AppConfig) {
     const maxDirectories = Math.max(Math.floor(watchLimitsOf(config.watches, readOsWatchLimit()).server / 2), 1);
     const mode = settings.search.index?.mode ?? 'off';
     const ignore = settings.search.ignore ?? 'gitignore';
-    return new TreeSnapshots(fs, watcher, { mode, ignore, maxDirectories, minEntries: MIN_SNAPSHOT_ENTRIES }, ignoreCache, { changes, keyOf: (root) => keys.of(root) });
+    return new TreeSnapshots(fs, watcher, { mode, ignore, maxDirectories, minEntries: MIN_SNAPSHOT_ENTRIES, maxEntries: MAX_SNAPSHOT_ENTRIES }, ignoreCache, { changes, keyOf: (root) => keys.of(root) });
   };
 }

@@ -16,6 +16,7 @@ import { WriteFile } from '../../src/domain/tools/write-file.js';
 import { RemoveFile } from '../../src/domain/tools/remove-file.js';
 import { rootAccess } from '../support/domain.js';
 import { makeRoot } from '../support/roots.js';
+import type { FuzzOptions, FuzzReport } from './property.js';
 import { FIXED_CLOCK, SETTINGS } from './worlds.js';
 
 /**
@@ -156,4 +157,17 @@ async function apply(operation: WalklessOperation, rootDir: string, outside: str
     case 'toolMove':
       return void (await tools.move.execute({ source_root: 'workspace', source_path: operation.path, dest_root: 'workspace', dest_path: operation.to }));
   }
+}
+
+/** `npm run fuzz -- --walkless --runs N [--seed S --path P] [--ops M]`: the property above, reported as the runner prints it. */
+export async function fuzzWalkless(options: FuzzOptions): Promise<FuzzReport> {
+  const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+  const before = { ...walklessTotals };
+  const property = fc.asyncProperty(fc.array(walklessOperation, { minLength: 1, maxLength: options.maxOperations ?? 12 }), runWalkless);
+  const details = await fc.check(property, { seed, path: options.path, numRuns: options.runs, endOnFailure: options.path !== undefined, interruptAfterTimeLimit: options.timeLimitMs });
+  const counts = Object.fromEntries(Object.entries(walklessTotals).map(([key, value]) => [key, value - before[key as keyof typeof before]]));
+  options.log?.(`walkless: ${JSON.stringify(counts)} (comparisons: grep and glob calls compared; fromSnapshot/byWalk: how the walkless side's walks were answered)`);
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  const failure = details.failed ? `${error}\n\n${fc.defaultReportMessage(details) ?? 'failed'}\n\nReplay: npm run fuzz -- --walkless --seed ${details.seed} --path ${details.counterexamplePath}` : null;
+  return { seed, runs: counts.runs!, operations: counts.operations!, failure };
 }

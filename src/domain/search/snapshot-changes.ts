@@ -27,10 +27,12 @@ export async function applyTreeChanges(fs: FileSystemPort, root: Root, snapshot:
   for (const segments of sorted) {
     const held = snapshot.entryAt(segments);
     // Below a folder the snapshot does not hold (ignored, new, gone): a replay scans or skips it live.
-    if (held === undefined || isOwnWorkFile(segments[segments.length - 1]!)) continue;
+    if (held === undefined) continue;
+    // A work file is never listed, but making and removing it moved its folder's mtime.
+    if (segments.length > 1) folders.set(segments.slice(0, -1).join('/'), segments.slice(0, -1));
+    if (isOwnWorkFile(segments[segments.length - 1]!)) continue;
     const stat = await fs.stat({ root, segments }, { followSymlinks: false });
     if (!place(held.parent, segments[segments.length - 1]!, stat)) outcome = 'partial';
-    if (segments.length > 1) folders.set(segments.slice(0, -1).join('/'), segments.slice(0, -1));
   }
   for (const segments of folders.values()) {
     const held = snapshot.entryAt(segments);

@@ -16,6 +16,8 @@ export interface TreeSnapshotSettings {
   readonly maxDirectories: number;
   /** Entries a root must hold for its snapshot to be kept: below it a walk is about as fast. */
   readonly minEntries: number;
+  /** Entries a snapshot may hold (memory: a stat each); a larger root walks. */
+  readonly maxEntries: number;
 }
 
 /** The changes heard since a snapshot's walk began: paths, or that the watch cannot vouch. */
@@ -203,10 +205,11 @@ export class TreeSnapshots {
     const watch = await this.watcher.watchTree(root, directories, tracker);
     try {
       const rules = await ignoreRulesFor(this.fs, top, this.settings.ignore, this.ignoreCache);
-      const snapshot = await WalkSnapshot.build(this.fs, top, rules?.scanOptions() ?? {}, between);
-      if (tracker.lost || snapshot.size < this.settings.minEntries) watch.close();
+      const snapshot = await WalkSnapshot.build(this.fs, top, rules?.scanOptions() ?? {}, between, this.settings.maxEntries);
+      const kept = snapshot !== undefined && snapshot.size >= this.settings.minEntries;
+      if (tracker.lost || !kept) watch.close();
       if (tracker.lost) return undefined;
-      if (snapshot.size < this.settings.minEntries) return { state: 'off' };
+      if (!kept) return { state: 'off' };
       this.lostBuilds.delete(root.name);
       return { state: 'ready', snapshot, tracker, watch, applying: Promise.resolve(true), rebuilding: false };
     } catch (error) {

@@ -68,7 +68,13 @@ export class WalkSnapshot {
    * One full walk of `top` as a scan with these rules walks it (prune, directoryFiles), every entry
    * selected so that each is stat'ed; the entries the rules pass over are kept by name and kind.
    */
-  static async build(fs: FileSystemPort, top: RootPath, rules: Pick<TreeScanOptions, 'prune' | 'directoryFiles'>, between?: () => Promise<void>): Promise<WalkSnapshot> {
+  static async build(
+    fs: FileSystemPort,
+    top: RootPath,
+    rules: Pick<TreeScanOptions, 'prune' | 'directoryFiles'>,
+    between?: () => Promise<void>,
+    maxEntries = Infinity,
+  ): Promise<WalkSnapshot | undefined> {
     const directories = new Map<string, SnapshotDirectory>();
     const directoryOf = (path: string) => {
       let found = directories.get(path);
@@ -92,6 +98,8 @@ export class WalkSnapshot {
     let size = 0;
     for await (const batch of fs.scanTree(top, options)) {
       size += batch.scanned;
+      // Bounded: past maxEntries the walk stops and the root keeps no snapshot.
+      if (size > maxEntries) return undefined;
       for (const entry of batch.selected) {
         const kept: SnapshotEntry = { name: nameOf(entry.relativePath), kind: entry.stat.kind, stat: entry.stat };
         if (entry.stat.kind === 'directory') kept.directory = directoryOf(entry.relativePath);

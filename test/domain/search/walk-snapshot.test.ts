@@ -17,8 +17,11 @@ const at = (...segments: string[]): RootPath => ({ root, segments });
 const cache = new IgnoreRuleCache();
 let fs: InMemoryFileSystem;
 
+/** Each write a millisecond later than the last, so a folder's mtime tells it changed. */
+let ticks = 0;
+
 beforeEach(() => {
-  fs = new InMemoryFileSystem();
+  fs = new InMemoryFileSystem({ clock: { now: () => new Date(Date.UTC(2026, 0, 1) + (ticks += 1)) } });
   fs.seedFile('/ws/.gitignore', '*.log\nbuild/\n');
   for (const path of ['a.txt', 'b.log', 'src/c.ts', 'src/deep/d.ts', 'src/deep/e.log', 'build/out.js', 'docs/f.md', 'src/.gitignore']) fs.seedFile(`/ws/${path}`, path === 'src/.gitignore' ? 'deep/e.*\n' : 'needle\n');
   fs.seedSymlink('/ws/link', '/ws/src');
@@ -83,6 +86,17 @@ describe('WalkSnapshot', () => {
     expect(await applyTreeChanges(fs, root, snapshot, ['fresh', 'docs'])).toBe('partial');
     expect(snapshot.directoryAt(['docs'])).toBeUndefined();
     await expectReplayEqualsScan(snapshot, at());
+  });
+
+  it('a work file made and removed in a folder is never listed, but the folder is restamped', async () => {
+    const snapshot = await snapshotOf();
+    const before = snapshot.entryAt(['src'])?.entry?.stat?.modifiedAt.getTime();
+    await fs.writeFile(at('src', '.mcp-fs-0123456789abcdef.tmp'), new Uint8Array(1), { mode: 'overwrite' } as never);
+    await fs.removeFile(at('src', '.mcp-fs-0123456789abcdef.tmp'));
+    expect((await fs.stat(at('src')))?.modifiedAt.getTime()).toBeGreaterThan(before!);
+    expect(await applyTreeChanges(fs, root, snapshot, ['src/.mcp-fs-0123456789abcdef.tmp'])).toBe('exact');
+    await expectReplayEqualsScan(snapshot, at());
+    expect(snapshot.entryAt(['src'])?.entry?.stat).toEqual(await fs.stat(at('src'), { followSymlinks: false }));
   });
 
   it('a rule file changed: only a walk can tell', async () => {

@@ -1,62 +1,27 @@
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryFileSystem } from '../../../../src/adapters/outbound/in-memory-file-system.js';
-import { NodeFileSystem } from '../../../../src/adapters/outbound/node-file-system.js';
-import { InMemoryFileWatcher } from '../../../../src/adapters/outbound/watch/in-memory-file-watcher.js';
-import { NodeFileWatcher } from '../../../../src/adapters/outbound/watch/node-file-watcher.js';
-import type { FileWatcher, TreeChangeListener } from '../../../../src/domain/ports/file-watcher.port.js';
-import type { Root } from '../../../../src/domain/roots.js';
-import { makeRoot } from '../../../support/roots.js';
+import type { TreeChangeListener } from '../../../../src/domain/ports/file-watcher.port.js';
+import { memoryFixture, nodeFixture, type WatcherFixture } from './watch-fixtures.js';
 
-/** A root holding a.txt, dir/b.txt and `out`, a link to a directory outside holding secret.txt; `write` changes a file as that adapter's world does. */
-interface TreeFixture {
-  readonly watcher: FileWatcher;
-  readonly root: Root;
+/** The shared fixture, with `write`: a file changed as that adapter's world changes it. */
+interface TreeFixture extends WatcherFixture {
   write(path: string, text: string): Promise<void>;
-  cleanup(): Promise<void>;
 }
 
-async function nodeFixture(): Promise<TreeFixture & { host: (rel: string) => string; outside: string }> {
-  const base = await realpath(await mkdtemp(join(tmpdir(), 'tree-watch-contract-')));
-  const host = (rel: string) => join(base, 'root', rel);
-  const outside = join(base, 'outside');
-  mkdirSync(host('dir'), { recursive: true });
-  mkdirSync(outside);
-  writeFileSync(host('a.txt'), 'a');
-  writeFileSync(host('dir/b.txt'), 'b');
-  writeFileSync(join(outside, 'secret.txt'), 'TOP SECRET');
-  symlinkSync(outside, host('out'));
-  return {
-    watcher: new NodeFileWatcher(new NodeFileSystem()),
-    root: makeRoot('workspace', join(base, 'root')),
-    host,
-    outside,
-    write: async (path, text) => writeFileSync(host(path), text),
-    cleanup: () => rm(base, { recursive: true, force: true }),
-  };
+async function nodeTree(): Promise<TreeFixture & Awaited<ReturnType<typeof nodeFixture>>> {
+  const fixture = await nodeFixture();
+  return { ...fixture, write: async (path, text) => writeFileSync(fixture.host(path), text) };
 }
 
-async function memoryFixture(): Promise<TreeFixture> {
-  const fs = new InMemoryFileSystem();
-  fs.seedFile('/ws/a.txt', 'a');
-  fs.seedFile('/ws/dir/b.txt', 'b');
-  fs.seedFile('/outside/secret.txt', 'TOP SECRET');
-  fs.seedSymlink('/ws/out', '/outside');
-  const watcher = new InMemoryFileWatcher(fs);
-  const root = makeRoot('workspace', '/ws');
-  return {
-    watcher,
-    root,
-    // The in-memory world's writes are told by whoever makes them (the change feed, in the server).
-    write: async (path, text) => {
-      const segments = path.split('/');
-      await fs.writeFile({ root, segments }, new TextEncoder().encode(text), { mode: 'overwrite' } as never);
-      watcher.changed({ root, segments });
-    },
-    cleanup: async () => undefined,
+async function memoryTree(): Promise<TreeFixture> {
+  const fixture = await memoryFixture();
+  // The in-memory world's writes are told by whoever makes them (the change feed, in the server).
+  const write = async (path: string, text: string) => {
+    const segments = path.split('/');
+    await fixture.fs.writeFile({ root: fixture.root, segments }, new TextEncoder().encode(text), { mode: 'overwrite' } as never);
+    fixture.watcher.changed({ root: fixture.root, segments });
   };
+  return { ...fixture, write };
 }
 
 function recorder(): TreeChangeListener & { paths: string[]; lost: number; settle(): Promise<void> } {
@@ -74,8 +39,8 @@ function recorder(): TreeChangeListener & { paths: string[]; lost: number; settl
 }
 
 describe.each([
-  ['NodeFileWatcher', nodeFixture],
-  ['InMemoryFileWatcher', memoryFixture],
+  ['NodeFileWatcher', nodeTree],
+  ['InMemoryFileWatcher', memoryTree],
 ])('FileWatcher.watchTree contract: %s', (_name, make) => {
   let fixture: TreeFixture;
 
@@ -107,10 +72,10 @@ describe.each([
 });
 
 describe('NodeFileWatcher.watchTree sees changes made by anyone', () => {
-  let fixture: Awaited<ReturnType<typeof nodeFixture>>;
+  let fixture: Awaited<ReturnType<typeof nodeTree>>;
 
   beforeEach(async () => {
-    fixture = await nodeFixture();
+    fixture = await nodeTree();
   });
 
   afterEach(() => fixture.cleanup());
