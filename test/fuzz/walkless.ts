@@ -77,7 +77,7 @@ export async function runWalkless(operations: readonly WalklessOperation[]): Pro
   const access = rootAccess(root);
   const regex = new Re2RegexEngine();
   const indexes = new SearchIndexes(fs, { mode: 'auto', maxBytes: 1 << 24, minRootBytes: 0, maxFileBytes: SETTINGS.maxFileSize, ignore: 'gitignore' }, new IgnoreRuleCache());
-  const snapshots = new TreeSnapshots(fs, new NodeFileWatcher(fs), { mode: 'auto', ignore: 'gitignore', maxDirectories: 1000, minEntries: 0 }, new IgnoreRuleCache());
+  const snapshots = new TreeSnapshots(fs, new NodeFileWatcher(fs), { mode: 'auto', ignore: 'gitignore', maxDirectories: 1000, minEntries: 0, maxEntries: 100_000 }, new IgnoreRuleCache());
   const walkless = { grep: new Grep(fs, FIXED_CLOCK, regex, SETTINGS, access, new IgnoreRuleCache(), indexes, snapshots), glob: new Glob(fs, FIXED_CLOCK, regex, SETTINGS, access, new IgnoreRuleCache(), undefined, snapshots) };
   const walking = { grep: new Grep(fs, FIXED_CLOCK, regex, SETTINGS, access), glob: new Glob(fs, FIXED_CLOCK, regex, SETTINGS, access) };
   const tools = { write: new WriteFile(access, fs, SETTINGS), remove: new RemoveFile(access, fs), move: new Move(fs, access) };

@@ -69,7 +69,7 @@ afterEach(() => {
 async function indexedGrep(walkless: boolean): Promise<{ indexed: Grep; scan: Grep; indexes: SearchIndexes }> {
   const fs = new NodeFileSystem();
   const indexes = new SearchIndexes(fs, { mode: 'auto', maxBytes: 1 << 24, minRootBytes: 0, maxFileBytes: 1 << 20, ignore: 'gitignore' }, new IgnoreRuleCache());
-  snapshots = walkless ? new TreeSnapshots(fs, new NodeFileWatcher(fs), { mode: 'auto', ignore: 'gitignore', maxDirectories: 100, minEntries: 0 }, new IgnoreRuleCache()) : undefined;
+  snapshots = walkless ? new TreeSnapshots(fs, new NodeFileWatcher(fs), { mode: 'auto', ignore: 'gitignore', maxDirectories: 100, minEntries: 0, maxEntries: 100_000 }, new IgnoreRuleCache()) : undefined;
   const grep = (withIndex?: SearchIndexes) => new Grep(fs, new SystemClock(), new Re2RegexEngine(), TEST_SETTINGS, rootAccess(root), new IgnoreRuleCache(), withIndex, withIndex && snapshots);
   indexes.ready(root);
   await indexes.settled(root);

@@ -49,7 +49,7 @@ async function record(scan: (options: TreeScanOptions) => AsyncIterable<TreeScan
 
 async function snapshotOf(): Promise<WalkSnapshot> {
   const rules = await ignoreRulesFor(fs, at(), 'gitignore', cache);
-  return WalkSnapshot.build(fs, at(), rules!.scanOptions());
+  return (await WalkSnapshot.build(fs, at(), rules!.scanOptions()))!;
 }
 
 async function expectReplayEqualsScan(snapshot: WalkSnapshot, start: RootPath, maxDepth?: number): Promise<void> {
@@ -99,6 +99,16 @@ describe('WalkSnapshot', () => {
     expect(snapshot.entryAt(['src'])?.entry?.stat).toEqual(await fs.stat(at('src'), { followSymlinks: false }));
   });
 
+  it('a tree past maxEntries keeps no snapshot; a root with such a tree walks', async () => {
+    const rules = await ignoreRulesFor(fs, at(), 'gitignore', cache);
+    expect(await WalkSnapshot.build(fs, at(), rules!.scanOptions(), undefined, 5)).toBeUndefined();
+    const bounded = new TreeSnapshots(fs, new InMemoryFileWatcher(fs), { mode: 'auto', ignore: 'gitignore', maxDirectories: 100, minEntries: 0, maxEntries: 5 }, cache);
+    await bounded.settled(root);
+    const glob = new Glob(fs, { now: () => new Date(0) }, new Re2RegexEngine(), TEST_SETTINGS, rootAccess(root), cache, undefined, bounded);
+    await glob.execute({ root: 'workspace', pattern: '**/*' });
+    expect(bounded.answered).toEqual({ fromSnapshot: 0, byWalk: 1 });
+  });
+
   it('a rule file changed: only a walk can tell', async () => {
     const snapshot = await snapshotOf();
     expect(await applyTreeChanges(fs, root, snapshot, ['src/.gitignore'])).toBe('rewalk');
@@ -108,7 +118,7 @@ describe('WalkSnapshot', () => {
 describe('TreeSnapshots', () => {
   function tools() {
     const watcher = new InMemoryFileWatcher(fs);
-    const snapshots = new TreeSnapshots(fs, watcher, { mode: 'auto', ignore: 'gitignore', maxDirectories: 100, minEntries: 0 }, cache);
+    const snapshots = new TreeSnapshots(fs, watcher, { mode: 'auto', ignore: 'gitignore', maxDirectories: 100, minEntries: 0, maxEntries: 100_000 }, cache);
     const glob = (tree?: TreeSnapshots) => new Glob(fs, { now: () => new Date(0) }, new Re2RegexEngine(), TEST_SETTINGS, rootAccess(root), cache, undefined, tree);
     return { watcher, snapshots, walkless: glob(snapshots), walking: glob() };
   }
@@ -130,7 +140,7 @@ describe('TreeSnapshots', () => {
   });
 
   it('a root past the watch budget, or a call with other ignore rules, walks', async () => {
-    const small = new TreeSnapshots(fs, new InMemoryFileWatcher(fs), { mode: 'auto', ignore: 'gitignore', maxDirectories: 2, minEntries: 0 }, cache);
+    const small = new TreeSnapshots(fs, new InMemoryFileWatcher(fs), { mode: 'auto', ignore: 'gitignore', maxDirectories: 2, minEntries: 0, maxEntries: 100_000 }, cache);
     await small.settled(root);
     const glob = new Glob(fs, { now: () => new Date(0) }, new Re2RegexEngine(), TEST_SETTINGS, rootAccess(root), cache, undefined, small);
     await glob.execute({ root: 'workspace', pattern: '**/*' });
