@@ -32,6 +32,8 @@ import type { FileSystemPort } from '../domain/ports/file-system.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
 import { IgnoreRuleCache } from '../domain/search/ignore-rule-cache.js';
 import { SearchIndexes } from '../domain/search/search-indexes.js';
+import { treeSnapshotsOf } from './tree-snapshots-binding.js';
+import { TreeSnapshots } from '../domain/search/tree-snapshots.js';
 import type { Settings } from '../domain/settings.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
@@ -135,6 +137,10 @@ export function buildCoreContainer(
   container
     .bind(SearchIndexes)
     .toResolvedValue((fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache) => searchIndexesOf(fs, settings, ignoreCache), [TOKENS.FileSystem, TOKENS.Settings, IgnoreRuleCache])
+    .inSingletonScope();
+  container
+    .bind(TreeSnapshots)
+    .toResolvedValue(treeSnapshotsOf(config), [TOKENS.FileSystem, TOKENS.FileWatcher, TOKENS.Settings, IgnoreRuleCache, TOKENS.ChangeFeed, RootKeys])
     .inSingletonScope();
 
   container.bind(TOKENS.SessionStore).toResolvedValue(sessionStoreOf(config, remote), [TOKENS.Clock, TOKENS.Logger]);

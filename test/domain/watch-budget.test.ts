@@ -31,6 +31,10 @@ const osFull: FileWatcher = {
   watch: async (path) => {
     throw watchLimitReached(path.root.name, displayPath(path), 'the operating system limit is reached');
   },
+  watchTree: async (_root, _directories, listener) => {
+    listener.unknown();
+    return { close: () => undefined };
+  },
 };
 
 describe('watchedFolders', () => {

@@ -1,6 +1,7 @@
 import { fuzzConcurrent } from './concurrent.js';
 import { totals } from './differential.js';
 import { fuzzDifferential, type FuzzReport } from './property.js';
+import { fuzzWalkless } from './walkless.js';
 
 /**
  * `npm run fuzz -- --runs N [--concurrent] [--seed S --path P] [--ops M] [--stats] [--minutes T]`: a long run, or the replay
@@ -18,6 +19,7 @@ function parse(argv: readonly string[]) {
     path: value('--path'),
     maxOperations: number('--ops'),
     concurrent: argv.includes('--concurrent'),
+    walkless: argv.includes('--walkless'),
     stats: argv.includes('--stats'),
     timeLimitMs: number('--minutes') === undefined ? undefined : Number(value('--minutes')) * 60_000,
     log: (line: string) => console.log(line),
@@ -26,11 +28,13 @@ function parse(argv: readonly string[]) {
 
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
-  const mode = options.concurrent ? 'concurrent' : 'sequential';
+  const mode = options.walkless ? 'walkless' : options.concurrent ? 'concurrent' : 'sequential';
   const started = Date.now();
-  const report: FuzzReport = options.concurrent
-    ? await fuzzConcurrent(options)
-    : await fuzzDifferential(options);
+  const report: FuzzReport = options.walkless
+    ? await fuzzWalkless(options)
+    : options.concurrent
+      ? await fuzzConcurrent(options)
+      : await fuzzDifferential(options);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`mode: ${mode}  seed: ${report.seed}  runs: ${report.runs}  operations: ${report.operations}  time: ${seconds} s`);
   if (options.stats) {

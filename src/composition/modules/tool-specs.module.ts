@@ -7,6 +7,7 @@ import { EditSessions } from '../../domain/edit-session.js';
 import { Namespace } from '../../domain/namespace.js';
 import { IgnoreRuleCache } from '../../domain/search/ignore-rule-cache.js';
 import { SearchIndexes } from '../../domain/search/search-indexes.js';
+import { TreeSnapshots } from '../../domain/search/tree-snapshots.js';
 import type { Settings } from '../../domain/settings.js';
 import type { Toolset } from '../../domain/tool-facts.js';
 import { ReadFile } from '../../domain/tools/read-file.js';
@@ -31,6 +32,7 @@ function toolServices(context: ResolutionContext): ToolServices {
     get hasher() { return context.get(TOKENS.ContentHasher); },
     get ignoreCache() { return context.get(IgnoreRuleCache); },
     get searchIndexes() { return context.get(SearchIndexes); },
+    get treeSnapshots() { return context.get(TreeSnapshots); },
     get namespace() { return context.get(Namespace); },
     get sessions() { return context.get(EditSessions); },
     get readFile() { return context.get(ReadFile); },

@@ -98,6 +98,8 @@ export interface ScannedEntry {
   readonly stat: EntryStat;
   /** With TreeScanOptions.readContents: the file's bytes, read from the entry itself (never through a link). */
   readonly contents?: Uint8Array;
+  /** Its path from the root ('/'-separated), when the scan has it at hand: the same string each time, so a lookup by it is cheap. */
+  readonly rootPath?: string;
 }
 
 /** The part of a scan done in one go; the caller may stop between two batches (cancellation, limits). */

@@ -21,14 +21,17 @@ export function stampOf(stat: Pick<EntryStat, 'size' | 'modifiedAt' | 'inode'>):
  * swapped for a link has another stamp and is read whether or not its old trigrams matched.
  */
 export class IndexedLookup {
-  private readonly candidates: ReadonlySet<number> | 'all';
+  private candidates: ReadonlySet<number> | 'all';
+  /** The index's `changes` when the candidates were taken: a file indexed since has an id they cannot hold. */
+  private seen: number;
   /** Files read because the index could not vouch for them (new, or moved since indexed). */
   readonly unvouched: string[] = [];
 
   constructor(
     private readonly index: TrigramIndex,
-    query: TrigramQuery,
+    private readonly query: TrigramQuery,
   ) {
+    this.seen = index.changes;
     this.candidates = index.candidateIds(query);
   }
 
@@ -40,6 +43,11 @@ export class IndexedLookup {
       return 'search';
     }
     if (found.file.binary) return 'binary';
+    if (this.seen !== this.index.changes) {
+      // Indexed again (a refresh) or compacted while this search ran: the ids are taken anew.
+      this.seen = this.index.changes;
+      this.candidates = this.index.candidateIds(this.query);
+    }
     return this.candidates === 'all' || this.candidates.has(found.id) ? 'search' : 'no-match';
   }
 }

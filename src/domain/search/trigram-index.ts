@@ -40,6 +40,8 @@ export class TrigramIndex {
   private deadPostings = 0;
   private postingsOf: number[] = [];
   private overBudget = false;
+  /** Bumped by every add, removal and compaction: ids a lookup took before may mean other files now. */
+  changes = 0;
 
   constructor(readonly maxBytes: number) {}
 
@@ -82,6 +84,7 @@ export class TrigramIndex {
   /** add() for keys already extracted (an index read back from disk). */
   addKeys(path: string, file: IndexedFile, keys: ArrayLike<number>): boolean {
     this.remove(path);
+    this.changes += 1;
     // Each posting costs a byte or two; a key not seen before its slice and fields.
     if (this.bytes + keys.length * 2 + path.length + FILE_BYTES > this.maxBytes) {
       this.overBudget = true;
@@ -100,6 +103,7 @@ export class TrigramIndex {
   remove(path: string): void {
     const id = this.idOf.get(path);
     if (id === undefined) return;
+    this.changes += 1;
     this.idOf.delete(path);
     this.pathOf[id] = undefined;
     this.pathBytes -= path.length;
@@ -109,6 +113,7 @@ export class TrigramIndex {
 
   /** Rewrites the posting lists without dead ids, renumbering the live files. */
   compact(): void {
+    this.changes += 1;
     const renumbered = new Int32Array(this.files.length).fill(-1);
     const files: IndexedFile[] = [];
     const pathOf: string[] = [];

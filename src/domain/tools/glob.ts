@@ -76,7 +76,7 @@ export class Glob extends TreeSearch {
     };
     const rules = await ignoreRulesFor(this.fs, start, ignore, this.ignoreCache);
     throwIfCancelled(work);
-    scan: for await (const batch of this.fs.scanTree(start, { maxDepth: limits.maxDepth, select, ...rules?.scanOptions() })) {
+    scan: for await (const batch of await this.walk(start, { maxDepth: limits.maxDepth, select, ...rules?.scanOptions() }, ignore)) {
       throwIfCancelled(work);
       scanned += batch.scanned;
       if (batch.scanned > 0) work?.progress?.(scanned, undefined, 'entries scanned');

@@ -99,11 +99,13 @@ export class Grep extends TreeSearch {
       rules = await ignoreRulesFor(this.fs, start, ignore, this.ignoreCache);
       throwIfCancelled(work);
       const indexed = this.indexedLookup(start, input);
+      const startPrefix = start.segments.length === 0 ? '' : `${start.segments.join('/')}/`;
       try {
         // With an index, only the files it cannot vouch for are read: none is read ahead.
         const readContents = indexed === undefined ? { maxBytes: READ_AHEAD_MAX_BYTES } : undefined;
         const options = { maxDepth: limits.maxDepth, select, readContents, ...rules?.scanOptions() };
-        scan: for await (const batch of this.fs.scanTree(start, options)) {
+        // With an index, the walk itself may come from the root's snapshot: only candidates are opened.
+        scan: for await (const batch of await this.walk(start, options, ignore, indexed !== undefined)) {
           throwIfCancelled(work);
           for (const entry of batch.selected) {
             if (limits.expired()) {
@@ -111,12 +113,18 @@ export class Grep extends TreeSearch {
               break scan;
             }
             if (entry.stat.kind !== 'file') continue;
-            const path = descendantPath(start, entry.relativePath);
             // The stamp the walk just took decides: a file the index cannot vouch for is read as a scan reads it.
-            const verdict = indexed?.verdict(path.segments.join('/'), entry.stat) ?? 'search';
+            const verdict = indexed?.verdict(entry.rootPath ?? startPrefix + entry.relativePath, entry.stat) ?? 'search';
             if (verdict === 'binary') continue;
+            if (verdict === 'no-match') {
+              // It counts as searched in walk order: now, or right after the last file searched ahead of it.
+              if (inFlight.length === 0) search.countNothing();
+              else inFlight[inFlight.length - 1]!.nothingAfter += 1;
+              continue;
+            }
+            const path = descendantPath(start, entry.relativePath);
             const readAhead = entry.contents === undefined ? undefined : { stat: entry.stat, contents: entry.contents };
-            inFlight.push(verdict === 'no-match' ? search.nothingIn(path) : search.start(path, readAhead));
+            inFlight.push(search.start(path, readAhead));
             if (inFlight.length >= FILES_IN_FLIGHT) await search.consume(inFlight.shift()!);
             if (search.stopped) break scan;
           }
@@ -186,6 +194,8 @@ interface PendingFile {
   readonly readAhead?: ReadAhead;
   readonly limits: FileSearchLimits;
   readonly result: Promise<FileMatches | undefined>;
+  /** Files the index vouches hold no match that follow this one in walk order: searched, with none, once it is used. */
+  nothingAfter: number;
 }
 
 /** Room in the result budget for the fields around `matches`. */
@@ -222,17 +232,23 @@ class ContentSearch {
     const result = searchFile(this.fs, path, this.options, limits, readAhead);
     // Its error, if any, is raised when its turn comes, or not at all if the search stops before.
     result.catch(() => undefined);
-    return { path, readAhead, limits, result };
+    return { path, readAhead, limits, result, nothingAfter: 0 };
   }
 
-  /** A file the index vouches holds no match: its turn comes as a searched file with none. */
-  nothingIn(path: RootPath): PendingFile {
-    const none: FileMatches = { matches: [], textBytes: 0, moreMatches: false, overBudget: false, timedOut: false };
-    return { path, limits: this.remaining(), result: Promise.resolve(none) };
+  /** A file the index vouches holds no match, its turn come with nothing searched ahead of it: as consume() of none. */
+  countNothing(): void {
+    this.filesSearched += 1;
+    this.work?.progress?.(this.filesSearched, undefined, 'files searched');
   }
 
-  /** Adds the next file's result, in walk order. */
+  /** Adds the next file's result, in walk order, then the files vouched to hold no match after it. */
   async consume(pending: PendingFile): Promise<void> {
+    await this.consumeOne(pending);
+    if (this.stopped) return;
+    for (let k = 0; k < pending.nothingAfter; k += 1) this.countNothing();
+  }
+
+  private async consumeOne(pending: PendingFile): Promise<void> {
     const limits = this.remaining();
     let found = await pending.result;
     throwIfCancelled(this.work);

@@ -1,8 +1,11 @@
 import type { Clock } from '../ports/clock.port.js';
-import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { FileSystemPort, TreeScanBatch, TreeScanOptions } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import type { SearchIndexes } from '../search/search-indexes.js';
+import type { IgnoreMode } from '../search/ignore-rules.js';
+import type { TreeSnapshots } from '../search/tree-snapshots.js';
+import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
 import type { RootAccess } from './root-access.js';
 
@@ -18,5 +21,13 @@ export abstract class TreeSearch {
     protected readonly ignoreCache = new IgnoreRuleCache(),
     /** Per-root trigram indexes grep may narrow its reads with (issue 31.2); none: every grep scans. */
     protected readonly indexes?: SearchIndexes,
+    /** Per-root snapshots of the walk, kept exact by a tree watch (issue 31.2); none: every search walks. */
+    protected readonly snapshots?: TreeSnapshots,
   ) {}
+
+  /** The walk of `start`, answered from the root's snapshot when one is exact (`fromSnapshot`), else by the port. */
+  protected async walk(start: RootPath, options: TreeScanOptions, ignore: IgnoreMode, fromSnapshot = true): Promise<AsyncIterable<TreeScanBatch>> {
+    if (this.snapshots === undefined || !fromSnapshot) return this.fs.scanTree(start, options);
+    return this.snapshots.scanTree(start, options, ignore);
+  }
 }

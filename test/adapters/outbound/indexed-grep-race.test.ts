@@ -9,6 +9,8 @@ import { SystemClock } from '../../../src/adapters/outbound/system-clock.js';
 import type { Root } from '../../../src/domain/roots.js';
 import { IgnoreRuleCache } from '../../../src/domain/search/ignore-rule-cache.js';
 import { SearchIndexes } from '../../../src/domain/search/search-indexes.js';
+import { TreeSnapshots } from '../../../src/domain/search/tree-snapshots.js';
+import { NodeFileWatcher } from '../../../src/adapters/outbound/watch/node-file-watcher.js';
 import { Grep } from '../../../src/domain/tools/grep.js';
 import { rootAccess, TEST_SETTINGS } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
@@ -56,19 +58,29 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-async function indexedGrep(): Promise<{ indexed: Grep; scan: Grep; indexes: SearchIndexes }> {
+let snapshots: TreeSnapshots | undefined;
+
+afterEach(() => {
+  snapshots?.close();
+  snapshots = undefined;
+});
+
+/** Issue 31.2: with `walkless`, the indexed grep also answers from the walk snapshot a tree watch keeps exact. */
+async function indexedGrep(walkless: boolean): Promise<{ indexed: Grep; scan: Grep; indexes: SearchIndexes }> {
   const fs = new NodeFileSystem();
   const indexes = new SearchIndexes(fs, { mode: 'auto', maxBytes: 1 << 24, minRootBytes: 0, maxFileBytes: 1 << 20, ignore: 'gitignore' }, new IgnoreRuleCache());
-  const grep = (withIndex?: SearchIndexes) => new Grep(fs, new SystemClock(), new Re2RegexEngine(), TEST_SETTINGS, rootAccess(root), new IgnoreRuleCache(), withIndex);
+  snapshots = walkless ? new TreeSnapshots(fs, new NodeFileWatcher(fs), { mode: 'auto', ignore: 'gitignore', maxDirectories: 100, minEntries: 0, maxEntries: 100_000 }, new IgnoreRuleCache()) : undefined;
+  const grep = (withIndex?: SearchIndexes) => new Grep(fs, new SystemClock(), new Re2RegexEngine(), TEST_SETTINGS, rootAccess(root), new IgnoreRuleCache(), withIndex, withIndex && snapshots);
   indexes.ready(root);
   await indexes.settled(root);
+  await snapshots?.settled(root);
   expect(indexes.ready(root)?.size).toBe(FILES);
   return { indexed: grep(indexes), scan: grep(), indexes };
 }
 
-describe('indexed grep on the Node file system', () => {
+describe.each([false, true])('indexed grep on the Node file system (walk snapshot: %s)', (walkless) => {
   it('never returns a stale line while another process rewrites the files', async () => {
-    const { indexed, scan, indexes } = await indexedGrep();
+    const { indexed, scan, indexes } = await indexedGrep(walkless);
     const stopFile = join(base, 'stop');
     const writer = spawn(process.execPath, ['-e', WRITER, dir, stopFile], { stdio: 'ignore' });
     const roundNow = () => {
@@ -106,7 +118,8 @@ describe('indexed grep on the Node file system', () => {
       writeFileSync(stopFile, '');
       await new Promise((resolve) => writer.once('exit', resolve));
     }
-    process.stderr.write(`indexed grep race: ${JSON.stringify({ greps, raced, torn, rounds: roundNow() })}\n`);
+    process.stderr.write(`indexed grep race: ${JSON.stringify({ walkless, greps, raced, torn, rounds: roundNow(), answered: snapshots?.answered })}\n`);
+    if (walkless) expect(snapshots!.answered.fromSnapshot).toBeGreaterThan(0);
     expect(raced).toBe(RACED_GREPS);
     await indexes.settled(root);
     const input = { root: 'workspace', pattern: 'needle', max_results: 1000 };
@@ -114,12 +127,13 @@ describe('indexed grep on the Node file system', () => {
   }, 60_000);
 
   it('finds a file created just before the call, never one deleted just before', async () => {
-    const { indexed } = await indexedGrep();
+    const { indexed } = await indexedGrep(walkless);
     writeFileSync(join(dir, 'fresh.txt'), 'needle fresh\n');
     rmSync(join(dir, 'f3.txt'));
     const files = (await indexed.execute({ root: 'workspace', pattern: 'needle', max_results: 1000 })).matches.map((match) => match.file);
     expect(files).toContain('fresh.txt');
     expect(files).not.toContain('f3.txt');
     expect(files).toHaveLength(FILES);
+    if (walkless) expect(snapshots!.answered).toEqual({ fromSnapshot: 1, byWalk: 0 });
   });
 });

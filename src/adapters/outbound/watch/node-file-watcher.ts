@@ -1,9 +1,10 @@
 import { statSync, watch as fsWatch, type FSWatcher, type WatchListener } from 'node:fs';
-import type { FileWatcher, Watch, WatchedKind } from '../../../domain/ports/file-watcher.port.js';
+import type { FileWatcher, TreeChangeListener, Watch, WatchedKind } from '../../../domain/ports/file-watcher.port.js';
 import { errors } from '../../../domain/errors.js';
-import { displayPath, isRootItself, type RootPath } from '../../../domain/roots.js';
+import { displayPath, isRootItself, type Root, type RootPath } from '../../../domain/roots.js';
 import { watchLimitReached } from '../../../domain/watch-budget.js';
 import type { NodeFileSystem } from '../node-file-system.js';
+import { NodeTreeWatch } from './node-tree-watch.js';
 
 /**
  * fs.watch (inotify on Linux: no polling, no library needed for a single directory). A path is
@@ -39,6 +40,13 @@ export class NodeFileWatcher implements FileWatcher {
     const chain = new WatchChain(this.files, path, kind, onChange);
     await chain.start();
     return this.track(chain);
+  }
+
+  async watchTree(root: Root, directories: readonly string[], listener: TreeChangeListener): Promise<Watch> {
+    const tree = new NodeTreeWatch(this.files, root, listener);
+    await tree.start(directories);
+    // Not counted in `size`: that is the subscriptions' watches, which their budget governs.
+    return tree;
   }
 
   private track(watch: Watch): Watch {

@@ -1,44 +1,8 @@
 import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryFileSystem } from '../../../../src/adapters/outbound/in-memory-file-system.js';
-import { NodeFileSystem } from '../../../../src/adapters/outbound/node-file-system.js';
-import { InMemoryFileWatcher } from '../../../../src/adapters/outbound/watch/in-memory-file-watcher.js';
-import { NodeFileWatcher } from '../../../../src/adapters/outbound/watch/node-file-watcher.js';
-import type { FileWatcher } from '../../../../src/domain/ports/file-watcher.port.js';
-import type { Root, RootPath } from '../../../../src/domain/roots.js';
+import type { RootPath } from '../../../../src/domain/roots.js';
+import { memoryFixture, nodeFixture, type WatcherFixture } from './watch-fixtures.js';
 import { domainError } from '../../../support/domain.js';
-import { makeRoot } from '../../../support/roots.js';
-
-/** A root holding a.txt, dir/b.txt and `out`, a link to a directory outside holding secret.txt. */
-interface WatcherFixture {
-  readonly watcher: FileWatcher;
-  readonly root: Root;
-  cleanup(): Promise<void>;
-}
-
-async function nodeFixture(): Promise<WatcherFixture & { host: (rel: string) => string; outside: string }> {
-  const base = await realpath(await mkdtemp(join(tmpdir(), 'watch-contract-')));
-  const host = (rel: string) => join(base, 'root', rel);
-  const outside = join(base, 'outside');
-  mkdirSync(host('dir'), { recursive: true });
-  mkdirSync(outside);
-  writeFileSync(host('a.txt'), 'a');
-  writeFileSync(host('dir/b.txt'), 'b');
-  writeFileSync(join(outside, 'secret.txt'), 'TOP SECRET');
-  symlinkSync(outside, host('out'));
-  return { watcher: new NodeFileWatcher(new NodeFileSystem()), root: makeRoot('workspace', join(base, 'root')), host, outside, cleanup: () => rm(base, { recursive: true, force: true }) };
-}
-
-async function memoryFixture(): Promise<WatcherFixture> {
-  const fs = new InMemoryFileSystem();
-  fs.seedFile('/ws/a.txt', 'a');
-  fs.seedFile('/ws/dir/b.txt', 'b');
-  fs.seedFile('/outside/secret.txt', 'TOP SECRET');
-  fs.seedSymlink('/ws/out', '/outside');
-  return { watcher: new InMemoryFileWatcher(fs), root: makeRoot('workspace', '/ws'), cleanup: async () => undefined };
-}
 
 describe.each([
   ['NodeFileWatcher', nodeFixture],

@@ -11,6 +11,7 @@ import type { RegexEngine } from '../../../../domain/ports/regex-engine.port.js'
 import type { PrincipalContext } from '../../../../domain/principal.js';
 import type { IgnoreRuleCache } from '../../../../domain/search/ignore-rule-cache.js';
 import type { SearchIndexes } from '../../../../domain/search/search-indexes.js';
+import type { TreeSnapshots } from '../../../../domain/search/tree-snapshots.js';
 import type { Settings } from '../../../../domain/settings.js';
 import type { ToolFacts } from '../../../../domain/tool-facts.js';
 import type { ToolPolicy } from '../../../../domain/tool-policy.js';
@@ -34,6 +35,8 @@ export interface ToolServices {
   readonly hasher: ContentHasher;
   readonly ignoreCache: IgnoreRuleCache;
   readonly searchIndexes: SearchIndexes;
+  /** Walk snapshots grep and glob answer from, kept exact by a tree watch (issue 31.2). */
+  readonly treeSnapshots: TreeSnapshots;
   /** The editor and repo toolsets' /<root>/... namespace and per-session edit state. */
   readonly namespace: Namespace;
   readonly sessions: EditSessions;

@@ -77,6 +77,6 @@ export const grepSpec = toolSpec({
   facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
   rank: 150,
   useCase: Grep,
-  create: (services) => new Grep(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache, services.searchIndexes),
+  create: (services) => new Grep(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache, services.searchIndexes, services.treeSnapshots),
   definition: grepTool,
 });
