@@ -38,7 +38,7 @@ export class SearchIndexes {
   /** Paths a grep read because the index could not vouch for them, to index again, per root. */
   private readonly stale = new Map<string, { readonly queue: Set<string>; readonly done: Promise<void> }>();
   /** Roots whose stored index is being read (their first search waits for it, not for a build). */
-  private readonly loading = new Map<string, Promise<void>>();
+  private readonly loading = new Map<string, Promise<boolean>>();
   private searching = 0;
   private closed = false;
 
@@ -67,9 +67,9 @@ export class SearchIndexes {
 
   /** ready() once the root's stored index (if any) has been read: a root's first search asks here. */
   async loaded(root: Root): Promise<TrigramIndex | undefined> {
-    const index = this.ready(root);
+    this.ready(root);
     await this.loading.get(root.name);
-    return index ?? this.ready(root);
+    return this.ready(root);
   }
 
   /** Resolves once the root's build and refresh (if any) have ended. */
@@ -116,17 +116,21 @@ export class SearchIndexes {
   /** The stored index when there is a usable one, else a build. */
   private async loadOrBuild(root: Root): Promise<void> {
     if (this.persistence !== undefined) {
-      const load = this.persistence.load(root, this.settings.maxBytes);
-      this.loading.set(root.name, load.then(() => undefined));
-      const index = await load.finally(() => this.loading.delete(root.name));
-      if (index !== undefined && !this.closed) {
-        this.roots.set(root.name, { state: 'ready', index });
-        return;
-      }
+      const load = this.loadStored(root, this.persistence);
+      this.loading.set(root.name, load);
+      const found = await load.finally(() => this.loading.delete(root.name));
+      if (found) return;
     }
     await this.build(root);
     const built = this.roots.get(root.name);
     if (built?.state === 'ready') this.saveLater(root, built.index);
+  }
+
+  private async loadStored(root: Root, persistence: IndexPersistence): Promise<boolean> {
+    const index = await persistence.load(root, this.settings.maxBytes);
+    if (index === undefined || this.closed) return false;
+    this.roots.set(root.name, { state: 'ready', index });
+    return true;
   }
 
   private saveLater(root: Root, index: TrigramIndex): void {
