@@ -7,13 +7,15 @@ import type { TrigramIndex } from './trigram-index.js';
 export interface IndexPersistenceSettings {
   /** search.index.max_bytes: a stored index larger than this is not kept. */
   readonly maxBytes: number;
-  /** Nor one larger than this share of the text it indexes (issue 31.2: about 15%). */
+  /** Nor one larger than this share of the text it indexes (issue 31.2: about 15%)... */
   readonly maxTextShare: number;
+  /** ...unless it is under this size (a small root's paths and stamps outweigh its text; a scan of it is quick, a 1 MiB file is nothing). */
+  readonly minShareBound: number;
   /** A save waits until no other was asked for this long (a build, then a burst of refreshes). */
   readonly debounceMs: number;
 }
 
-export const PERSISTENCE_DEFAULTS = { maxTextShare: 0.15, debounceMs: 2000 } as const;
+export const PERSISTENCE_DEFAULTS = { maxTextShare: 0.15, minShareBound: 1024 * 1024, debounceMs: 2000 } as const;
 
 export type SaveOutcome = 'saved' | 'too-large' | 'failed';
 
@@ -74,7 +76,7 @@ export class IndexPersistence {
       await idle();
       // Synchronous from here to the bytes: no search runs meanwhile, and the codec renumbers ids.
       const sealed = sealStoredIndex(identity, index);
-      const limit = Math.min(this.settings.maxBytes, Math.ceil(textBytesOf(index) * this.settings.maxTextShare));
+      const limit = Math.min(this.settings.maxBytes, Math.max(this.settings.minShareBound, Math.ceil(textBytesOf(index) * this.settings.maxTextShare)));
       if (sealed.length > limit) {
         this.logger.info(`search index of root "${root.name}" not stored: ${sealed.length} bytes, over its bound of ${limit}`, { root: root.name });
         await this.store.remove(root.name);

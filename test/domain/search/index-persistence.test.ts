@@ -16,7 +16,7 @@ import { searchSettings, SteppingClock } from '../tools/search-harness.js';
 
 const INDEX: SearchIndexSettings = { mode: 'auto', maxBytes: 1 << 20, minRootBytes: 0, maxFileBytes: 1 << 20, ignore: 'gitignore' };
 /** These few short files' index is larger than their text: no share bound here (it has its own case). */
-const KEEP_ALL: IndexPersistenceSettings = { maxBytes: 1 << 20, maxTextShare: 1000, debounceMs: 5 };
+const KEEP_ALL: IndexPersistenceSettings = { maxBytes: 1 << 20, maxTextShare: 1000, minShareBound: 0, debounceMs: 5 };
 const idle = async () => undefined;
 
 let fs: InMemoryFileSystem;
@@ -150,6 +150,8 @@ describe('a stored search index', () => {
     expect(await save({ maxTextShare: (size - 1) / 100_000 })).toBe('too-large');
     expect(store.names()).toEqual([]);
     expect(logger.entries.filter((entry) => entry.message.includes('not stored'))).toHaveLength(2);
+    // Under minShareBound a small root's index is kept whatever its share (its paths outweigh its text).
+    expect(await save({ maxTextShare: 0.001, minShareBound: size })).toBe('saved');
   });
 
   it('waits for the searches running before it is written', async () => {
