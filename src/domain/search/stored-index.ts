@@ -20,11 +20,8 @@ export function sealStoredIndex(identity: RootIdentity, index: TrigramIndex): Ui
   header.set(name, 9);
   view.setFloat64(9 + name.length, identity.device);
   view.setFloat64(17 + name.length, identity.inode);
-  const body = encodeIndex(index);
-  const sealed = new Uint8Array(header.length + body.length);
-  sealed.set(header);
-  sealed.set(body, header.length);
-  return sealed;
+  // One buffer, header first: a copy of a large index would double the save's memory.
+  return encodeIndex(index, header);
 }
 
 /** The index the bytes hold for this tree, or why they are refused (corrupt, another version, another tree). */

@@ -56,6 +56,10 @@ export class TrigramIndex {
     return this.idOf.size;
   }
 
+  get keyCount(): number {
+    return this.lists.keyCount;
+  }
+
   paths(): string[] {
     return [...this.idOf.keys()];
   }
@@ -166,10 +170,10 @@ export class TrigramIndex {
       for (let i = 0; i < ids.length; i += 1) {
         const id = ids[i]!;
         if (id <= previous || id >= index.files.length) return undefined;
-        index.lists.add(key, id);
         index.postingsOf[id] = index.postingsOf[id]! + 1;
         previous = id;
       }
+      index.lists.addAll(key, ids);
     }
     return index.bytes <= maxBytes ? index : undefined;
   }
