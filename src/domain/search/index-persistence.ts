@@ -83,6 +83,7 @@ export class IndexPersistence {
         return 'too-large';
       }
       await this.store.save(root.name, sealed);
+      this.logger.info(`search index of root "${root.name}" stored: ${sealed.length} bytes`, { root: root.name, files: index.size });
       return 'saved';
     } catch (error) {
       this.logger.warn(`search index of root "${root.name}" could not be stored (${reasonOf(error)})`, { root: root.name });
