@@ -17,7 +17,8 @@ export function encodeIndex(index: TrigramIndex, prefix: Uint8Array = new Uint8A
   const { files, lists } = index.snapshot();
   for (const byte of prefix) out.byte(byte);
   for (const byte of MAGIC) out.byte(byte);
-  out.uint(files.length);
+  const fileCount = index.size;
+  out.uint(fileCount);
   for (const { path, file } of files) {
     out.text(path);
     out.uint(file.stamp.size);
@@ -32,7 +33,7 @@ export function encodeIndex(index: TrigramIndex, prefix: Uint8Array = new Uint8A
     out.uint(key - previousKey);
     previousKey = key;
     out.uint(ids.length);
-    const k = riceParameter(ids.length, files.length);
+    const k = riceParameter(ids.length, fileCount);
     let previous = -1;
     for (const id of ids) {
       out.rice(id - previous - 1, k);
@@ -59,20 +60,25 @@ export function decodeIndex(sealed: Uint8Array, maxBytes: number): TrigramIndex 
   try {
     const input = new ByteReader(bytes);
     for (const byte of MAGIC) if (input.byte() !== byte) return undefined;
-    const files: { path: string; file: IndexedFile }[] = [];
-    for (let count = input.uint(); count > 0; count -= 1) {
-      const path = input.text();
-      const stamp: FileStamp = { size: input.uint(), modifiedMs: input.uint(), ...inodeOf(input.uint()) };
-      const flag = input.byte();
-      if (flag > 1) return undefined;
-      files.push({ path, file: { stamp, binary: flag === 1 } });
-    }
-    // Streamed into the index one list at a time: all of them at once would take 8 bytes per posting.
-    const index = TrigramIndex.restore(maxBytes, files, listsOf(input, files.length));
+    const fileCount = input.uint();
+    if (fileCount > bytes.length) return undefined;
+    // Streamed into the index a file and a list at a time: all at once would take several times its size.
+    const index = TrigramIndex.restore(maxBytes, filesOf(input, fileCount), listsOf(input, fileCount));
     return input.atEnd() ? index : undefined;
   } catch (error) {
     if (error instanceof TruncatedIndex) return undefined;
     throw error;
+  }
+}
+
+/** The files, read as they are asked for; bytes no encoder wrote throw TruncatedIndex. */
+function* filesOf(input: ByteReader, count: number): Iterable<{ path: string; file: IndexedFile }> {
+  for (let left = count; left > 0; left -= 1) {
+    const path = input.text();
+    const stamp: FileStamp = { size: input.uint(), modifiedMs: input.uint(), ...inodeOf(input.uint()) };
+    const flag = input.byte();
+    if (flag > 1) throw new TruncatedIndex();
+    yield { path, file: { stamp, binary: flag === 1 } };
   }
 }
 

@@ -1,3 +1,4 @@
+import { FileRecords } from './file-records.js';
 import { PostingLists } from './posting-lists.js';
 import { keysOfTrigram, TrigramExtractor } from './trigram-keys.js';
 import type { TrigramQuery } from './trigram-query.js';
@@ -33,7 +34,7 @@ const FILE_BYTES = 24;
 export class TrigramIndex {
   private readonly idOf = new Map<string, number>();
   private pathOf: (string | undefined)[] = [];
-  private files: IndexedFile[] = [];
+  private files = new FileRecords();
   private lists = new PostingLists();
   private readonly extractor = new TrigramExtractor();
   private pathBytes = 0;
@@ -74,7 +75,7 @@ export class TrigramIndex {
 
   lookup(path: string): { id: number; file: IndexedFile } | undefined {
     const id = this.idOf.get(path);
-    return id === undefined ? undefined : { id, file: this.files[id]! };
+    return id === undefined ? undefined : { id, file: this.files.get(id) };
   }
 
   /** Indexes (or re-indexes) a file's bytes (a string as UTF-8); false, and the index incomplete, when it does not fit. */
@@ -114,14 +115,14 @@ export class TrigramIndex {
   /** Rewrites the posting lists without dead ids, renumbering the live files. */
   compact(): void {
     const renumbered = new Int32Array(this.files.length).fill(-1);
-    const files: IndexedFile[] = [];
+    const files = new FileRecords();
     const pathOf: string[] = [];
     const postingsOf: number[] = [];
     this.pathOf.forEach((path, id) => {
       if (path === undefined) return;
       renumbered[id] = files.length;
       this.idOf.set(path, files.length);
-      files.push(this.files[id]!);
+      files.push(this.files.get(id));
       pathOf.push(path);
       postingsOf.push(this.postingsOf[id]!);
     });
@@ -148,14 +149,18 @@ export class TrigramIndex {
     return paths;
   }
 
-  /** The keys and files of the live index, for the codec: ids renumbered densely first. */
-  snapshot(): { files: { path: string; file: IndexedFile }[]; lists: Iterable<{ key: number; ids: Int32Array }> } {
+  /** The keys and files of the live index, for the codec: ids renumbered densely first; both streamed. */
+  snapshot(): { files: Iterable<{ path: string; file: IndexedFile }>; lists: Iterable<{ key: number; ids: Int32Array }> } {
     if (this.deadPostings > 0 || this.idOf.size < this.files.length) this.compact();
-    return { files: this.pathOf.map((path, id) => ({ path: path!, file: this.files[id]! })), lists: this.lists.entries() };
+    return { files: this.liveFiles(), lists: this.lists.entries() };
+  }
+
+  private *liveFiles(): Iterable<{ path: string; file: IndexedFile }> {
+    for (let id = 0; id < this.files.length; id += 1) yield { path: this.pathOf[id]!, file: this.files.get(id) };
   }
 
   /** An index read back whole: the files in id order, then each key's ids. */
-  static restore(maxBytes: number, files: readonly { path: string; file: IndexedFile }[], lists: Iterable<{ key: number; ids: ArrayLike<number> }>): TrigramIndex | undefined {
+  static restore(maxBytes: number, files: Iterable<{ path: string; file: IndexedFile }>, lists: Iterable<{ key: number; ids: ArrayLike<number> }>): TrigramIndex | undefined {
     const index = new TrigramIndex(maxBytes);
     for (const { path, file } of files) {
       if (index.idOf.has(path)) return undefined;
