@@ -1,4 +1,16 @@
-import type { IndexedFile } from './trigram-index.js';
+/** What says a file is still the one indexed: any difference means it must be read again. */
+export interface FileStamp {
+  readonly size: number;
+  readonly modifiedMs: number;
+  readonly inode?: number;
+}
+
+/** An indexed file as a search sees it. */
+export interface IndexedFile {
+  readonly stamp: FileStamp;
+  /** grep finds nothing in it (binary): a scan does not count it as searched. */
+  readonly binary: boolean;
+}
 
 /**
  * The indexed files' stamps and flags by id, in typed arrays: 25 bytes a file where an object per file

@@ -1,24 +1,12 @@
-import { FileRecords } from './file-records.js';
+import { type FileStamp, FileRecords, type IndexedFile } from './file-records.js';
 import { PostingLists } from './posting-lists.js';
 import { keysOfTrigram, TrigramExtractor } from './trigram-keys.js';
 import type { TrigramQuery } from './trigram-query.js';
 
-/** What says a file is still the one indexed: any difference means it must be read again. */
-export interface FileStamp {
-  readonly size: number;
-  readonly modifiedMs: number;
-  readonly inode?: number;
-}
+export type { FileStamp, IndexedFile } from './file-records.js';
 
 export function sameStamp(left: FileStamp, right: FileStamp): boolean {
   return left.size === right.size && left.modifiedMs === right.modifiedMs && left.inode === right.inode;
-}
-
-/** An indexed file as a search sees it. */
-export interface IndexedFile {
-  readonly stamp: FileStamp;
-  /** grep finds nothing in it (binary): a scan does not count it as searched. */
-  readonly binary: boolean;
 }
 
 /** Bytes one file costs besides its postings: its path, stamp and flags, as the codec writes them. */
