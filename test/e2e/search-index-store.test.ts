@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -84,18 +84,23 @@ describe('the search index kept in the state directory (child processes)', () =>
   });
 
   it('an index stored for another folder under the same root name is ignored and replaced', async () => {
-    const indexDir = join(dir, 'state', 'mcp-filesystem', 'index');
-    const first = await start();
-    await grepFiles(first.client);
-    await until(async () => (await readdir(indexDir).catch(() => [])).some((name) => name.endsWith('.idx')), 'the stored index');
-    await clients.pop()!.close();
-    // The root's folder replaced by another one holding other files.
-    await rm(workspace, { recursive: true });
-    await mkdir(join(workspace, 'lib'), { recursive: true });
-    await writeFile(join(workspace, 'lib', 'other.ts'), 'const needle = 1;\n');
-    const second = await start();
-    expect(await grepFiles(second.client)).toEqual(['lib/other.ts']);
-    expect(second.log()).toMatch(/stored search index of root \\?"workspace\\?" ignored \(built from another tree\)/);
-    expect(second.log()).not.toMatch(/loaded from the state directory/);
+    // The root's folder replaced by another one holding other files: moved away (the root re-pointed),
+    // then removed and made again (its inode number may be handed out again: the birth time differs).
+    const replacements = [() => rename(workspace, join(dir, 'moved')), () => rm(workspace, { recursive: true })];
+    for (const [round, replace] of replacements.entries()) {
+      const first = await start();
+      await grepFiles(first.client);
+      // Stored by this server, or by the last round's second one and loaded here.
+      await until(async () => /search index of root \\?"workspace\\?" (stored|loaded)/.test(first.log()), 'the stored index');
+      await clients.pop()!.close();
+      await replace();
+      await mkdir(join(workspace, 'lib'), { recursive: true });
+      await writeFile(join(workspace, 'lib', 'other.ts'), `const needle = ${round};\n`);
+      const second = await start();
+      expect(await grepFiles(second.client)).toEqual(['lib/other.ts']);
+      expect(second.log()).toMatch(/stored search index of root \\?"workspace\\?" ignored \(built from another tree\)/);
+      expect(second.log()).not.toMatch(/loaded from the state directory/);
+      await clients.pop()!.close();
+    }
   });
 });

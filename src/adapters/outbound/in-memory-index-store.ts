@@ -16,7 +16,7 @@ export class InMemoryIndexStore implements IndexStore {
       inode = this.nextInode++;
       this.inodes.set(root.hostPath, inode);
     }
-    return { name: root.name, device: 1, inode };
+    return { name: root.name, device: 1, inode, born: 0 };
   }
 
   async load(rootName: string): Promise<Uint8Array | undefined> {

@@ -19,7 +19,7 @@ export class NodeIndexStore implements IndexStore {
   async identify(root: Root): Promise<RootIdentity | undefined> {
     try {
       const stats = await stat(await realpath(root.hostPath));
-      return { name: root.name, device: stats.dev, inode: stats.ino };
+      return { name: root.name, device: stats.dev, inode: stats.ino, born: stats.birthtimeMs };
     } catch {
       return undefined;
     }

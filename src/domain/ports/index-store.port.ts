@@ -1,10 +1,12 @@
 import type { Root } from '../roots.js';
 
-/** Which tree a root names now: its name and its real path's device and inode. */
+/** Which tree a root names now: its name and its real path's device, inode and birth time. */
 export interface RootIdentity {
   readonly name: string;
   readonly device: number;
   readonly inode: number;
+  /** Tells a folder made anew under a freed inode number from the one that had it (0 where unknown). */
+  readonly born: number;
 }
 
 /**
