@@ -16,7 +16,7 @@ import { floorHttp, ourHttp, ourStdio, referenceStdio, rssMiB, writeConfig } fro
 import { renderTable } from './bench/stats.mjs';
 import * as workloads from './bench/workloads.mjs';
 
-const ORDER = ['startup', 'startupJournal', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'journal', 'copyTree', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'diffDuringRewrites', 'grepCold', 'changesPage', 'grepIndexed'];
+const ORDER = ['startup', 'startupJournal', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'journal', 'copyTree', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'diffDuringRewrites', 'grepCold', 'changesPage', 'grepIndexed', 'grepIndexed1M'];
 
 function parseArgs(argv) {
   const options = { quick: false, only: ORDER, json: undefined };

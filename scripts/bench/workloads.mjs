@@ -14,6 +14,7 @@ import { call, ourHttp, ourStdio, referenceStdio, rssMiB } from './servers.mjs';
 import { latency, throughput, timed } from './stats.mjs';
 
 export { grepIndexed } from './grep-indexed.mjs';
+export { grepIndexed1M } from './tree-1m.mjs';
 export { startupJournal } from './startup-journal.mjs';
 export { changesPage } from './changes-page.mjs';
 

@@ -34,6 +34,8 @@ import { IgnoreRuleCache } from '../domain/search/ignore-rule-cache.js';
 import { SearchIndexes } from '../domain/search/search-indexes.js';
 import { treeSnapshotsOf } from './tree-snapshots-binding.js';
 import { TreeSnapshots } from '../domain/search/tree-snapshots.js';
+import { IndexPersistence, PERSISTENCE_DEFAULTS } from '../domain/search/index-persistence.js';
+import { NodeIndexStore } from '../adapters/outbound/node-index-store.js';
 import type { Settings } from '../domain/settings.js';
 import { RootAccess } from '../domain/tools/root-access.js';
 import { ToolPolicy } from '../domain/tool-policy.js';
@@ -136,7 +138,10 @@ export function buildCoreContainer(
   container.bind(TOKENS.ContentHasher).to(NodeContentHasher);
   container
     .bind(SearchIndexes)
-    .toResolvedValue((fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache) => searchIndexesOf(fs, settings, ignoreCache), [TOKENS.FileSystem, TOKENS.Settings, IgnoreRuleCache])
+    .toResolvedValue(
+      (fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache, logger: Logger) => searchIndexesOf(fs, settings, ignoreCache, indexPersistenceOf(config, settings, logger)),
+      [TOKENS.FileSystem, TOKENS.Settings, IgnoreRuleCache, TOKENS.Logger],
+    )
     .inSingletonScope();
   container
     .bind(TreeSnapshots)
@@ -170,7 +175,14 @@ export async function buildStdioContainer(config: AppConfig, overrides: Containe
 }
 
 /** The indexes grep narrows its reads with, under the search settings (off when they name none). */
-function searchIndexesOf(fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache): SearchIndexes {
+function searchIndexesOf(fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache, persistence?: IndexPersistence): SearchIndexes {
   const index = settings.search.index ?? { mode: 'off', maxBytes: 0, minRootBytes: 0 };
-  return new SearchIndexes(fs, { ...index, maxFileBytes: settings.maxFileSize, ignore: settings.search.ignore ?? 'gitignore' }, ignoreCache);
+  return new SearchIndexes(fs, { ...index, maxFileBytes: settings.maxFileSize, ignore: settings.search.ignore ?? 'gitignore' }, ignoreCache, persistence);
+}
+
+/** Indexes kept in the state directory between runs, when loadConfig found one outside every root. */
+function indexPersistenceOf(config: AppConfig, settings: Settings, logger: Logger): IndexPersistence | undefined {
+  const index = settings.search.index;
+  if (config.searchIndexDir === undefined || index === undefined || index.mode === 'off') return undefined;
+  return new IndexPersistence(new NodeIndexStore(config.searchIndexDir), logger, { maxBytes: index.maxBytes, ...PERSISTENCE_DEFAULTS });
 }

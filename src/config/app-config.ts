@@ -90,6 +90,11 @@ export interface AppConfig {
    * file system adapter's own default (hand-built test configs). loadConfig always sets it.
    */
   readonly stateDir?: string;
+  /**
+   * Where search indexes are kept between runs (index/ in the state directory, when that one is
+   * outside every root); absent means each run builds its own.
+   */
+  readonly searchIndexDir?: string;
   /** The change journal; absent means off (hand-built test configs). loadConfig sets it unless journal.enabled is false. */
   readonly journal?: JournalConfig;
   /** Asking before what the journal could not undo (issue 30.3); absent means on, 120 s (hand-built test configs). */

@@ -96,6 +96,8 @@ export function loadConfig(commandLine: ConfigRequest, argv: readonly string[], 
     },
     roots,
     stateDir: state.dir,
+    // Security: never inside a root (a tool would read every root's trigrams there, or forge an index).
+    ...(state.outsideRoots ? { searchIndexDir: join(state.dir, 'index') } : {}),
     journal: resolveJournal(raw.journal, roots, baseDirectory, state),
     confirm: { enabled: raw.confirm.enabled, timeoutSeconds: raw.confirm.timeout_s },
     ...(commandLine.clientRoots ? { clientRoots: { readOnly: commandLine.readOnly } } : {}),

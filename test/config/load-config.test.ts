@@ -73,6 +73,7 @@ describe('loadConfig: a valid file', () => {
       auth: { mode: 'none', allowUnauthenticated: false },
       metrics: { enabled: true },
       stateDir: join(dir, 'state', 'mcp-filesystem'),
+      searchIndexDir: join(dir, 'state', 'mcp-filesystem', 'index'),
       journal: {
         dir: join(dir, 'state', 'mcp-filesystem', 'journal'),
         maxBytes: 1024 ** 3,

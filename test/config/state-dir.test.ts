@@ -85,6 +85,9 @@ describe('the default private state directory and journal', () => {
     const off = load([xdg, home, temp], { MCP_FS_JOURNAL_ENABLED: 'false' });
     expect(off.journal).toBeUndefined();
     expect(off.stateDir).toBe(join(temp, `mcp-fs-inflight-${uid}`));
+    // Security: nor is the search index kept there (a tool of that root would read or forge it).
+    expect(off.searchIndexDir).toBeUndefined();
+    expect(load([dir + '/elsewhere']).searchIndexDir).toBe(join(xdg, 'mcp-filesystem', 'index'));
   });
 
   it('takes an explicit MCP_FS_JOURNAL_DIR outside the roots as given, and never moves one inside a root: it refuses, naming the setting', () => {

@@ -8,12 +8,17 @@ import { type FileStamp, type IndexedFile, TrigramIndex } from './trigram-index.
  * cleanly give undefined: the caller rebuilds rather than trust a torn or foreign file.
  */
 const MAGIC = [0x54, 0x47, 0x49, 0x33]; // "TGI3"
+const UTF8 = new TextEncoder();
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-export function encodeIndex(index: TrigramIndex): Uint8Array {
+/** `prefix` (a container's header) comes first, outside the checksum; decode the bytes after it. */
+export function encodeIndex(index: TrigramIndex, prefix: Uint8Array = new Uint8Array(0)): Uint8Array {
   const out = new ByteWriter();
   const { files, lists } = index.snapshot();
+  for (const byte of prefix) out.byte(byte);
   for (const byte of MAGIC) out.byte(byte);
-  out.uint(files.length);
+  const fileCount = index.size;
+  out.uint(fileCount);
   for (const { path, file } of files) {
     out.text(path);
     out.uint(file.stamp.size);
@@ -21,14 +26,14 @@ export function encodeIndex(index: TrigramIndex): Uint8Array {
     out.uint(file.stamp.inode === undefined ? 0 : file.stamp.inode + 1);
     out.byte(file.binary ? 1 : 0);
   }
-  const sorted = [...lists].sort((a, b) => a.key - b.key);
-  out.uint(sorted.length);
+  // Lists come ascending by key, one at a time: all of them at once would take 4 bytes per posting.
+  out.uint(index.keyCount);
   let previousKey = 0;
-  for (const { key, ids } of sorted) {
+  for (const { key, ids } of lists) {
     out.uint(key - previousKey);
     previousKey = key;
     out.uint(ids.length);
-    const k = riceParameter(ids.length, files.length);
+    const k = riceParameter(ids.length, fileCount);
     let previous = -1;
     for (const id of ids) {
       out.rice(id - previous - 1, k);
@@ -36,11 +41,9 @@ export function encodeIndex(index: TrigramIndex): Uint8Array {
     }
     out.flushBits();
   }
-  const body = out.bytes();
-  const sealed = new Uint8Array(body.length + 4);
-  sealed.set(body);
-  new DataView(sealed.buffer).setUint32(body.length, checksum(body));
-  return sealed;
+  const sum = checksum(out.bytes().subarray(prefix.length));
+  for (const shift of [24, 16, 8, 0]) out.byte((sum >>> shift) & 0xff);
+  return out.bytes();
 }
 
 /** FNV-1a over the body: a torn write or a flipped bit that still parses is refused too. */
@@ -57,38 +60,48 @@ export function decodeIndex(sealed: Uint8Array, maxBytes: number): TrigramIndex 
   try {
     const input = new ByteReader(bytes);
     for (const byte of MAGIC) if (input.byte() !== byte) return undefined;
-    const files: { path: string; file: IndexedFile }[] = [];
-    for (let count = input.uint(); count > 0; count -= 1) {
-      const path = input.text();
-      const stamp: FileStamp = { size: input.uint(), modifiedMs: input.uint(), ...inodeOf(input.uint()) };
-      const flag = input.byte();
-      if (flag > 1) return undefined;
-      files.push({ path, file: { stamp, binary: flag === 1 } });
-    }
-    const lists: { key: number; ids: number[] }[] = [];
-    let key = -1;
-    for (let count = input.uint(); count > 0; count -= 1) {
-      const next = Math.max(key, 0) + input.uint();
-      // Keys come ascending, each once, and fit 24 bits.
-      if (next <= key || next > 0xffffff) return undefined;
-      key = next;
-      const ids: number[] = [];
-      const count = input.uint();
-      if (count > files.length) return undefined;
-      const k = riceParameter(count, files.length);
-      let id = -1;
-      for (let n = count; n > 0; n -= 1) {
-        id += input.rice(k) + 1;
-        ids.push(id);
-      }
-      input.skipBits();
-      lists.push({ key, ids });
-    }
-    if (!input.atEnd()) return undefined;
-    return TrigramIndex.restore(maxBytes, files, lists);
+    const fileCount = input.uint();
+    if (fileCount > bytes.length) return undefined;
+    // Streamed into the index a file and a list at a time: all at once would take several times its size.
+    const index = TrigramIndex.restore(maxBytes, filesOf(input, fileCount), listsOf(input, fileCount));
+    return input.atEnd() ? index : undefined;
   } catch (error) {
     if (error instanceof TruncatedIndex) return undefined;
     throw error;
+  }
+}
+
+/** The files, read as they are asked for; bytes no encoder wrote throw TruncatedIndex. */
+function* filesOf(input: ByteReader, count: number): Iterable<{ path: string; file: IndexedFile }> {
+  for (let left = count; left > 0; left -= 1) {
+    const path = input.text();
+    const stamp: FileStamp = { size: input.uint(), modifiedMs: input.uint(), ...inodeOf(input.uint()) };
+    const flag = input.byte();
+    if (flag > 1) throw new TruncatedIndex();
+    yield { path, file: { stamp, binary: flag === 1 } };
+  }
+}
+
+/** Each key's ids, read as they are asked for (into one reused buffer); bytes no encoder wrote throw TruncatedIndex. */
+function* listsOf(input: ByteReader, files: number): Iterable<{ key: number; ids: Int32Array }> {
+  let buffer = new Int32Array(1024);
+  let key = -1;
+  for (let count = input.uint(); count > 0; count -= 1) {
+    const next = Math.max(key, 0) + input.uint();
+    // Keys come ascending, each once, and fit 24 bits.
+    if (next <= key || next > 0xffffff) throw new TruncatedIndex();
+    key = next;
+    const length = input.uint();
+    if (length > files) throw new TruncatedIndex();
+    if (length > buffer.length) buffer = new Int32Array(Math.max(length, buffer.length * 2));
+    const k = riceParameter(length, files);
+    let id = -1;
+    for (let n = 0; n < length; n += 1) {
+      id += input.rice(k) + 1;
+      buffer[n] = id;
+    }
+    input.skipBits();
+    yield { key, ids: buffer.subarray(0, length) };
   }
 }
 
@@ -112,9 +125,22 @@ class ByteWriter {
 
   /** `value` as a run of ones (value >> k), a zero, then its k low bits, most significant first. */
   rice(value: number, k: number): void {
-    for (let q = Math.floor(value / 2 ** k); q > 0; q -= 1) this.bit(1);
-    this.bit(0);
-    for (let i = k - 1; i >= 0; i -= 1) this.bit(Math.floor(value / 2 ** i) % 2);
+    let q = Math.floor(value / 2 ** k);
+    for (; q >= 16; q -= 16) this.bitRun(0xffff, 16);
+    // q ones then the zero, as q + 1 bits.
+    this.bitRun(((1 << q) - 1) << 1, q + 1);
+    if (k > 0) this.bitRun(value % 2 ** k, k);
+  }
+
+  /** The `count` (at most 24) low bits of `value`, most significant first. */
+  private bitRun(value: number, count: number): void {
+    this.bits = (this.bits << count) | value;
+    this.bitCount += count;
+    while (this.bitCount >= 8) {
+      this.bitCount -= 8;
+      this.byte((this.bits >>> this.bitCount) & 0xff);
+    }
+    this.bits &= (1 << this.bitCount) - 1;
   }
 
   /** Pads the bits written since the last flush to a whole byte. */
@@ -122,16 +148,6 @@ class ByteWriter {
     if (this.bitCount > 0) this.byte(this.bits << (8 - this.bitCount));
     this.bits = 0;
     this.bitCount = 0;
-  }
-
-  private bit(value: number): void {
-    this.bits = (this.bits << 1) | value;
-    this.bitCount += 1;
-    if (this.bitCount === 8) {
-      this.byte(this.bits);
-      this.bits = 0;
-      this.bitCount = 0;
-    }
   }
 
   byte(value: number): void {
@@ -150,17 +166,19 @@ class ByteWriter {
   }
 
   text(value: string): void {
-    const encoded = new TextEncoder().encode(value);
+    const encoded = UTF8.encode(value);
     this.uint(encoded.length);
     for (const byte of encoded) this.byte(byte);
   }
 
+  /** What was written so far (a view: no copy of a large index). */
   bytes(): Uint8Array {
-    return this.buffer.slice(0, this.length);
+    return this.buffer.subarray(0, this.length);
   }
 
   private grow(): void {
-    const larger = new Uint8Array(this.buffer.length * 2);
+    // By half: a doubling buffer could hold twice the index at the end.
+    const larger = new Uint8Array(Math.ceil(this.buffer.length * 1.5));
     larger.set(this.buffer);
     this.buffer = larger;
   }
@@ -171,26 +189,41 @@ class ByteReader {
   private bits = 0;
   private bitCount = 0;
 
+  /** A byte's bits at a time: the run of ones up to its zero, then the k low bits. */
   rice(k: number): number {
     let q = 0;
-    while (this.bit() === 1) q += 1;
+    for (;;) {
+      if (this.bitCount === 0) this.refill();
+      const zeros = ~this.bits & ((1 << this.bitCount) - 1);
+      if (zeros === 0) {
+        q += this.bitCount;
+        this.bitCount = 0;
+        continue;
+      }
+      const zeroAt = 31 - Math.clz32(zeros);
+      q += this.bitCount - 1 - zeroAt;
+      this.bitCount = zeroAt;
+      break;
+    }
     let low = 0;
-    for (let i = 0; i < k; i += 1) low = low * 2 + this.bit();
+    for (let left = k; left > 0; ) {
+      if (this.bitCount === 0) this.refill();
+      const take = Math.min(left, this.bitCount);
+      low = low * 2 ** take + ((this.bits >>> (this.bitCount - take)) & ((1 << take) - 1));
+      this.bitCount -= take;
+      left -= take;
+    }
     return q * 2 ** k + low;
+  }
+
+  private refill(): void {
+    this.bits = this.byte();
+    this.bitCount = 8;
   }
 
   /** Drops the padding bits of the current byte. */
   skipBits(): void {
     this.bitCount = 0;
-  }
-
-  private bit(): number {
-    if (this.bitCount === 0) {
-      this.bits = this.byte();
-      this.bitCount = 8;
-    }
-    this.bitCount -= 1;
-    return (this.bits >> this.bitCount) & 1;
   }
 
   constructor(private readonly input: Uint8Array) {}
@@ -221,7 +254,7 @@ class ByteReader {
     const slice = this.input.subarray(this.at, this.at + length);
     this.at += length;
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(slice);
+      return STRICT_UTF8.decode(slice);
     } catch {
       throw new TruncatedIndex();
     }

@@ -43,6 +43,20 @@ export class PostingLists {
     this.postings += 1;
   }
 
+  /** add() of each id in turn (ascending, after the key's last), the key looked up once. */
+  addAll(key: number, ids: ArrayLike<number>): void {
+    let slot = this.slotOf.get(key);
+    if (slot === undefined) slot = this.newSlot(key);
+    let last = this.lastIds[slot]!;
+    for (let i = 0; i < ids.length; i += 1) {
+      this.write(slot, ids[i]! - last);
+      last = ids[i]!;
+    }
+    this.lastIds[slot] = last;
+    this.counts[slot] = this.counts[slot]! + ids.length;
+    this.postings += ids.length;
+  }
+
   /** The key's ids, ascending; empty when the key was never added. */
   ids(key: number): Int32Array {
     const slot = this.slotOf.get(key);
@@ -74,9 +88,10 @@ export class PostingLists {
     return ids;
   }
 
-  /** Every key with its ids, for a codec or a compaction. */
+  /** Every key with its ids, keys ascending, one list decoded at a time (a codec or a compaction streams them). */
   *entries(): Iterable<{ key: number; ids: Int32Array }> {
-    for (let slot = 0; slot < this.slotCount; slot += 1) yield { key: this.keys[slot]!, ids: this.ids(this.keys[slot]!) };
+    const keys = this.keys.slice(0, this.slotCount).sort();
+    for (const key of keys) yield { key, ids: this.ids(key) };
   }
 
   private write(slot: number, value: number): void {

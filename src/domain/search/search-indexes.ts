@@ -4,6 +4,7 @@ import { looksBinary, readRange } from '../tools/file-text.js';
 import { stampOf } from './index-freshness.js';
 import type { IgnoreRuleCache } from './ignore-rule-cache.js';
 import { type IgnoreMode, ignoreRulesFor } from './ignore-rules.js';
+import type { IndexPersistence } from './index-persistence.js';
 import { TrigramIndex } from './trigram-index.js';
 
 export interface SearchIndexSettings {
@@ -36,6 +37,8 @@ export class SearchIndexes {
   private readonly roots = new Map<string, RootState>();
   /** Paths a grep read because the index could not vouch for them, to index again, per root. */
   private readonly stale = new Map<string, { readonly queue: Set<string>; readonly done: Promise<void> }>();
+  /** Roots whose stored index is being read (their first search waits for it, not for a build). */
+  private readonly loading = new Map<string, Promise<boolean>>();
   private searching = 0;
   private closed = false;
 
@@ -43,6 +46,8 @@ export class SearchIndexes {
     private readonly fs: FileSystemPort,
     private readonly settings: SearchIndexSettings,
     private readonly ignoreCache: IgnoreRuleCache,
+    /** Where indexes are kept between runs; none: each run builds its own. */
+    private readonly persistence?: IndexPersistence,
   ) {}
 
   /** The root's index when built; starts building it otherwise (auto mode). */
@@ -50,7 +55,7 @@ export class SearchIndexes {
     if (this.settings.mode === 'off' || this.closed) return undefined;
     const known = this.roots.get(root.name);
     if (known === undefined) {
-      const done = this.build(root).catch(() => {
+      const done = this.loadOrBuild(root).catch(() => {
         // A failed build leaves the root to scans; the next start tries again.
         this.roots.set(root.name, { state: 'failed' });
       });
@@ -58,6 +63,13 @@ export class SearchIndexes {
       return undefined;
     }
     return known.state === 'ready' ? known.index : undefined;
+  }
+
+  /** ready() once the root's stored index (if any) has been read: a root's first search asks here. */
+  async loaded(root: Root): Promise<TrigramIndex | undefined> {
+    this.ready(root);
+    await this.loading.get(root.name);
+    return this.ready(root);
   }
 
   /** Resolves once the root's build and refresh (if any) have ended. */
@@ -89,6 +101,7 @@ export class SearchIndexes {
     for (const path of paths) queue.add(path);
     if (running !== undefined || queue.size === 0) return;
     const done = this.drain(root, known.index, queue)
+      .then(() => this.saveLater(root, known.index))
       .catch(() => undefined)
       .finally(() => this.stale.delete(root.name));
     this.stale.set(root.name, { queue, done });
@@ -97,6 +110,31 @@ export class SearchIndexes {
   /** Stops every build at its next batch (shutdown). */
   close(): void {
     this.closed = true;
+    this.persistence?.close();
+  }
+
+  /** The stored index when there is a usable one, else a build. */
+  private async loadOrBuild(root: Root): Promise<void> {
+    if (this.persistence !== undefined) {
+      const load = this.loadStored(root, this.persistence);
+      this.loading.set(root.name, load);
+      const found = await load.finally(() => this.loading.delete(root.name));
+      if (found) return;
+    }
+    await this.build(root);
+    const built = this.roots.get(root.name);
+    if (built?.state === 'ready') this.saveLater(root, built.index);
+  }
+
+  private async loadStored(root: Root, persistence: IndexPersistence): Promise<boolean> {
+    const index = await persistence.load(root, this.settings.maxBytes);
+    if (index === undefined || this.closed) return false;
+    this.roots.set(root.name, { state: 'ready', index });
+    return true;
+  }
+
+  private saveLater(root: Root, index: TrigramIndex): void {
+    if (!this.closed) this.persistence?.saveLater(root, index, () => this.yieldToSearches());
   }
 
   private async build(root: Root): Promise<void> {

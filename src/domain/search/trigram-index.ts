@@ -1,23 +1,12 @@
+import { type FileStamp, FileRecords, type IndexedFile } from './file-records.js';
 import { PostingLists } from './posting-lists.js';
 import { keysOfTrigram, TrigramExtractor } from './trigram-keys.js';
 import type { TrigramQuery } from './trigram-query.js';
 
-/** What says a file is still the one indexed: any difference means it must be read again. */
-export interface FileStamp {
-  readonly size: number;
-  readonly modifiedMs: number;
-  readonly inode?: number;
-}
+export type { FileStamp, IndexedFile } from './file-records.js';
 
 export function sameStamp(left: FileStamp, right: FileStamp): boolean {
   return left.size === right.size && left.modifiedMs === right.modifiedMs && left.inode === right.inode;
-}
-
-/** An indexed file as a search sees it. */
-export interface IndexedFile {
-  readonly stamp: FileStamp;
-  /** grep finds nothing in it (binary): a scan does not count it as searched. */
-  readonly binary: boolean;
 }
 
 /** Bytes one file costs besides its postings: its path, stamp and flags, as the codec writes them. */
@@ -33,7 +22,7 @@ const FILE_BYTES = 24;
 export class TrigramIndex {
   private readonly idOf = new Map<string, number>();
   private pathOf: (string | undefined)[] = [];
-  private files: IndexedFile[] = [];
+  private files = new FileRecords();
   private lists = new PostingLists();
   private readonly extractor = new TrigramExtractor();
   private pathBytes = 0;
@@ -58,6 +47,10 @@ export class TrigramIndex {
     return this.idOf.size;
   }
 
+  get keyCount(): number {
+    return this.lists.keyCount;
+  }
+
   paths(): string[] {
     return [...this.idOf.keys()];
   }
@@ -72,7 +65,7 @@ export class TrigramIndex {
 
   lookup(path: string): { id: number; file: IndexedFile } | undefined {
     const id = this.idOf.get(path);
-    return id === undefined ? undefined : { id, file: this.files[id]! };
+    return id === undefined ? undefined : { id, file: this.files.get(id) };
   }
 
   /** Indexes (or re-indexes) a file's bytes (a string as UTF-8); false, and the index incomplete, when it does not fit. */
@@ -115,14 +108,14 @@ export class TrigramIndex {
   compact(): void {
     this.changes += 1;
     const renumbered = new Int32Array(this.files.length).fill(-1);
-    const files: IndexedFile[] = [];
+    const files = new FileRecords();
     const pathOf: string[] = [];
     const postingsOf: number[] = [];
     this.pathOf.forEach((path, id) => {
       if (path === undefined) return;
       renumbered[id] = files.length;
       this.idOf.set(path, files.length);
-      files.push(this.files[id]!);
+      files.push(this.files.get(id));
       pathOf.push(path);
       postingsOf.push(this.postingsOf[id]!);
     });
@@ -149,14 +142,18 @@ export class TrigramIndex {
     return paths;
   }
 
-  /** The keys and files of the live index, for the codec: ids renumbered densely first. */
-  snapshot(): { files: { path: string; file: IndexedFile }[]; lists: Iterable<{ key: number; ids: Int32Array }> } {
+  /** The keys and files of the live index, for the codec: ids renumbered densely first; both streamed. */
+  snapshot(): { files: Iterable<{ path: string; file: IndexedFile }>; lists: Iterable<{ key: number; ids: Int32Array }> } {
     if (this.deadPostings > 0 || this.idOf.size < this.files.length) this.compact();
-    return { files: this.pathOf.map((path, id) => ({ path: path!, file: this.files[id]! })), lists: this.lists.entries() };
+    return { files: this.liveFiles(), lists: this.lists.entries() };
+  }
+
+  private *liveFiles(): Iterable<{ path: string; file: IndexedFile }> {
+    for (let id = 0; id < this.files.length; id += 1) yield { path: this.pathOf[id]!, file: this.files.get(id) };
   }
 
   /** An index read back whole: the files in id order, then each key's ids. */
-  static restore(maxBytes: number, files: readonly { path: string; file: IndexedFile }[], lists: Iterable<{ key: number; ids: ArrayLike<number> }>): TrigramIndex | undefined {
+  static restore(maxBytes: number, files: Iterable<{ path: string; file: IndexedFile }>, lists: Iterable<{ key: number; ids: ArrayLike<number> }>): TrigramIndex | undefined {
     const index = new TrigramIndex(maxBytes);
     for (const { path, file } of files) {
       if (index.idOf.has(path)) return undefined;
@@ -171,10 +168,10 @@ export class TrigramIndex {
       for (let i = 0; i < ids.length; i += 1) {
         const id = ids[i]!;
         if (id <= previous || id >= index.files.length) return undefined;
-        index.lists.add(key, id);
         index.postingsOf[id] = index.postingsOf[id]! + 1;
         previous = id;
       }
+      index.lists.addAll(key, ids);
     }
     return index.bytes <= maxBytes ? index : undefined;
   }

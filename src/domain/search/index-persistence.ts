@@ -1,0 +1,115 @@
+import type { IndexStore } from '../ports/index-store.port.js';
+import type { Logger } from '../ports/logger.port.js';
+import type { Root } from '../roots.js';
+import { openStoredIndex, sealStoredIndex } from './stored-index.js';
+import type { TrigramIndex } from './trigram-index.js';
+
+export interface IndexPersistenceSettings {
+  /** search.index.max_bytes: a stored index larger than this is not kept. */
+  readonly maxBytes: number;
+  /** Nor one larger than this share of the text it indexes (issue 31.2: about 15%)... */
+  readonly maxTextShare: number;
+  /** ...unless it is under this size (a small root's paths and stamps outweigh its text; a scan of it is quick, a 1 MiB file is nothing). */
+  readonly minShareBound: number;
+  /** A save waits until no other was asked for this long (a build, then a burst of refreshes). */
+  readonly debounceMs: number;
+}
+
+export const PERSISTENCE_DEFAULTS = { maxTextShare: 0.15, minShareBound: 1024 * 1024, debounceMs: 2000 } as const;
+
+export type SaveOutcome = 'saved' | 'too-large' | 'failed';
+
+/**
+ * Keeps each root's index in the IndexStore between runs: loaded when a root's first search asks
+ * (never at start-up), saved a while after a build or refresh, off every call's path. A stored index
+ * is a hint like a built one (every file is checked by its stamp before it is trusted); one that is
+ * corrupt, of another format or of another tree is logged, removed and rebuilt.
+ */
+export class IndexPersistence {
+  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Roots whose search started from a stored index, for the logs and tests. */
+  loads = 0;
+
+  constructor(
+    private readonly store: IndexStore,
+    private readonly logger: Logger,
+    private readonly settings: IndexPersistenceSettings,
+  ) {}
+
+  async load(root: Root, maxBytes: number): Promise<TrigramIndex | undefined> {
+    try {
+      const identity = await this.store.identify(root);
+      if (identity === undefined) return undefined;
+      const bytes = await this.store.load(root.name);
+      if (bytes === undefined) return undefined;
+      const opened = openStoredIndex(identity, bytes, maxBytes);
+      if ('refused' in opened) {
+        this.logger.warn(`stored search index of root "${root.name}" ignored (${opened.refused}); it is built again`, { root: root.name });
+        await this.store.remove(root.name);
+        return undefined;
+      }
+      this.loads += 1;
+      this.logger.info(`search index of root "${root.name}" loaded from the state directory`, { root: root.name, files: opened.index.size, bytes: bytes.length });
+      return opened.index;
+    } catch (error) {
+      this.logger.warn(`stored search index of root "${root.name}" could not be read (${reasonOf(error)}); it is built again`, { root: root.name });
+      return undefined;
+    }
+  }
+
+  /** Saves the index once no save of this root was asked for debounceMs; `idle` resolves when no search runs. */
+  saveLater(root: Root, index: TrigramIndex, idle: () => Promise<void>): void {
+    clearTimeout(this.pending.get(root.name));
+    const timer = setTimeout(() => {
+      this.pending.delete(root.name);
+      void this.save(root, index, idle);
+    }, this.settings.debounceMs);
+    timer.unref?.();
+    this.pending.set(root.name, timer);
+  }
+
+  /** Saves it now (after the searches running end); over its bound, the stored one is removed instead. */
+  async save(root: Root, index: TrigramIndex, idle: () => Promise<void>): Promise<SaveOutcome> {
+    try {
+      const identity = await this.store.identify(root);
+      if (identity === undefined) return 'failed';
+      await idle();
+      // Synchronous from here to the bytes: no search runs meanwhile, and the codec renumbers ids.
+      const sealed = sealStoredIndex(identity, index);
+      const limit = Math.min(this.settings.maxBytes, Math.max(this.settings.minShareBound, Math.ceil(textBytesOf(index) * this.settings.maxTextShare)));
+      if (sealed.length > limit) {
+        this.logger.info(`search index of root "${root.name}" not stored: ${sealed.length} bytes, over its bound of ${limit}`, { root: root.name });
+        await this.store.remove(root.name);
+        return 'too-large';
+      }
+      await this.store.save(root.name, sealed);
+      this.logger.info(`search index of root "${root.name}" stored: ${sealed.length} bytes`, { root: root.name, files: index.size });
+      return 'saved';
+    } catch (error) {
+      this.logger.warn(`search index of root "${root.name}" could not be stored (${reasonOf(error)})`, { root: root.name });
+      return 'failed';
+    }
+  }
+
+  /** Drops the saves not yet made (shutdown). */
+  close(): void {
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+  }
+}
+
+/** The text the index was built from: the bytes of its files, binary ones left out. */
+function textBytesOf(index: TrigramIndex): number {
+  let total = 0;
+  for (const path of index.paths()) {
+    const file = index.fileAt(path)!;
+    if (!file.binary) total += file.stamp.size;
+  }
+  return total;
+}
+
+/** An error's code (ENOENT, EACCES...) rather than its message, which may name a host path. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+}

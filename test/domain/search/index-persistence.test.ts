@@ -1,0 +1,175 @@
+import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
+import { InMemoryIndexStore } from '../../../src/adapters/outbound/in-memory-index-store.js';
+import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
+import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
+import type { Root } from '../../../src/domain/roots.js';
+import { IgnoreRuleCache } from '../../../src/domain/search/ignore-rule-cache.js';
+import { IndexPersistence, type IndexPersistenceSettings } from '../../../src/domain/search/index-persistence.js';
+import { SearchIndexes, type SearchIndexSettings } from '../../../src/domain/search/search-indexes.js';
+import { STORED_INDEX_VERSION } from '../../../src/domain/search/stored-index.js';
+import { TrigramIndex } from '../../../src/domain/search/trigram-index.js';
+import { Grep } from '../../../src/domain/tools/grep.js';
+import { rootAccess } from '../../support/domain.js';
+import { RecordingLogger } from '../../support/recording-logger.js';
+import { makeRoot } from '../../support/roots.js';
+import { searchSettings, SteppingClock } from '../tools/search-harness.js';
+
+const INDEX: SearchIndexSettings = { mode: 'auto', maxBytes: 1 << 20, minRootBytes: 0, maxFileBytes: 1 << 20, ignore: 'gitignore' };
+/** These few short files' index is larger than their text: no share bound here (it has its own case). */
+const KEEP_ALL: IndexPersistenceSettings = { maxBytes: 1 << 20, maxTextShare: 1000, minShareBound: 0, debounceMs: 5 };
+const idle = async () => undefined;
+
+let fs: InMemoryFileSystem;
+let store: InMemoryIndexStore;
+let logger: RecordingLogger;
+let root: Root;
+let walks: number;
+
+/** The in-memory file system, counting tree walks (a build walks the root; a stored index spares it). */
+function counting(): FileSystemPort {
+  const port: FileSystemPort = Object.create(fs);
+  port.scanTree = (path, options) => {
+    walks += 1;
+    return fs.scanTree(path, options);
+  };
+  return port;
+}
+
+/** A "server run": indexes over the file system, kept in `store`. */
+function run(settings: IndexPersistenceSettings = KEEP_ALL) {
+  const persistence = new IndexPersistence(store, logger, settings);
+  return { persistence, indexes: new SearchIndexes(counting(), INDEX, new IgnoreRuleCache(), persistence) };
+}
+
+function grep(indexes: SearchIndexes, pattern: string) {
+  const grepper = new Grep(counting(), new SteppingClock(0), new Re2RegexEngine(), searchSettings(1000), rootAccess(root), new IgnoreRuleCache(), indexes);
+  return grepper.execute({ root: 'workspace', pattern });
+}
+
+async function storedByABuild(): Promise<void> {
+  const { indexes } = run();
+  indexes.ready(root);
+  await indexes.settled(root);
+  for (let waited = 0; store.names().length === 0 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect({ stored: store.names(), log: logger.entries.map((entry) => entry.message) }).toEqual({ stored: ['workspace'], log: [expect.stringMatching(/^search index of root "workspace" stored: \d+ bytes$/)] });
+  logger.entries.length = 0;
+}
+
+/** A copy of `bytes` with the byte at `at` (from the end when negative) changed. */
+function changed(bytes: Uint8Array | undefined, at: number, change: (byte: number) => number): Uint8Array {
+  const copy = bytes!.slice();
+  const where = at < 0 ? copy.length + at : at;
+  copy[where] = change(copy[where]!);
+  return copy;
+}
+
+beforeEach(() => {
+  fs = new InMemoryFileSystem();
+  fs.seedDirectory('/ws');
+  root = makeRoot('workspace', '/ws', ['*']);
+  store = new InMemoryIndexStore();
+  logger = new RecordingLogger();
+  walks = 0;
+  fs.seedFile('/ws/src/a.ts', 'export const needle = 1;\n');
+  fs.seedFile('/ws/src/b.ts', 'const hay = 2;\n');
+  fs.seedFile('/ws/docs/c.md', 'no needle here\n', { modifiedAt: new Date(1000) });
+});
+
+describe('a stored search index', () => {
+  it('is saved after a build, and a later run searches from it without building, finding files changed since', async () => {
+    await storedByABuild();
+    // While "the server was down": one file rewritten, one created, one deleted.
+    fs.seedFile('/ws/src/b.ts', 'const hay = 2; // a needle now\n');
+    fs.seedFile('/ws/src/new.ts', 'needle\n');
+    await fs.removeFile({ root, segments: ['src', 'a.ts'] });
+    walks = 0;
+    const { indexes, persistence } = run();
+    const index = await indexes.loaded(root);
+    expect(persistence.loads).toBe(1);
+    expect(index?.paths().sort()).toEqual(['docs/c.md', 'src/a.ts', 'src/b.ts']);
+    expect(logger.entries).toEqual([expect.objectContaining({ level: 'info', message: 'search index of root "workspace" loaded from the state directory' })]);
+    const found = await grep(indexes, 'needle');
+    expect(found.matches.map((match) => match.file).sort()).toEqual(['docs/c.md', 'src/b.ts', 'src/new.ts']);
+    // The only walk is the grep's own: no build ran.
+    expect(walks).toBe(1);
+  });
+
+  it('is saved again after a refresh learns the files a grep had to read', async () => {
+    await storedByABuild();
+    const first = await store.load('workspace');
+    const { indexes } = run();
+    await indexes.loaded(root);
+    fs.seedFile('/ws/src/new.ts', 'needle\n');
+    await grep(indexes, 'needle');
+    await indexes.settled(root);
+    for (let waited = 0; waited < 2000; waited += 5) {
+      const now = await store.load('workspace');
+      if (now !== undefined && now.length !== first!.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const { indexes: third } = run();
+    expect((await third.loaded(root))?.paths()).toContain('src/new.ts');
+  });
+
+  it('of another tree (the root re-pointed), another format or with a flipped bit is ignored, logged, removed and rebuilt', async () => {
+    const spoil = [
+      async () => store.repoint('/ws'),
+      async () => store.save('workspace', changed(await store.load('workspace'), 4, () => STORED_INDEX_VERSION + 1)),
+      async () => store.save('workspace', changed(await store.load('workspace'), -9, (byte) => byte ^ 0x10)),
+      async () => store.save('workspace', (await store.load('workspace'))!.subarray(0, 40)),
+    ];
+    for (const [at, change] of spoil.entries()) {
+      // Each round its own store and log: the last round's rebuild saves a while after it.
+      store = new InMemoryIndexStore();
+      logger = new RecordingLogger();
+      await storedByABuild();
+      await change();
+      logger.entries.length = 0;
+      walks = 0;
+      const { indexes, persistence } = run();
+      expect(await indexes.loaded(root)).toBeUndefined();
+      expect(persistence.loads).toBe(0);
+      expect(logger.entries.map((entry) => entry.level)).toEqual(['warn']);
+      expect(logger.entries[0]!.message).toMatch(/^stored search index of root "workspace" ignored \((built from another tree|format version|checksum|cut short)/);
+      expect(store.names()).toEqual([]);
+      await indexes.settled(root);
+      expect(walks).toBe(1);
+      expect([at, indexes.ready(root)?.size]).toEqual([at, 3]);
+    }
+  });
+
+  it('is bounded by max_bytes and by a share of the text it indexes (15% by default)', async () => {
+    const index = new TrigramIndex(1 << 20);
+    for (let n = 0; n < 50; n += 1) index.add(`f${n}.txt`, { size: 2000, modifiedMs: n, inode: n }, `${'word '.repeat(380)} unique${n}\n`);
+    const save = (settings: Partial<IndexPersistenceSettings>) => new IndexPersistence(store, logger, { ...KEEP_ALL, maxTextShare: 1, ...settings }).save(root, index, idle);
+    expect(await save({})).toBe('saved');
+    const size = (await store.load('workspace'))!.length;
+    // 100 kB of repetitive text: its index is a few kB, well under 15%.
+    expect(size).toBeLessThan(0.15 * 100_000);
+    expect(await save({ maxBytes: size - 1 })).toBe('too-large');
+    expect(store.names()).toEqual([]);
+    expect(await save({ maxTextShare: 0.15 })).toBe('saved');
+    expect(await save({ maxTextShare: (size - 1) / 100_000 })).toBe('too-large');
+    expect(store.names()).toEqual([]);
+    expect(logger.entries.filter((entry) => entry.message.includes('not stored'))).toHaveLength(2);
+    // Under minShareBound a small root's index is kept whatever its share (its paths outweigh its text).
+    expect(await save({ maxTextShare: 0.001, minShareBound: size })).toBe('saved');
+  });
+
+  it('waits for the searches running before it is written', async () => {
+    await storedByABuild();
+    await store.remove('workspace');
+    const { indexes } = run();
+    const built = await indexes.loaded(root);
+    expect(built).toBeUndefined();
+    await indexes.settled(root);
+    const searchEnded = indexes.searchStarted();
+    fs.seedFile('/ws/src/new.ts', 'needle\n');
+    indexes.refresh(root, ['src/new.ts']);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(store.names()).toEqual([]);
+    searchEnded();
+    for (let waited = 0; store.names().length === 0 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(store.names()).toEqual(['workspace']);
+  });
+});
