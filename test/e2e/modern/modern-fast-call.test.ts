@@ -57,7 +57,7 @@ describe('the modern HTTP fast path for read-only tools/call (issue 29 §4)', ()
     expect(fast).toMatchObject({ status: 200, type: 'application/json', body: { jsonrpc: '2.0', id: 7, result: { resultType: 'complete' } } });
   });
 
-  it('leaves to the SDK what it must refuse or stream: header mismatches, a progress token, a writing tool, an unknown tool', async () => {
+  it('leaves to the SDK what it must refuse, stream or ask: header mismatches, a progress token, a write its client can confirm, an unknown tool', async () => {
     const spy = created();
     const read = { name: 'read_file', arguments: { root: 'workspace', path: 'notes.txt' }, _meta: ENVELOPE };
     const mismatch = await post(live.server.url, read, { 'mcp-name': 'list_folder' });
@@ -65,7 +65,9 @@ describe('the modern HTTP fast path for read-only tools/call (issue 29 §4)', ()
     const noMethodHeader = await post(live.server.url, read, { 'mcp-method': '' });
     expect(noMethodHeader.status).toBe(400);
     await post(live.server.url, { ...read, _meta: { ...ENVELOPE, progressToken: 'p1' } });
-    await post(live.server.url, { name: 'write_file', arguments: { root: 'workspace', path: 'new.txt', content: 'x' }, _meta: ENVELOPE });
+    // A write goes direct only when no person can be asked (modern-fast-write.test.ts); this client declares form elicitation.
+    const asks = { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+    await post(live.server.url, { name: 'write_file', arguments: { root: 'workspace', path: 'new.txt', content: 'x' }, _meta: asks });
     const unknown = await post(live.server.url, { name: 'no_such_tool', arguments: {}, _meta: ENVELOPE });
     expect((unknown.body as { result?: { isError?: boolean } }).result?.isError).toBe(true);
     // The two refusals never reach a Server; the progress call, the write and the unknown tool are served by one each.
