@@ -5,31 +5,16 @@ import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { McpServerFactory } from '../../../src/adapters/inbound/mcp/protocol/server-factory.js';
 import { useTestServer } from '../../support/live-server.js';
 import { sample } from '../../support/metrics.js';
-import { modernHttpClient, postModern } from '../../support/modern-calls.js';
+import { fastCallEnvelope, modernHttpClient, postToolCall, sdkPathEnvelope } from '../../support/modern-calls.js';
 
 // Issue 29 §4: a writing tools/call of a 2026-07-28 client that declares no form elicitation is
 // answered by the fast path, as reads are. Each rule of the SDK's path is compared here: the same
 // answer, the journal's author, the change feed's listeners, the metrics, and what still goes the
 // SDK's way (a person to ask, a progress token). Confirmation is on (the default) in this server.
-const MODERN = '2026-07-28';
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientInfo': { name: 'fast-write-test', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-/** A log level sends a call the SDK's way; at `emergency` nothing is streamed ahead of the answer. */
-const SDK_ENVELOPE = { ...ENVELOPE, 'io.modelcontextprotocol/logLevel': 'emergency' };
-
-interface Answer {
-  readonly status: number;
-  readonly type: string | null;
-  readonly body: { result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: unknown };
-}
-
-async function post(url: string, params: Record<string, unknown>): Promise<Answer> {
-  const response = await postModern(url, 'tools/call', params, 9);
-  return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Answer['body'] };
-}
+const ENVELOPE = fastCallEnvelope('fast-write-test');
+const SDK_ENVELOPE = sdkPathEnvelope(ENVELOPE);
+type Body = { result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: unknown };
+const post = (url: string, params: Record<string, unknown>) => postToolCall<Body>(url, params, 9);
 
 const write = (path: string, content: string, meta: Record<string, unknown> = ENVELOPE) => ({ name: 'write_file', arguments: { root: 'workspace', path, content }, _meta: meta });
 
@@ -137,7 +122,7 @@ describe('the modern HTTP fast path for writing tools/call (issue 29 §4)', () =
 
   it('leaves to the SDK a write whose client can be asked in form (confirmation rounds), or that carries a progress token', async () => {
     const spy = created();
-    const asking = { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+    const asking = fastCallEnvelope('fast-write-test', { elicitation: { form: {} } });
     await post(live.server.url, write('asked.txt', 'x\n', asking));
     expect(spy).toHaveBeenCalledTimes(1);
     await post(live.server.url, write('progress.txt', 'x\n', { ...ENVELOPE, progressToken: 'p1' }));
