@@ -8,6 +8,8 @@
 //   npm run bench -- [--quick] [--only startup,read4k,...] [--json FILE]
 // startupJournal compares the empty-journal start-up with a build before the journal when
 // MCPFS_BENCH_BASELINE names its dist/main.js (e.g. a9ba1fc, built in a copy made with git archive).
+// vsV1 compares every stdio and legacy-HTTP row with the v1-SDK build when MCPFS_BENCH_V1 names its
+// dist/main.js (8a02d63: git worktree add, npm ci, npm run build), call by call (issue 29 §4).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +17,9 @@ import { ensureCorpus } from './bench/corpus.mjs';
 import { floorHttp, ourHttp, ourStdio, referenceStdio, rssMiB, writeConfig } from './bench/servers.mjs';
 import { renderTable } from './bench/stats.mjs';
 import * as workloads from './bench/workloads.mjs';
+import { vsV1 } from './bench/vs-v1.mjs';
 
-const ORDER = ['startup', 'startupJournal', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'journal', 'copyTree', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'diffDuringRewrites', 'grepCold', 'changesPage', 'grepIndexed', 'grepIndexed1M'];
+const ORDER = ['startup', 'startupJournal', 'read4k', 'lineWindow', 'listFolder', 'glob', 'grep', 'hash', 'edit', 'journal', 'copyTree', 'httpSessions', 'stdioInFlight', 'latencyDuringGrep', 'diffDuringRewrites', 'grepCold', 'changesPage', 'grepIndexed', 'grepIndexed1M', 'vsV1'];
 
 function parseArgs(argv) {
   const options = { quick: false, only: ORDER, json: undefined };
@@ -61,7 +64,7 @@ async function main() {
     for (const name of ORDER.filter((n) => options.only.includes(n))) {
       console.error(`running ${name}...`);
       try {
-        const result = await workloads[name](ctx);
+        const result = await (name === 'vsV1' ? vsV1 : workloads[name])(ctx);
         // A workload may measure several rows (journal: on vs off for two calls).
         for (const row of result.rows ?? [result]) rows.push({ id: name, check: true, ...row });
       } catch (error) {

@@ -48,3 +48,27 @@ export function postModern(url: string, method: string, params: Record<string, u
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
   });
 }
+
+/** A 2026-07-28 envelope that the fast path may answer (no roots, no elicitation, no log level), for `client`. */
+export function fastCallEnvelope(client: string, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: client, version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+  };
+}
+
+/** The same envelope sent the SDK's way: a log level does it; at `emergency` no failure log is ever streamed ahead of the answer. */
+export const sdkPathEnvelope = (envelope: Record<string, unknown>) => ({ ...envelope, 'io.modelcontextprotocol/logLevel': 'emergency' });
+
+export interface ModernAnswer<Body = unknown> {
+  readonly status: number;
+  readonly type: string | null;
+  readonly body: Body;
+}
+
+/** One raw modern tools/call, reduced to what comparing the fast path with the SDK's looks at. */
+export async function postToolCall<Body = unknown>(url: string, params: Record<string, unknown>, id: number, headers: Record<string, string> = {}): Promise<ModernAnswer<Body>> {
+  const response = await postModern(url, 'tools/call', params, id, headers);
+  return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Body };
+}

@@ -3,27 +3,11 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { McpServerFactory } from '../../../src/adapters/inbound/mcp/protocol/server-factory.js';
 import { useTestServer } from '../../support/live-server.js';
-import { postModern } from '../../support/modern-calls.js';
+import { fastCallEnvelope, postToolCall, sdkPathEnvelope } from '../../support/modern-calls.js';
 
-const MODERN = '2026-07-28';
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientInfo': { name: 'fast-call-test', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-/** A log level in the envelope sends a call the SDK's way; at `emergency` no failure log is ever streamed ahead of the answer. */
-const SDK_ENVELOPE = { ...ENVELOPE, 'io.modelcontextprotocol/logLevel': 'emergency' };
-
-interface Answer {
-  readonly status: number;
-  readonly type: string | null;
-  readonly body: unknown;
-}
-
-async function post(url: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await postModern(url, 'tools/call', params, 7, headers);
-  return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
-}
+const ENVELOPE = fastCallEnvelope('fast-call-test');
+const SDK_ENVELOPE = sdkPathEnvelope(ENVELOPE);
+const post = (url: string, params: Record<string, unknown>, headers: Record<string, string> = {}) => postToolCall(url, params, 7, headers);
 
 describe('the modern HTTP fast path for read-only tools/call (issue 29 §4)', () => {
   let factory: McpServerFactory;
@@ -57,7 +41,7 @@ describe('the modern HTTP fast path for read-only tools/call (issue 29 §4)', ()
     expect(fast).toMatchObject({ status: 200, type: 'application/json', body: { jsonrpc: '2.0', id: 7, result: { resultType: 'complete' } } });
   });
 
-  it('leaves to the SDK what it must refuse or stream: header mismatches, a progress token, a writing tool, an unknown tool', async () => {
+  it('leaves to the SDK what it must refuse, stream or ask: header mismatches, a progress token, a write its client can confirm, an unknown tool', async () => {
     const spy = created();
     const read = { name: 'read_file', arguments: { root: 'workspace', path: 'notes.txt' }, _meta: ENVELOPE };
     const mismatch = await post(live.server.url, read, { 'mcp-name': 'list_folder' });
@@ -65,7 +49,9 @@ describe('the modern HTTP fast path for read-only tools/call (issue 29 §4)', ()
     const noMethodHeader = await post(live.server.url, read, { 'mcp-method': '' });
     expect(noMethodHeader.status).toBe(400);
     await post(live.server.url, { ...read, _meta: { ...ENVELOPE, progressToken: 'p1' } });
-    await post(live.server.url, { name: 'write_file', arguments: { root: 'workspace', path: 'new.txt', content: 'x' }, _meta: ENVELOPE });
+    // A write goes direct only when no person can be asked (modern-fast-write.test.ts); this client declares form elicitation.
+    const asks = fastCallEnvelope('fast-call-test', { elicitation: { form: {} } });
+    await post(live.server.url, { name: 'write_file', arguments: { root: 'workspace', path: 'new.txt', content: 'x' }, _meta: asks });
     const unknown = await post(live.server.url, { name: 'no_such_tool', arguments: {}, _meta: ENVELOPE });
     expect((unknown.body as { result?: { isError?: boolean } }).result?.isError).toBe(true);
     // The two refusals never reach a Server; the progress call, the write and the unknown tool are served by one each.

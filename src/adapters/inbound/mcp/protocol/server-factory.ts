@@ -67,6 +67,8 @@ interface ToolCallEnv {
 export type DirectCall = Pick<ToolCallEnv, 'sessionId' | 'principal' | 'modern' | 'signal' | 'onFailure'> & {
   /** A 2026-07-28 envelope declares roots: the call may have to ask for them, which only the SDK's path does. */
   readonly declaresRoots: boolean;
+  /** A 2026-07-28 envelope's elicitation capability: in form, a writing call may open a confirmation round, which only the SDK's path does. */
+  readonly envelopeElicitation?: unknown;
 };
 
 /**
@@ -164,15 +166,21 @@ export class McpServerFactory {
   }
 
   /**
-   * A read-only call answered without the SDK's per-request machinery (the fast paths of modern HTTP
-   * and stdio, see modern-fast-call.ts and stdio-fast-call.ts): undefined when the call needs more than
-   * a plain answer (unknown, unlisted or writing tools, client roots to ask for), and the SDK must serve it.
+   * A call answered without the SDK's per-request machinery (the fast paths of modern HTTP and stdio,
+   * see modern-fast-call.ts and stdio-fast-call.ts): undefined when the call needs more than a plain
+   * answer (unknown or unlisted tools, client roots to ask for, a person to ask), and the SDK must serve it.
+   * Writing tools go direct only on 2026-07-28 when the client declares no form elicitation (or confirm
+   * is off): there the SDK's path opens no round either, so both run callTool with the same environment
+   * (the journal's author, the change feed, the call log and metrics are all below it).
    */
   directCall(params: CallToolRequest['params'], call: DirectCall): Promise<CallToolResult | InputRequiredResult> | undefined {
     const tool = this.tools.get(params.name);
-    if (!tool?.definition.annotations.readOnlyHint || (call.declaresRoots && this.clientRoots) || !this.usable(params.name, call.principal)) return undefined;
-    // No progress token reaches here, and read-only tools never ask their person anything.
-    return this.callTool(params, { ...call, sendProgress: () => Promise.resolve(), elicit: () => Promise.reject(new Error('no elicitation on a direct call')) });
+    if (!tool || (call.declaresRoots && this.clientRoots) || !this.usable(params.name, call.principal)) return undefined;
+    // A 2025-era session may be asked by elicitation (a server-to-client request only the SDK's session sends).
+    if (!tool.definition.annotations.readOnlyHint && (!call.modern || (this.rounds && canAskInForm(call.envelopeElicitation)))) return undefined;
+    // No progress token reaches here, and no call here asks its person anything.
+    const { envelopeElicitation: _unused, ...env } = call;
+    return this.callTool(params, { ...env, sendProgress: () => Promise.resolve(), elicit: () => Promise.reject(new Error('no elicitation on a direct call')) });
   }
 
   /** tools/call, for a session's Server or a direct modern call. */

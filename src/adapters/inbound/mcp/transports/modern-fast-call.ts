@@ -20,6 +20,8 @@ export interface FastCall {
   readonly params: CallToolRequest['params'];
   /** The envelope declares the roots capability: a call may have to ask for them (input-required), which the SDK does. */
   readonly declaresRoots: boolean;
+  /** The envelope's elicitation capability: a writing call may ask its person in form (a round), which the SDK does. */
+  readonly elicitation: unknown;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -48,7 +50,8 @@ export function fastCallOf(body: unknown, req: IncomingMessage): FastCall | unde
   const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
   if (outcome.kind !== 'modern' || outcome.classification.revision !== SERVED_REVISION) return undefined;
   const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
-  return { ...call, declaresRoots: isPlainObject(capabilities) && capabilities.roots !== undefined };
+  if (!isPlainObject(capabilities)) return { ...call, declaresRoots: false, elicitation: undefined };
+  return { ...call, declaresRoots: capabilities.roots !== undefined, elicitation: capabilities.elicitation };
 }
 
 /**
@@ -56,7 +59,7 @@ export function fastCallOf(body: unknown, req: IncomingMessage): FastCall | unde
  * for neither progress nor log messages: what a fast path may answer with one plain result. Anything
  * else (a task, input responses, request state, malformed params) is left to the SDK.
  */
-export function plainToolCall(message: unknown): Omit<FastCall, 'declaresRoots'> | undefined {
+export function plainToolCall(message: unknown): Omit<FastCall, 'declaresRoots' | 'elicitation'> | undefined {
   if (!isPlainObject(message) || message.method !== 'tools/call' || message.jsonrpc !== '2.0') return undefined;
   const { id, params } = message;
   if ((typeof id !== 'string' && typeof id !== 'number') || !isPlainObject(params)) return undefined;

@@ -76,12 +76,13 @@ export class ModernHttpEndpoint {
       this.scopes.close(scope);
       if (!res.writableFinished) closed.abort();
     });
-    // A plain read-only tools/call is answered here, without a web Request, an MCP Server or a Response
-    // for it (issue 29 §4); everything else, and every refusal, is the SDK's (modern-fast-call.ts).
+    // A plain tools/call is answered here, without a web Request, an MCP Server or a Response for it
+    // (issue 29 §4; writes only when no person can be asked, see directCall); everything else, and every
+    // refusal, is the SDK's (modern-fast-call.ts).
     const fast = body === undefined ? undefined : fastCallOf(body, req);
     // Security: the call runs as the caller the bearer guard authenticated, with its grant and tool policy, as on the SDK's path.
     // A modern request's failures reach its stream only under a log level, which sends it the SDK's way.
-    const direct = fast && this.servers.directCall(fast.params, { sessionId: scope, principal: request.caller, modern: true, signal: closed.signal, declaresRoots: fast.declaresRoots, onFailure: () => undefined });
+    const direct = fast && this.servers.directCall(fast.params, { sessionId: scope, principal: request.caller, modern: true, signal: closed.signal, declaresRoots: fast.declaresRoots, envelopeElicitation: fast.elicitation, onFailure: () => undefined });
     if (fast && direct) return answerFastCall(res, fast.id, direct);
     let response: Response;
     try {
