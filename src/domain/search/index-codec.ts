@@ -1,3 +1,4 @@
+import { giveWay, runAtOnce, type Steps } from './steps.js';
 import { type FileStamp, type IndexedFile, TrigramIndex } from './trigram-index.js';
 
 /**
@@ -11,15 +12,28 @@ const MAGIC = [0x54, 0x47, 0x49, 0x33]; // "TGI3"
 const UTF8 = new TextEncoder();
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** How much work (files, lists and postings) goes between two points where a stepped encode or decode may give way. */
+const STEP = 4096;
+
 /** `prefix` (a container's header) comes first, outside the checksum; decode the bytes after it. */
 export function encodeIndex(index: TrigramIndex, prefix: Uint8Array = new Uint8Array(0)): Uint8Array {
+  return runAtOnce(encodeSteps(index, prefix));
+}
+
+/**
+ * encodeIndex in steps (see steps.ts). The index must not change until it returns: its caller holds
+ * back the index's refreshes meanwhile (IndexPersistence.save).
+ */
+export function* encodeSteps(index: TrigramIndex, prefix: Uint8Array = new Uint8Array(0)): Steps<Uint8Array> {
   const out = new ByteWriter();
-  const { files, lists } = index.snapshot();
+  const { files, lists } = yield* index.snapshotSteps(STEP);
   for (const byte of prefix) out.byte(byte);
   for (const byte of MAGIC) out.byte(byte);
   const fileCount = index.size;
   out.uint(fileCount);
+  let work = 0;
   for (const { path, file } of files) {
+    if ((work += 1) >= STEP) work = yield* giveWay();
     out.text(path);
     out.uint(file.stamp.size);
     out.uint(file.stamp.modifiedMs);
@@ -30,6 +44,7 @@ export function encodeIndex(index: TrigramIndex, prefix: Uint8Array = new Uint8A
   out.uint(index.keyCount);
   let previousKey = 0;
   for (const { key, ids } of lists) {
+    if ((work += 1 + ids.length) >= STEP) work = yield* giveWay();
     out.uint(key - previousKey);
     previousKey = key;
     out.uint(ids.length);
@@ -41,29 +56,37 @@ export function encodeIndex(index: TrigramIndex, prefix: Uint8Array = new Uint8A
     }
     out.flushBits();
   }
-  const sum = checksum(out.bytes().subarray(prefix.length));
+  const sum = yield* checksumSteps(out.bytes().subarray(prefix.length));
   for (const shift of [24, 16, 8, 0]) out.byte((sum >>> shift) & 0xff);
   return out.bytes();
 }
 
 /** FNV-1a over the body: a torn write or a flipped bit that still parses is refused too. */
-function checksum(bytes: Uint8Array): number {
+function* checksumSteps(bytes: Uint8Array): Steps<number> {
   let hash = 0x811c9dc5;
-  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  for (let at = 0; at < bytes.length; at += 1) {
+    hash = Math.imul(hash ^ bytes[at]!, 0x01000193) >>> 0;
+    if ((at & 0xffff) === 0xffff) yield;
+  }
   return hash;
 }
 
 export function decodeIndex(sealed: Uint8Array, maxBytes: number): TrigramIndex | undefined {
+  return runAtOnce(decodeSteps(sealed, maxBytes));
+}
+
+/** decodeIndex in steps (see steps.ts): the index it builds is its own until it returns. */
+export function* decodeSteps(sealed: Uint8Array, maxBytes: number): Steps<TrigramIndex | undefined> {
   if (sealed.length < 4) return undefined;
   const bytes = sealed.subarray(0, sealed.length - 4);
-  if (new DataView(sealed.buffer, sealed.byteOffset).getUint32(bytes.length) !== checksum(bytes)) return undefined;
+  if (new DataView(sealed.buffer, sealed.byteOffset).getUint32(bytes.length) !== (yield* checksumSteps(bytes))) return undefined;
   try {
     const input = new ByteReader(bytes);
     for (const byte of MAGIC) if (input.byte() !== byte) return undefined;
     const fileCount = input.uint();
     if (fileCount > bytes.length) return undefined;
     // Streamed into the index a file and a list at a time: all at once would take several times its size.
-    const index = TrigramIndex.restore(maxBytes, filesOf(input, fileCount), listsOf(input, fileCount));
+    const index = yield* TrigramIndex.restoreSteps(maxBytes, filesOf(input, fileCount), listsOf(input, fileCount), STEP);
     return input.atEnd() ? index : undefined;
   } catch (error) {
     if (error instanceof TruncatedIndex) return undefined;

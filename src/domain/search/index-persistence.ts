@@ -1,6 +1,7 @@
 import type { IndexStore } from '../ports/index-store.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Root } from '../roots.js';
+import { nextTurn, runInSlices } from './steps.js';
 import { openStoredIndex, sealStoredIndex } from './stored-index.js';
 import type { TrigramIndex } from './trigram-index.js';
 
@@ -13,6 +14,8 @@ export interface IndexPersistenceSettings {
   readonly minShareBound: number;
   /** A save waits until no other was asked for this long (a build, then a burst of refreshes). */
   readonly debounceMs: number;
+  /** How long an encode or decode runs before it gives way to calls (default SLICE_MS). */
+  readonly sliceMs?: number;
 }
 
 export const PERSISTENCE_DEFAULTS = { maxTextShare: 0.15, minShareBound: 1024 * 1024, debounceMs: 2000 } as const;
@@ -27,6 +30,8 @@ export type SaveOutcome = 'saved' | 'too-large' | 'failed';
  */
 export class IndexPersistence {
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Roots whose index is being encoded now: its refreshes wait (see encoding). */
+  private readonly saving = new Map<string, Promise<unknown>>();
   /** Roots whose search started from a stored index, for the logs and tests. */
   loads = 0;
 
@@ -42,7 +47,9 @@ export class IndexPersistence {
       if (identity === undefined) return undefined;
       const bytes = await this.store.load(root.name);
       if (bytes === undefined) return undefined;
-      const opened = openStoredIndex(identity, bytes, maxBytes);
+      // In slices: a large index decoded at once held every other call for seconds. The root's first
+      // search waits for it anyway; other calls go on between slices.
+      const opened = await runInSlices(openStoredIndex(identity, bytes, maxBytes), nextTurn, this.settings.sliceMs);
       if ('refused' in opened) {
         this.logger.warn(`stored search index of root "${root.name}" ignored (${opened.refused}); it is built again`, { root: root.name });
         await this.store.remove(root.name);
@@ -74,8 +81,11 @@ export class IndexPersistence {
       const identity = await this.store.identify(root);
       if (identity === undefined) return 'failed';
       await idle();
-      // Synchronous from here to the bytes: no search runs meanwhile, and the codec renumbers ids.
-      const sealed = sealStoredIndex(identity, index);
+      // Encoded in slices that give way to calls (at once it held the server 2.6 s for 130k files); the
+      // index must not change meanwhile, so its refreshes wait for `encoding`. Searches only read it.
+      const encoding = runInSlices(sealStoredIndex(identity, index), idle, this.settings.sliceMs);
+      this.saving.set(root.name, encoding);
+      const sealed = await encoding.finally(() => this.saving.delete(root.name));
       const limit = Math.min(this.settings.maxBytes, Math.max(this.settings.minShareBound, Math.ceil(textBytesOf(index) * this.settings.maxTextShare)));
       if (sealed.length > limit) {
         this.logger.info(`search index of root "${root.name}" not stored: ${sealed.length} bytes, over its bound of ${limit}`, { root: root.name });
@@ -89,6 +99,11 @@ export class IndexPersistence {
       this.logger.warn(`search index of root "${root.name}" could not be stored (${reasonOf(error)})`, { root: root.name });
       return 'failed';
     }
+  }
+
+  /** The encode of this root's index under way, if any: a refresh must not change the index until it ends. */
+  encoding(rootName: string): Promise<unknown> | undefined {
+    return this.saving.get(rootName)?.catch(() => undefined);
   }
 
   /** Drops the saves not yet made (shutdown). */

@@ -169,6 +169,9 @@ export class SearchIndexes {
       if (this.closed) return;
       const stat = await this.fs.stat({ root, segments: path.split('/') }).catch(() => null);
       const read = stat?.kind === 'file' ? await this.contentsOf(top, { relativePath: path, stat }).catch(() => undefined) : undefined;
+      // An encode under way must see the index it started with: wait for it, and change the index in the
+      // same turn as the last look (no await between), so no encode can start in between.
+      for (let encoding = this.persistence?.encoding(root.name); encoding !== undefined; encoding = this.persistence?.encoding(root.name)) await encoding;
       if (read === undefined) index.remove(path);
       else index.add(path, stampOf(read.stat), read.contents, looksBinary(read.contents));
     }

@@ -1,5 +1,6 @@
 import type { RootIdentity } from '../ports/index-store.port.js';
-import { decodeIndex, encodeIndex } from './index-codec.js';
+import { decodeSteps, encodeSteps } from './index-codec.js';
+import type { Steps } from './steps.js';
 import type { TrigramIndex } from './trigram-index.js';
 
 /**
@@ -10,7 +11,8 @@ import type { TrigramIndex } from './trigram-index.js';
 const MAGIC = [0x4d, 0x46, 0x53, 0x49]; // "MFSI"
 export const STORED_INDEX_VERSION = 1;
 
-export function sealStoredIndex(identity: RootIdentity, index: TrigramIndex): Uint8Array {
+/** In steps (see steps.ts): the index must not change until it returns. */
+export function* sealStoredIndex(identity: RootIdentity, index: TrigramIndex): Steps<Uint8Array> {
   const name = new TextEncoder().encode(identity.name);
   const header = new Uint8Array(4 + 1 + 4 + name.length + 24);
   const view = new DataView(header.buffer);
@@ -22,11 +24,12 @@ export function sealStoredIndex(identity: RootIdentity, index: TrigramIndex): Ui
   view.setFloat64(17 + name.length, identity.inode);
   view.setFloat64(25 + name.length, identity.born);
   // One buffer, header first: a copy of a large index would double the save's memory.
-  return encodeIndex(index, header);
+  return yield* encodeSteps(index, header);
 }
 
 /** The index the bytes hold for this tree, or why they are refused (corrupt, another version, another tree). */
-export function openStoredIndex(identity: RootIdentity, bytes: Uint8Array, maxBytes: number): { index: TrigramIndex } | { refused: string } {
+/** In steps (see steps.ts). */
+export function* openStoredIndex(identity: RootIdentity, bytes: Uint8Array, maxBytes: number): Steps<{ index: TrigramIndex } | { refused: string }> {
   if (bytes.length < 9 || MAGIC.some((byte, at) => bytes[at] !== byte)) return { refused: 'not a stored index' };
   if (bytes[4] !== STORED_INDEX_VERSION) return { refused: `format version ${bytes[4]}, not ${STORED_INDEX_VERSION}` };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -42,6 +45,6 @@ export function openStoredIndex(identity: RootIdentity, bytes: Uint8Array, maxBy
   const inode = view.getFloat64(17 + nameLength);
   const born = view.getFloat64(25 + nameLength);
   if (name !== identity.name || device !== identity.device || inode !== identity.inode || born !== identity.born) return { refused: 'built from another tree' };
-  const index = decodeIndex(bytes.subarray(33 + nameLength), maxBytes);
+  const index = yield* decodeSteps(bytes.subarray(33 + nameLength), maxBytes);
   return index === undefined ? { refused: 'checksum or contents wrong' } : { index };
 }

@@ -1,5 +1,6 @@
 import { type FileStamp, FileRecords, type IndexedFile } from './file-records.js';
 import { PostingLists } from './posting-lists.js';
+import { giveWay, runAtOnce, type Steps } from './steps.js';
 import { keysOfTrigram, TrigramExtractor } from './trigram-keys.js';
 import type { TrigramQuery } from './trigram-query.js';
 
@@ -106,22 +107,36 @@ export class TrigramIndex {
 
   /** Rewrites the posting lists without dead ids, renumbering the live files. */
   compact(): void {
-    this.changes += 1;
+    runAtOnce(this.compactSteps(Infinity));
+  }
+
+  /**
+   * compact in steps (see steps.ts), giving way after about `step` postings: the new lists are built aside and
+   * put in place at the end in one go, so searches in between read the old ones whole. The caller holds
+   * back every other change of the index until it returns (IndexPersistence.save).
+   */
+  *compactSteps(step: number): Steps<void> {
     const renumbered = new Int32Array(this.files.length).fill(-1);
     const files = new FileRecords();
+    const idOf = new Map<string, number>();
     const pathOf: string[] = [];
     const postingsOf: number[] = [];
     this.pathOf.forEach((path, id) => {
       if (path === undefined) return;
       renumbered[id] = files.length;
-      this.idOf.set(path, files.length);
+      idOf.set(path, files.length);
       files.push(this.files.get(id));
       pathOf.push(path);
       postingsOf.push(this.postingsOf[id]!);
     });
     const lists = new PostingLists();
-    for (const { key, ids } of this.lists.entries()) for (const id of ids) if (renumbered[id]! >= 0) lists.add(key, renumbered[id]!);
-    Object.assign(this, { files, pathOf, postingsOf, lists, deadPostings: 0 });
+    let work = 0;
+    for (const { key, ids } of this.lists.entries()) {
+      if ((work += 1 + ids.length) >= step) work = yield* giveWay();
+      for (const id of ids) if (renumbered[id]! >= 0) lists.add(key, renumbered[id]!);
+    }
+    this.changes += 1;
+    Object.assign(this, { files, idOf, pathOf, postingsOf, lists, deadPostings: 0 });
   }
 
   /** The ids of candidates(), 'all' when the query requires nothing (dead ids may be among them). */
@@ -144,7 +159,12 @@ export class TrigramIndex {
 
   /** The keys and files of the live index, for the codec: ids renumbered densely first; both streamed. */
   snapshot(): { files: Iterable<{ path: string; file: IndexedFile }>; lists: Iterable<{ key: number; ids: Int32Array }> } {
-    if (this.deadPostings > 0 || this.idOf.size < this.files.length) this.compact();
+    return runAtOnce(this.snapshotSteps(Infinity));
+  }
+
+  /** snapshot in steps: a compaction first when ids died (see compactSteps). */
+  *snapshotSteps(step: number): Steps<{ files: Iterable<{ path: string; file: IndexedFile }>; lists: Iterable<{ key: number; ids: Int32Array }> }> {
+    if (this.deadPostings > 0 || this.idOf.size < this.files.length) yield* this.compactSteps(step);
     return { files: this.liveFiles(), lists: this.lists.entries() };
   }
 
@@ -154,8 +174,20 @@ export class TrigramIndex {
 
   /** An index read back whole: the files in id order, then each key's ids. */
   static restore(maxBytes: number, files: Iterable<{ path: string; file: IndexedFile }>, lists: Iterable<{ key: number; ids: ArrayLike<number> }>): TrigramIndex | undefined {
+    return runAtOnce(TrigramIndex.restoreSteps(maxBytes, files, lists, Infinity));
+  }
+
+  /** restore in steps (see steps.ts), giving way after about `step` files and postings. */
+  static *restoreSteps(
+    maxBytes: number,
+    files: Iterable<{ path: string; file: IndexedFile }>,
+    lists: Iterable<{ key: number; ids: ArrayLike<number> }>,
+    step: number,
+  ): Steps<TrigramIndex | undefined> {
     const index = new TrigramIndex(maxBytes);
+    let work = 0;
     for (const { path, file } of files) {
+      if ((work += 1) >= step) work = yield* giveWay();
       if (index.idOf.has(path)) return undefined;
       index.idOf.set(path, index.files.length);
       index.files.push(file);
@@ -164,6 +196,7 @@ export class TrigramIndex {
       index.pathBytes += path.length;
     }
     for (const { key, ids } of lists) {
+      if ((work += 1 + ids.length) >= step) work = yield* giveWay();
       let previous = -1;
       for (let i = 0; i < ids.length; i += 1) {
         const id = ids[i]!;

@@ -173,3 +173,49 @@ describe('a stored search index', () => {
     expect(store.names()).toEqual(['workspace']);
   });
 });
+
+describe('a save of a stored search index', () => {
+  it('gives way to other work while it encodes, and a refresh of the index waits until the encode ends', async () => {
+    for (let n = 0; n < 3000; n += 1) fs.seedFile(`/ws/many/f-${n}.txt`, `line unique_${n} needle_${n % 7}\n`);
+    const { indexes, persistence } = run({ ...KEEP_ALL, maxBytes: 1 << 26, debounceMs: 60_000, sliceMs: 0 });
+    indexes.ready(root);
+    await indexes.settled(root);
+    const index = await indexes.loaded(root);
+    expect(index?.size).toBeGreaterThan(3000);
+    // The encode's pauses are held open by hand: while one is held, the index must not change.
+    let pauses = 0;
+    let release: () => void = () => undefined;
+    const held = () =>
+      new Promise<void>((resolve) => {
+        pauses += 1;
+        release = resolve;
+      });
+    const saving = persistence.save(root, index!, held);
+    const turns = async (until: () => boolean) => {
+      for (let waited = 0; !until() && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    // Save first awaits idle() once before it encodes: let it start.
+    await turns(() => pauses >= 1);
+    release();
+    for (let waited = 0; pauses < 2 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(pauses).toBeGreaterThanOrEqual(2);
+    expect(persistence.encoding('workspace')).toBeDefined();
+    // A grep reads a file the index does not know, so the index is refreshed in the background.
+    fs.seedFile('/ws/src/late.ts', 'needle late\n');
+    const found = await grep(indexes, 'needle late');
+    expect(found.matches.map((match) => match.file)).toEqual(['src/late.ts']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(index!.fileAt('src/late.ts')).toBeUndefined();
+    // Let the encode run to its end: then the refresh goes on.
+    for (let turns = 0; persistence.encoding('workspace') !== undefined && turns < 10_000; turns += 1) {
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(await saving).toBe('saved');
+    await indexes.settled(root);
+    expect(index!.fileAt('src/late.ts')).toBeDefined();
+    // What was stored is the index as it was when the encode began: without the late file.
+    const { indexes: next } = run();
+    expect((await next.loaded(root))?.fileAt('src/late.ts')).toBeUndefined();
+  });
+});

@@ -15,6 +15,9 @@ import type { NodeFileSystem } from '../node-file-system.js';
  * events when it overflows and Node does not report the overflow; between two polls of the event
  * loop at most that many events can be lost, which a burst of that size within one tick could cause.
  */
+/** Directories watched between two turns of the event loop while a tree watch starts. */
+const DIRECTORIES_PER_TURN = 32;
+
 export class NodeTreeWatch implements Watch {
   private readonly watchers = new Map<string, FSWatcher>();
   private closed = false;
@@ -30,7 +33,14 @@ export class NodeTreeWatch implements Watch {
   }
 
   async start(directories: readonly string[]): Promise<void> {
+    let sinceTurn = 0;
     for (const directory of directories) {
+      // Each directory is opened and checked with synchronous calls (the confined walk): thousands in
+      // a row held every other call for over a second. Give way to I/O every few.
+      if ((sinceTurn += 1) >= DIRECTORIES_PER_TURN) {
+        sinceTurn = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (this.closed) return;
       try {
         await this.add(directory);

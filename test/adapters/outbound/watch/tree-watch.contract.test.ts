@@ -80,6 +80,22 @@ describe('NodeFileWatcher.watchTree sees changes made by anyone', () => {
 
   afterEach(() => fixture.cleanup());
 
+  it('gives way to other I/O while it starts watching many directories, and watches them all', async () => {
+    const directories = Array.from({ length: 400 }, (_, n) => `many/d${n}`);
+    for (const directory of directories) mkdirSync(fixture.host(directory), { recursive: true });
+    let turns = 0;
+    const ticker = setInterval(() => (turns += 1), 0);
+    const heard = recorder();
+    const watch = await fixture.watcher.watchTree(fixture.root, ['', 'many', ...directories], heard);
+    clearInterval(ticker);
+    // Started in one go, no timer could run before it ended.
+    expect(turns).toBeGreaterThan(0);
+    writeFileSync(fixture.host('many/d399/last.txt'), 'x');
+    await heard.settle();
+    expect(heard.paths).toContain('many/d399/last.txt');
+    watch.close();
+  });
+
   it('creates, removes and renames, by name; a new directory is told', async () => {
     const heard = recorder();
     const watch = await fixture.watcher.watchTree(fixture.root, ['', 'dir'], heard);
