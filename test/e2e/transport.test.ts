@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +77,26 @@ describe('Streamable HTTP sessions', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('ok');
   });
+
+  it('keeps an idle keep-alive connection past Node\'s 5 s default, so a client reusing it is not reset', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; reused: boolean; keepAlive?: string }>((resolve, reject) => {
+        const req = request(`${live.server.baseUrl}/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, keepAlive: res.headers['keep-alive'] as string | undefined }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, reused: false, keepAlive: 'timeout=65' });
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      expect(await get()).toMatchObject({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 });
 
 describe('argument validation over Streamable HTTP', () => {

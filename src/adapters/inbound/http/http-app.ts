@@ -32,6 +32,9 @@ function pathOf(url: string | undefined): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
+/** How long an idle keep-alive connection stays open (Node's default is 5 s). */
+const KEEP_ALIVE_MS = 65_000;
+
 export interface ListeningAddress {
   readonly host: string;
   readonly port: number;
@@ -139,6 +142,9 @@ export class HttpServer {
     const server = createServer((req, res) => {
       if (!lane(req, res)) void koa(req, res);
     });
+    // An idle keep-alive connection outlives a client's or a proxy's wish to reuse it (load balancers
+    // idle at 60 s): closing first at Node's 5 s races a request already sent on it (ECONNRESET).
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.config.port, this.config.host, () => {
