@@ -99,6 +99,20 @@ describe.each([
     expect(refused.isError).toBe(true);
   });
 
+  it("glob's text block is one path a line (a directory's with a trailing /), not the result's JSON; structuredContent keeps size and modified_at", async () => {
+    await transport.seed({ 'src/a.ts': 'x', 'src/lib/b.ts': 'yy', 'src/new\nline.ts': '', 'notes.md': '' });
+    const outcome = await call('glob', { pattern: 'src/**' });
+    const result = ok(outcome);
+    expect(outcome.text.split('\n')).toEqual(['src/', 'src/a.ts', 'src/lib/', 'src/lib/b.ts', '"src/new\\nline.ts"']);
+    expect(result.matches[3]).toEqual({ path: 'src/lib/b.ts', type: 'file', size: 2, modified_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) });
+    expect(outcome.text).not.toContain('modified_at');
+
+    const cut = await call('glob', { pattern: '**/*.ts', max_results: 2 });
+    expect(ok(cut).truncated).toBe(true);
+    expect(cut.text.split('\n')).toEqual(['src/a.ts', 'src/lib/b.ts', '[truncated: 2 entries shown, more match (narrow the pattern or path, or raise max_results)]']);
+    expect((await call('glob', { pattern: '*.xyz' })).text).toBe('no matches');
+  });
+
   it('grep, glob, list_folder and file_list skip .git/ and what ignore files ignore, say how many, and search a named path anyway', async () => {
     await transport.seed({
       '.gitignore': 'node_modules/\n*.log\n!keep.log\n/dist\n',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { globText } from '../../src/adapters/inbound/mcp/tools/glob-text.js';
 import { grepText } from '../../src/adapters/inbound/mcp/tools/grep-text.js';
 import { formatSize } from '../../src/domain/tools/file-text.js';
 import { TOOLS } from './tools.js';
@@ -69,11 +70,13 @@ export function ok(outcome: ToolCallOutcome): any {
 
 /**
  * The text block the model reads: read_file's raw window (a note plus base64 for binary),
- * grep's ripgrep-style lines, every other tool's result as compact JSON.
+ * grep's ripgrep-style lines, glob's paths, every other tool's result as compact JSON.
  */
 function expectedText(structured: any): string {
   // grep's text block is ripgrep's format (issue 19), made from the same structured result.
   if (Array.isArray(structured.matches) && typeof structured.files_searched === 'number') return grepText(structured);
+  // glob's is one path a line, as rg --files prints them (issue 31.2).
+  if (Array.isArray(structured.matches) && typeof structured.total_matches === 'number') return globText(structured);
   const isReadFile = typeof structured.encoding === 'string' && typeof structured.content === 'string';
   if (!isReadFile) return JSON.stringify(structured);
   if (structured.encoding === 'base64') return `Binary content of ${structured.path} (${formatSize(structured.size)} file), base64:\n${structured.content}`;

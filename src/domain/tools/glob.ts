@@ -12,6 +12,9 @@ import { statSearchStart } from '../search/start-point.js';
 import { TreeSearch } from './tree-search.js';
 import { throwIfCancelled, type WorkContext } from '../work-context.js';
 
+/** Entries a walk reaches between two looks at the deadline: a few milliseconds of a walk at most. */
+const ENTRIES_PER_DEADLINE_CHECK = 64;
+
 export const TYPE_FILTERS = ['file', 'directory', 'symlink', 'all'] as const;
 export type TypeFilter = (typeof TYPE_FILTERS)[number];
 
@@ -66,9 +69,11 @@ export class Glob extends TreeSearch {
     let stop: string | undefined;
     const shownPrefix = start.segments.length === 0 ? '' : `${displayPath(start)}/`;
     const isoTime = isoTimeFormatter();
+    let reached = 0;
     const select = (relativePath: string, kind: EntryKind): boolean => {
-      // The deadline is looked at on every entry, as the walk reaches it: what was selected before it passed is kept.
-      if (timedOut || limits.expired()) {
+      // The deadline is looked at every ENTRIES_PER_DEADLINE_CHECK entries, as the walk reaches them (a
+      // clock read per entry was a tenth of a glob over 100k entries): what was selected before it passed is kept.
+      if (timedOut || (++reached % ENTRIES_PER_DEADLINE_CHECK === 0 && limits.expired())) {
         timedOut = true;
         return false;
       }

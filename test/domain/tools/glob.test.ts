@@ -10,9 +10,15 @@ const settings = searchSettings(20);
 
 let fs: InMemoryFileSystem;
 
-function globWith(options: { clock?: Clock; tools?: string[] } = {}): Glob {
+function globWith(options: { clock?: Clock; tools?: string[]; maxResultsLimit?: number } = {}): Glob {
   const access = rootAccess(makeRoot('workspace', '/ws', options.tools ?? ['*']));
-  return new Glob(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), settings, access);
+  const limits = options.maxResultsLimit === undefined ? settings : searchSettings(options.maxResultsLimit);
+  return new Glob(fs, options.clock ?? new SteppingClock(0), new Re2RegexEngine(), limits, access);
+}
+
+/** Entries enough for the deadline to be looked at several times (every 64 entries). */
+function seedManyFiles(count: number): void {
+  for (let i = 0; i < count; i += 1) fs.seedFile(`/ws/f${String(i).padStart(4, '0')}.txt`, '');
 }
 
 const glob = (input: Omit<GlobInput, 'root'>, globber = globWith()) => globber.execute({ root: 'workspace', ...input });
@@ -201,21 +207,30 @@ describe('Glob', () => {
   });
 
   it('NFR-004: returns what it found with timed_out=true when the deadline passes', async () => {
-    for (let i = 0; i < 40; i += 1) fs.seedFile(`/ws/f${String(i).padStart(2, '0')}.txt`, '');
+    seedManyFiles(1000);
     const clock = new SteppingClock(100);
 
-    const result = await glob({ pattern: '*.txt', timeout_seconds: 1 }, globWith({ clock }));
+    // The clock reads 100 ms later each time: the deadline (1 s) passes at its tenth look, the 640th entry.
+    const result = await glob({ pattern: '*.txt', max_results: 1000, timeout_seconds: 1 }, globWith({ clock, maxResultsLimit: 10_000 }));
     expect(result.timed_out).toBe(true);
     expect(result.truncated).toBe(false);
-    expect(result.matches.length).toBeGreaterThan(0);
-    expect(result.matches.length).toBeLessThan(40);
+    expect(result.matches.length).toBe(639);
+  });
+
+  it('looks at the clock every 64 entries, not on every entry (issue 31.2: a read per entry was a tenth of a large glob)', async () => {
+    seedManyFiles(1000);
+    const clock = new SteppingClock(0);
+
+    expect(await glob({ pattern: '*.txt', max_results: 1000 }, globWith({ clock, maxResultsLimit: 10_000 }))).toMatchObject({ total_matches: 1000, timed_out: false });
+    // One reading for the deadline itself, then one per 64 entries reached (1000 files and the start's own).
+    expect(clock.readings).toBeLessThanOrEqual(1 + Math.ceil(1000 / 64));
   });
 
   it('the limit reached before the deadline is truncated, not timed out, even when the deadline passes later in the same batch', async () => {
-    // One directory is one batch here; the deadline passes at the tenth entry, the limit at the fourth.
-    for (let i = 0; i < 20; i += 1) fs.seedFile(`/ws/f${String(i).padStart(2, '0')}.txt`, '');
-    const result = await glob({ pattern: '*.txt', max_results: 3, timeout_seconds: 1 }, globWith({ clock: new SteppingClock(100) }));
-    expect(result).toMatchObject({ total_matches: 3, truncated: true, timed_out: false });
+    // One directory is one batch here; the deadline passes at the 640th entry, the limit at the 301st.
+    seedManyFiles(1000);
+    const result = await glob({ pattern: '*.txt', max_results: 300, timeout_seconds: 1 }, globWith({ clock: new SteppingClock(100), maxResultsLimit: 10_000 }));
+    expect(result).toMatchObject({ total_matches: 300, truncated: true, timed_out: false });
   });
 
   it('refuses a path that is a file, a missing path, a path above the root and a root without glob', async () => {

@@ -4,6 +4,7 @@ import type { Settings } from '../../../../domain/settings.js';
 import { TYPE_FILTERS, Glob } from '../../../../domain/tools/glob.js';
 import { READ_ONLY, defineTool, type ToolDefinition } from '../tool-calls/tool-definition.js';
 import { toolSpec } from '../tool-calls/tool-spec.js';
+import { globText } from './glob-text.js';
 import { ignoreField, searchLimitFields } from './search-limits.schema.js';
 
 export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition {
@@ -53,6 +54,7 @@ export function globTool(glob: Glob, limits: Settings['search']): ToolDefinition
       ignored: z.number().optional(),
     },
     annotations: READ_ONLY,
+    toText: globText,
     logFields: (args) => ({ root: args.root, path: args.path ?? '.' }),
     handle: async (args, context) => ({ structured: { ...(await glob.execute(args, context.work)) } }),
   });
