@@ -7,8 +7,13 @@ export function isoTimeFormatter(): (date: Date) => string {
   // Cache: the date part of the last day formatted (one entry): a directory's entries share few days.
   let cachedDay = Number.NaN;
   let cachedDatePart = '';
+  // Cache: the last instant formatted and its text (one entry): files written together share their
+  // millisecond (25,105 .ts files of the bench tree: 1,049 distinct, 93% the same as the one before).
+  let lastMs = Number.NaN;
+  let lastText = '';
   return (date) => {
     const ms = date.getTime();
+    if (ms === lastMs) return lastText;
     const day = Math.floor(ms / MS_PER_DAY);
     if (day !== cachedDay) {
       const { year, month, dayOfMonth } = civilDate(day);
@@ -22,7 +27,9 @@ export function isoTimeFormatter(): (date: Date) => string {
     const minutes = Math.floor(rest / MS_PER_MINUTE);
     rest -= minutes * MS_PER_MINUTE;
     const seconds = Math.floor(rest / 1000);
-    return `${cachedDatePart}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[rest - seconds * 1000]}Z`;
+    lastMs = ms;
+    lastText = `${cachedDatePart}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[rest - seconds * 1000]}Z`;
+    return lastText;
   };
 }
 

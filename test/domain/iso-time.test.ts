@@ -51,6 +51,15 @@ describe('isoTimeFormatter', () => {
     expect(mismatches).toEqual([]);
   });
 
+  it('agrees with toISOString on runs of one instant, as files written together share their millisecond (the cached text)', () => {
+    const format = isoTimeFormatter();
+    const instants = randomTimes(2_000, Date.UTC(2026, 10, 23), Date.UTC(2026, 10, 24), 17);
+    // Runs of one to four of each instant, with an out-of-range year (formatted by toISOString) in between.
+    const runs = instants.flatMap((ms, index) => [...Array.from({ length: 1 + (index % 4) }, () => ms), ...(index % 7 === 0 ? [8.64e15] : [])]);
+    const mismatches = runs.map((ms) => new Date(ms)).filter((date) => format(date) !== date.toISOString());
+    expect(mismatches.map((date) => date.toISOString())).toEqual([]);
+  });
+
   it('throws for an invalid date as toISOString does', () => {
     expect(() => isoTimeFormatter()(new Date(Number.NaN))).toThrow(RangeError);
   });

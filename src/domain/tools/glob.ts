@@ -94,7 +94,8 @@ export class Glob extends TreeSearch {
           break scan;
         }
         found.push({
-          path: shownPrefix + entry.relativePath,
+          // The snapshot's own string for it when the scan has one (no new string per match).
+          path: entry.rootPath ?? shownPrefix + entry.relativePath,
           type: entry.stat.kind,
           size: entry.stat.size,
           modified_at: isoTime(entry.stat.modifiedAt),
