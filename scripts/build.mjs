@@ -7,10 +7,10 @@
 // typechecks; esbuild only transpiles, so every injected parameter must say @inject(TOKEN) explicitly
 // (no emitted decorator metadata is relied on).
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+import { discoveredTools } from './discovered-tools.mjs';
 
 // zod re-exports ~50 locales (a third of its code) as `z.locales`; the server only ever uses English,
 // which zod installs itself from locales/en.js. Every locale but English becomes an empty module.
@@ -80,27 +80,6 @@ const lazyRequires = {
         return { contents: source.replace(call, bundled), loader: 'ts' };
       });
     }
-  },
-};
-
-// The tool registry (tool-calls/tool-specs.ts) finds every `*.tool.ts` in tools/ with readdir and a
-// dynamic import, which a bundle cannot follow. Here the module becomes static imports of the same
-// files (read at bundle time, so a new tool file needs no list either), handed to the same check.
-const TOOL_SPECS_MODULE = /\/src\/adapters\/inbound\/mcp\/tool-calls\/tool-specs\.ts$/;
-const discoveredTools = {
-  name: 'discovered-tools',
-  setup(build) {
-    build.onLoad({ filter: TOOL_SPECS_MODULE }, (args) => {
-      const resolveDir = dirname(args.path);
-      const files = readdirSync(join(resolveDir, '../tools')).filter((file) => /\.tool\.ts$/.test(file)).sort();
-      if (files.length === 0) throw new Error('discovered-tools: no *.tool.ts file in tools/');
-      const contents = [
-        "import { specsFromModules } from './tool-registry.ts';",
-        ...files.map((file, index) => `import * as tool${index} from '../tools/${file}';`),
-        `export const TOOL_SPECS = specsFromModules([${files.map((file, index) => `['${file}', tool${index}]`).join(', ')}]);`,
-      ].join('\n');
-      return { contents, loader: 'ts', resolveDir };
-    });
   },
 };
 

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { discoveredTools } from './discovered-tools.mjs';
 
 const out = mkdtempSync('.fuzz-build-');
 try {
@@ -17,6 +18,8 @@ try {
     packages: 'external',
     outfile: join(out, 'fuzz.mjs'),
     logLevel: 'warning',
+    // The tool registry finds its tools with readdir at run time, which a bundle cannot follow.
+    plugins: [discoveredTools],
   });
   const run = spawnSync(process.execPath, [join(out, 'fuzz.mjs'), ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exitCode = run.status ?? 1;
