@@ -68,10 +68,23 @@ export class IgnoreRules {
   /** TreeScanOptions.prune: an ignored entry, counted. */
   readonly prune = (pathBelowStart: string, kind: EntryKind): boolean => {
     if (!this.judge(pathBelowStart, kind)) return false;
-    this.ignored += 1;
-    this.passedOver.push(pathBelowStart);
+    this.passOver(pathBelowStart);
     return true;
   };
+
+  /** Counts an entry prune() passed over, its verdict kept from an earlier walk under the same rules (see key). */
+  readonly passOver = (pathBelowStart: string): void => {
+    this.ignored += 1;
+    this.passedOver.push(pathBelowStart);
+  };
+
+  /**
+   * What prune's verdicts depend on besides the start and the rule files found below it: the compiled
+   * rule files above the start (one instance per version of a file, see IgnoreRuleCache).
+   */
+  get key(): readonly unknown[] {
+    return this.above.map((source) => source.rules);
+  }
 
   /**
    * `ignored` of a walk cut short at `stop` (a path below the start, reached and not used): only the

@@ -1,9 +1,8 @@
-import { compareCodePoints } from '../code-point-order.js';
 import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
 import type { Root } from '../roots.js';
 import { isOwnWorkFile } from '../work-files.js';
 import { IGNORE_FILE_NAMES } from './ignore-rules.js';
-import { findEntry, type SnapshotDirectory, type WalkSnapshot } from './walk-snapshot.js';
+import type { SnapshotDirectory, WalkSnapshot } from './walk-snapshot.js';
 
 /**
  * What applying changes did: 'exact' (the snapshot is the tree again), 'partial' (exact, but some
@@ -32,53 +31,49 @@ export async function applyTreeChanges(fs: FileSystemPort, root: Root, snapshot:
     if (segments.length > 1) folders.set(segments.slice(0, -1).join('/'), segments.slice(0, -1));
     if (isOwnWorkFile(segments[segments.length - 1]!)) continue;
     const stat = await fs.stat({ root, segments }, { followSymlinks: false });
-    if (!place(held.parent, segments[segments.length - 1]!, stat)) outcome = 'partial';
+    const placed = place(snapshot, held.parent, segments[segments.length - 1]!, stat);
+    if (placed === undefined) return 'rewalk';
+    if (!placed) outcome = 'partial';
   }
   for (const segments of folders.values()) {
     const held = snapshot.entryAt(segments);
-    if (held?.entry?.stat === undefined || held.entry.kind !== 'directory') continue;
+    if (held === undefined || held.index < 0) continue;
+    const row = held.parent.rows[held.index]!;
+    if (!snapshot.rows.hasStat(row) || snapshot.rows.kind(row) !== 'directory') continue;
     const stat = await fs.stat({ root, segments }, { followSymlinks: false });
-    if (!place(held.parent, segments[segments.length - 1]!, stat)) outcome = 'partial';
+    const placed = place(snapshot, held.parent, segments[segments.length - 1]!, stat);
+    if (placed === undefined) return 'rewalk';
+    if (!placed) outcome = 'partial';
   }
   return outcome;
 }
 
-/** Puts what is at `name` now into `parent`; false when a directory came that the snapshot did not enter. */
-function place(parent: SnapshotDirectory, name: string, stat: EntryStat | null): boolean {
-  const entry = findEntry(parent, name);
+/**
+ * Puts what is at `name` now into `parent`: false when a directory came that the snapshot did not
+ * enter, undefined when the snapshot cannot hold it (then only a walk can tell).
+ */
+function place(snapshot: WalkSnapshot, parent: SnapshotDirectory, name: string, stat: EntryStat | null): boolean | undefined {
+  const rows = snapshot.rows;
+  const index = parent.find(name);
   if (stat === null) {
-    if (entry !== undefined) parent.entries.splice(parent.entries.indexOf(entry), 1);
+    if (index >= 0) {
+      snapshot.setDirectory(parent.rows[index]!, undefined);
+      parent.remove(index);
+    }
     return true;
   }
-  const scanStat = withoutLink(stat);
-  if (entry === undefined) {
-    const index = insertionPoint(parent, name);
-    parent.entries.splice(index, 0, { name, kind: stat.kind, stat: scanStat });
+  if (index < 0) {
+    const row = rows.add(stat.kind, stat);
+    if (row === undefined) return undefined;
+    parent.insert(parent.insertionPoint(name), name, row);
     return stat.kind !== 'directory';
   }
+  const row = parent.rows[index]!;
+  const stated = rows.hasStat(row);
   // The same directory (same inode) keeps what the snapshot knows of it; another one is scanned live.
-  const sameDirectory = entry.kind === 'directory' && stat.kind === 'directory' && entry.stat?.inode === stat.inode && entry.directory !== undefined;
-  if (!sameDirectory) entry.directory = undefined;
-  entry.kind = stat.kind;
+  const sameDirectory = rows.kind(row) === 'directory' && stat.kind === 'directory' && stated && rows.inode(row) === stat.inode && snapshot.directoryOf(row) !== undefined;
+  if (!sameDirectory) snapshot.setDirectory(row, undefined);
   // An entry the build's rules passed over stays without a stat: a replay stats it if it is ever selected.
-  if (entry.stat !== undefined) entry.stat = scanStat;
-  return stat.kind !== 'directory' || sameDirectory || entry.stat === undefined;
-}
-
-/** A scan describes no link target. */
-function withoutLink(stat: EntryStat): EntryStat {
-  if (stat.link === undefined) return stat;
-  const { link: _link, ...rest } = stat;
-  return rest;
-}
-
-function insertionPoint(parent: SnapshotDirectory, name: string): number {
-  let low = 0;
-  let high = parent.entries.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (compareCodePoints(parent.entries[middle]!.name, name) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  if (!rows.set(row, stat.kind, stated ? stat : undefined)) return undefined;
+  return stat.kind !== 'directory' || sameDirectory || !stated;
 }

@@ -1,11 +1,12 @@
 import type { ChangeFeed } from '../ports/change-feed.port.js';
-import type { FileSystemPort, TreeScanBatch, TreeScanOptions } from '../ports/file-system.port.js';
+import type { FileSystemPort, TreeScanOptions } from '../ports/file-system.port.js';
 import type { FileWatcher, TreeChangeListener, Watch } from '../ports/file-watcher.port.js';
 import type { Root, RootPath } from '../roots.js';
 import type { IgnoreRuleCache } from './ignore-rule-cache.js';
 import { type IgnoreMode, ignoreRulesFor } from './ignore-rules.js';
 import { applyTreeChanges } from './snapshot-changes.js';
-import { replayScan, WalkSnapshot } from './walk-snapshot.js';
+import { type ReplayBatch, type ReplayJudges, replayScan } from './snapshot-replay.js';
+import { WalkSnapshot } from './walk-snapshot.js';
 
 export interface TreeSnapshotSettings {
   /** auto: a root large enough keeps a snapshot of its walk; off: every grep and glob walks. */
@@ -93,14 +94,16 @@ export class TreeSnapshots {
    * scanTree of `start` as the port would answer it: from the root's snapshot when it is ready and
    * exact for this ignore mode, from the port otherwise (and a snapshot starts building).
    */
-  async scanTree(start: RootPath, options: TreeScanOptions, ignore: IgnoreMode): Promise<AsyncIterable<TreeScanBatch>> {
-    const directory = options.includeWorkNames || ignore !== this.settings.ignore ? undefined : await this.current(start);
-    if (directory === undefined) {
+  async scanTree(start: RootPath, options: TreeScanOptions, ignore: IgnoreMode, judges: ReplayJudges = {}): Promise<AsyncIterable<ReplayBatch>> {
+    const found = options.includeWorkNames || ignore !== this.settings.ignore ? undefined : await this.current(start);
+    if (found === undefined) {
       this.answered.byWalk += 1;
       return this.fs.scanTree(start, options);
     }
     this.answered.fromSnapshot += 1;
-    return replayScan(this.fs, start, directory, options);
+    // The ignore verdicts kept per entry hold for calls from the same start under the same rules above it.
+    const kept = judges.ignore && { ...judges.ignore, key: [start.segments.join('/'), ...judges.ignore.key] };
+    return replayScan(this.fs, start, found.snapshot, found.directory, options, { ...judges, ignore: kept });
   }
 
   /** Starts the root's snapshot if it has none and resolves once no build of it runs. */
@@ -130,7 +133,8 @@ export class TreeSnapshots {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const exact = (known.applying = known.applying.then(() => this.bringUpToDate(root, known)));
     if (!(await exact) || this.roots.get(root.name) !== known) return undefined;
-    return known.snapshot.directoryAt(start.segments);
+    const directory = known.snapshot.directoryAt(start.segments);
+    return directory && { snapshot: known.snapshot, directory };
   }
 
   /** Applies the changes heard; false when only a walk can tell (the snapshot is dropped and built again). */

@@ -88,6 +88,7 @@ export class Grep extends TreeSearch {
       const inFlight: PendingFile[] = [];
       // Symlinks are not followed and special files (FIFOs...) could block a read: only regular files are searched.
       let passedOver = 0;
+      const everyFile = input.glob_filter === undefined || input.glob_filter === '';
       const select = (relativePath: string, kind: EntryKind): boolean => {
         if (search.timedOut) return false;
         if (kind === 'file' && filter(relativePath)) return true;
@@ -107,21 +108,29 @@ export class Grep extends TreeSearch {
         const readContents = indexed === undefined ? { maxBytes: READ_AHEAD_MAX_BYTES } : undefined;
         const options = { maxDepth: limits.maxDepth, select, readContents, ...rules?.scanOptions() };
         // With an index, the walk itself may come from the root's snapshot: only candidates are opened.
-        scan: for await (const batch of await this.walk(start, options, ignore, indexed !== undefined)) {
+        // A replay may take the index's and the rules' verdicts from what it kept per entry (see ReplayJudges).
+        const judges = indexed && { index: indexed, everyFile, ignore: rules && { key: rules.key, passOver: rules.passOver } };
+        // A file the index vouches holds no match counts as searched in walk order: now, or right after the last file searched ahead of it.
+        const countNothing = (files: number) => {
+          if (inFlight.length === 0) search.countNothing(files);
+          else inFlight[inFlight.length - 1]!.nothingAfter += files;
+        };
+        scan: for await (const batch of await this.walk(start, options, ignore, indexed !== undefined, judges)) {
           throwIfCancelled(work);
-          for (const entry of batch.selected) {
+          const nothing = batch.nothing;
+          for (let k = 0; k < batch.selected.length; k += 1) {
+            const entry = batch.selected[k]!;
             if (limits.expired()) {
               search.timedOut = true;
               break scan;
             }
+            if (nothing !== undefined && nothing[k]! > 0) countNothing(nothing[k]!);
             if (entry.stat.kind !== 'file') continue;
             // The stamp the walk just took decides: a file the index cannot vouch for is read as a scan reads it.
-            const verdict = indexed?.verdict(entry.rootPath ?? startPrefix + entry.relativePath, entry.stat) ?? 'search';
+            const verdict = entry.verdict ?? indexed?.verdict(entry.rootPath ?? startPrefix + entry.relativePath, entry.stat) ?? 'search';
             if (verdict === 'binary') continue;
             if (verdict === 'no-match') {
-              // It counts as searched in walk order: now, or right after the last file searched ahead of it.
-              if (inFlight.length === 0) search.countNothing();
-              else inFlight[inFlight.length - 1]!.nothingAfter += 1;
+              countNothing(1);
               continue;
             }
             const path = descendantPath(start, entry.relativePath);
@@ -129,6 +138,14 @@ export class Grep extends TreeSearch {
             inFlight.push(search.start(path, readAhead));
             if (inFlight.length >= FILES_IN_FLIGHT) await search.consume(inFlight.shift()!);
             if (search.stopped) break scan;
+          }
+          const last = nothing?.[batch.selected.length] ?? 0;
+          if (last > 0) {
+            if (limits.expired()) {
+              search.timedOut = true;
+              break;
+            }
+            countNothing(last);
           }
           if (search.timedOut) break;
         }
@@ -238,8 +255,8 @@ class ContentSearch {
   }
 
   /** A file the index vouches holds no match, its turn come with nothing searched ahead of it: as consume() of none. */
-  countNothing(): void {
-    this.filesSearched += 1;
+  countNothing(files = 1): void {
+    this.filesSearched += files;
     this.work?.progress?.(this.filesSearched, undefined, 'files searched');
   }
 
@@ -247,7 +264,7 @@ class ContentSearch {
   async consume(pending: PendingFile): Promise<void> {
     await this.consumeOne(pending);
     if (this.stopped) return;
-    for (let k = 0; k < pending.nothingAfter; k += 1) this.countNothing();
+    if (pending.nothingAfter > 0) this.countNothing(pending.nothingAfter);
   }
 
   private async consumeOne(pending: PendingFile): Promise<void> {

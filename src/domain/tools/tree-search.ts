@@ -1,9 +1,10 @@
 import type { Clock } from '../ports/clock.port.js';
-import type { FileSystemPort, TreeScanBatch, TreeScanOptions } from '../ports/file-system.port.js';
+import type { FileSystemPort, TreeScanOptions } from '../ports/file-system.port.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import type { SearchIndexes } from '../search/search-indexes.js';
 import type { IgnoreMode } from '../search/ignore-rules.js';
+import type { ReplayBatch, ReplayJudges } from '../search/snapshot-replay.js';
 import type { TreeSnapshots } from '../search/tree-snapshots.js';
 import type { RootPath } from '../roots.js';
 import type { Settings } from '../settings.js';
@@ -26,8 +27,8 @@ export abstract class TreeSearch {
   ) {}
 
   /** The walk of `start`, answered from the root's snapshot when one is exact (`fromSnapshot`), else by the port. */
-  protected async walk(start: RootPath, options: TreeScanOptions, ignore: IgnoreMode, fromSnapshot = true): Promise<AsyncIterable<TreeScanBatch>> {
+  protected async walk(start: RootPath, options: TreeScanOptions, ignore: IgnoreMode, fromSnapshot = true, judges?: ReplayJudges): Promise<AsyncIterable<ReplayBatch>> {
     if (this.snapshots === undefined || !fromSnapshot) return this.fs.scanTree(start, options);
-    return this.snapshots.scanTree(start, options, ignore);
+    return this.snapshots.scanTree(start, options, ignore, judges);
   }
 }

@@ -1,0 +1,100 @@
+import { compareCodePoints } from '../code-point-order.js';
+import type { DirectoryFile } from '../ports/file-system.port.js';
+
+/**
+ * One directory of a walk snapshot: its entries in code point order (as a walk lists them; the
+ * adapters' own work files are left out, as a scan does), each a name and a row of the snapshot's
+ * SnapshotRows. The names live in one string, each followed by a '/' (never part of a name), so an
+ * entry costs its name's bytes and two 32-bit numbers rather than an object and a string.
+ */
+export class SnapshotDirectory {
+  private names = '';
+  /** Where each entry's name starts in `names`. */
+  private starts = new Uint32Array(0);
+  /** Each entry's row. */
+  rows = new Int32Array(0);
+  /** Names and rows as the build found them, in any order, until seal(). */
+  private pending?: { names: string[]; rows: number[] } = { names: [], rows: [] };
+
+  constructor(
+    /** The rule files (DirectoryFiles) a walk read on entering it. */
+    public files: readonly DirectoryFile[] = [],
+  ) {}
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  name(index: number): string {
+    const end = index + 1 < this.starts.length ? this.starts[index + 1]! : this.names.length;
+    return this.names.slice(this.starts[index]!, end - 1);
+  }
+
+  /** While building: an entry, in any order. */
+  add(name: string, row: number): void {
+    this.pending!.names.push(name);
+    this.pending!.rows.push(row);
+  }
+
+  /** Ends the build: the entries sorted and packed. */
+  seal(): void {
+    const pending = this.pending!;
+    this.pending = undefined;
+    const order = pending.names.map((_name, index) => index).sort((a, b) => compareCodePoints(pending.names[a]!, pending.names[b]!));
+    this.pack(
+      order.map((index) => pending.names[index]!),
+      order.map((index) => pending.rows[index]!),
+    );
+  }
+
+  /** The entry named `name`, or -1. */
+  find(name: string): number {
+    const at = this.insertionPoint(name);
+    return at < this.rows.length && this.name(at) === name ? at : -1;
+  }
+
+  /** The index `name` has or would have in code point order. */
+  insertionPoint(name: string): number {
+    let low = 0;
+    let high = this.rows.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compareCodePoints(this.name(middle), name) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  insert(index: number, name: string, row: number): void {
+    const names = this.allNames();
+    const rows = [...this.rows];
+    names.splice(index, 0, name);
+    rows.splice(index, 0, row);
+    this.pack(names, rows);
+  }
+
+  remove(index: number): void {
+    const names = this.allNames();
+    const rows = [...this.rows];
+    names.splice(index, 1);
+    rows.splice(index, 1);
+    this.pack(names, rows);
+  }
+
+  private allNames(): string[] {
+    return Array.from(this.rows, (_row, index) => this.name(index));
+  }
+
+  private pack(names: readonly string[], rows: readonly number[]): void {
+    this.starts = new Uint32Array(names.length);
+    let offset = 0;
+    names.forEach((name, index) => {
+      this.starts[index] = offset;
+      offset += name.length + 1;
+    });
+    // A join is one flat string: the paths the build's names were cut from are not kept.
+    this.names = names.length === 0 ? '' : [...names, ''].join('/');
+    this.rows = Int32Array.from(rows);
+  }
+}
+
