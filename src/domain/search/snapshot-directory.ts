@@ -30,15 +30,17 @@ export class SnapshotDirectory {
     return this.names.slice(this.starts[index]!, end - 1);
   }
 
-  /** While building: an entry, in any order. */
+  /** While building: an entry, in any order (a sealed directory takes it too, until sealed again). */
   add(name: string, row: number): void {
-    this.pending!.names.push(name);
-    this.pending!.rows.push(row);
+    this.pending ??= { names: this.allNames(), rows: [...this.rows] };
+    this.pending.names.push(name);
+    this.pending.rows.push(row);
   }
 
-  /** Ends the build: the entries sorted and packed. */
+  /** Ends the build of this directory: the entries sorted and packed. */
   seal(): void {
-    const pending = this.pending!;
+    const pending = this.pending;
+    if (pending === undefined) return;
     this.pending = undefined;
     const order = pending.names.map((_name, index) => index).sort((a, b) => compareCodePoints(pending.names[a]!, pending.names[b]!));
     this.pack(

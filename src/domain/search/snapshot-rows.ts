@@ -6,6 +6,11 @@ const STATED = 0x10;
 /** Owners (permissions, uid, gid) one snapshot may tell apart: a row keeps a 16-bit index into them. */
 const MAX_OWNERS = 0x10000;
 
+/** Rows per block of stats (as a power of two): 16,384 rows, some 640 KiB. */
+const BLOCK_BITS = 14;
+const BLOCK_ROWS = 1 << BLOCK_BITS;
+const IN_BLOCK = BLOCK_ROWS - 1;
+
 /** What a row's index slot holds besides a file id (>= 0): not looked up yet, not vouched for, binary. */
 export const INDEX_UNKNOWN = -2;
 export const INDEX_UNVOUCHED = -1;
@@ -21,101 +26,136 @@ export const IGNORE_PRUNED = 2;
  * index into the distinct permissions/uid/gid seen), and two verdict slots the searches fill in:
  * the index's (a file id, valid while the index's `changes` is what `indexEpoch` says) and the ignore
  * rules' (valid while `ignoreKey` is the call's). Restamping a row clears both. Rows are never reused:
- * a removed entry's row is left behind until the snapshot is built again.
+ * a removed entry's row is left behind until the snapshot is built again. The stats live in blocks of
+ * BLOCK_ROWS rows, so that growing never copies (nor holds twice) more than one block.
  */
-export class SnapshotRows {
-  private sizes = new Float64Array(1024);
-  private modified = new Float64Array(1024);
+/** The stats of up to BLOCK_ROWS rows; the last block grows to that size as rows come. */
+class Block {
+  readonly sizes: Float64Array;
+  readonly modified: Float64Array;
   /** NaN: no creation time. */
-  private created = new Float64Array(1024);
-  private inodes = new Float64Array(1024);
-  private kinds = new Uint8Array(1024);
-  private ownerOf = new Uint16Array(1024);
+  readonly created: Float64Array;
+  readonly inodes: Float64Array;
+  readonly kinds: Uint8Array;
+  readonly owners: Uint16Array;
+
+  constructor(
+    readonly capacity: number,
+    from?: Block,
+  ) {
+    this.sizes = copied(new Float64Array(capacity), from?.sizes);
+    this.modified = copied(new Float64Array(capacity), from?.modified);
+    this.created = copied(new Float64Array(capacity), from?.created);
+    this.inodes = copied(new Float64Array(capacity), from?.inodes);
+    this.kinds = copied(new Uint8Array(capacity), from?.kinds);
+    this.owners = copied(new Uint16Array(capacity), from?.owners);
+  }
+}
+
+function copied<T extends Float64Array | Uint8Array | Uint16Array | Int32Array>(into: T, from?: T): T {
+  if (from !== undefined) into.set(from.subarray(0, Math.min(from.length, into.length)));
+  return into;
+}
+
+export class SnapshotRows {
+  private readonly blocks: Block[] = [new Block(1024)];
   private readonly owners: { permissions: number; uid: number; gid: number }[] = [];
   private readonly ownerIndex = new Map<string, number>();
-  /** Per row: INDEX_* or the file's id in the index `indexEpoch` names. */
-  index = new Int32Array(1024);
-  /** Per row: IGNORE_*, under the rules `ignoreKey` names. */
-  ignore = new Uint8Array(1024);
+  /** The owner of the last stat added (most entries of a tree share one): no key is made for it. */
+  private lastOwner = -1;
+  /** Per row: INDEX_* or the file's id in the index `indexEpoch` names (made by the first search that keeps one). */
+  private index?: Int32Array;
+  /** Per row: IGNORE_*, under the rules `ignoreKey` names (made likewise). */
+  private ignore?: Uint8Array;
   indexEpoch?: { readonly index: object; readonly changes: number };
   ignoreKey?: readonly unknown[];
   length = 0;
 
-  /** A new row; false when the snapshot cannot hold it (too many distinct owners). */
+  /** A new row; undefined when the snapshot cannot hold it (too many distinct owners). */
   add(kind: EntryKind, stat?: EntryStat): number | undefined {
-    if (this.length === this.sizes.length) this.resize(Math.ceil(this.length * 1.5));
     const row = this.length;
+    const last = this.blocks.length - 1;
+    if (row >> BLOCK_BITS > last) this.blocks.push(new Block(1024));
+    else if ((row & IN_BLOCK) >= this.blocks[last]!.capacity) this.blocks[last] = new Block(Math.min(this.blocks[last]!.capacity * 2, BLOCK_ROWS), this.blocks[last]);
+    if (this.index !== undefined && row >= this.index.length) this.index = copied(new Int32Array(row * 2), this.index);
+    if (this.ignore !== undefined && row >= this.ignore.length) this.ignore = copied(new Uint8Array(row * 2), this.ignore);
     this.length += 1;
     return this.set(row, kind, stat) ? row : undefined;
   }
 
   /** Restamps a row (its verdicts are dropped); false when the owner table is full. */
   set(row: number, kind: EntryKind, stat?: EntryStat): boolean {
-    this.kinds[row] = KINDS.indexOf(kind) | (stat === undefined ? 0 : STATED);
-    this.index[row] = INDEX_UNKNOWN;
-    this.ignore[row] = IGNORE_UNKNOWN;
+    const block = this.blocks[row >> BLOCK_BITS]!;
+    const at = row & IN_BLOCK;
+    block.kinds[at] = KINDS.indexOf(kind) | (stat === undefined ? 0 : STATED);
+    if (this.index !== undefined) this.index[row] = INDEX_UNKNOWN;
+    if (this.ignore !== undefined) this.ignore[row] = IGNORE_UNKNOWN;
     if (stat === undefined) return true;
     const owner = this.ownerFor(stat);
     if (owner === undefined) return false;
-    this.ownerOf[row] = owner;
-    this.sizes[row] = stat.size;
-    this.modified[row] = stat.modifiedAt.getTime();
-    this.created[row] = stat.createdAt === undefined ? Number.NaN : stat.createdAt.getTime();
-    this.inodes[row] = stat.inode;
+    block.owners[at] = owner;
+    block.sizes[at] = stat.size;
+    block.modified[at] = stat.modifiedAt.getTime();
+    block.created[at] = stat.createdAt === undefined ? Number.NaN : stat.createdAt.getTime();
+    block.inodes[at] = stat.inode;
     return true;
   }
 
   kind(row: number): EntryKind {
-    return KINDS[this.kinds[row]! & 0x0f]!;
+    return KINDS[this.blocks[row >> BLOCK_BITS]!.kinds[row & IN_BLOCK]! & 0x0f]!;
   }
 
   isFile(row: number): boolean {
-    return this.kinds[row] === STATED;
+    return this.blocks[row >> BLOCK_BITS]!.kinds[row & IN_BLOCK] === STATED;
   }
 
   hasStat(row: number): boolean {
-    return (this.kinds[row]! & STATED) !== 0;
+    return (this.blocks[row >> BLOCK_BITS]!.kinds[row & IN_BLOCK]! & STATED) !== 0;
   }
 
   size(row: number): number {
-    return this.sizes[row]!;
+    return this.blocks[row >> BLOCK_BITS]!.sizes[row & IN_BLOCK]!;
   }
 
   modifiedMs(row: number): number {
-    return this.modified[row]!;
+    return this.blocks[row >> BLOCK_BITS]!.modified[row & IN_BLOCK]!;
   }
 
   inode(row: number): number {
-    return this.inodes[row]!;
+    return this.blocks[row >> BLOCK_BITS]!.inodes[row & IN_BLOCK]!;
   }
 
   /** The scan's stat of a row that holds one, as a new object (a caller may keep it). */
   stat(row: number, name: string): EntryStat {
-    const owner = this.owners[this.ownerOf[row]!]!;
-    const created = this.created[row]!;
+    const block = this.blocks[row >> BLOCK_BITS]!;
+    const at = row & IN_BLOCK;
+    const owner = this.owners[block.owners[at]!]!;
+    const created = block.created[at]!;
     const stat: { -readonly [K in keyof EntryStat]: EntryStat[K] } = {
       name,
       kind: this.kind(row),
-      size: this.sizes[row]!,
-      modifiedAt: new Date(this.modified[row]!),
+      size: block.sizes[at]!,
+      modifiedAt: new Date(block.modified[at]!),
       permissions: owner.permissions,
       uid: owner.uid,
       gid: owner.gid,
-      inode: this.inodes[row]!,
+      inode: block.inodes[at]!,
     };
     if (!Number.isNaN(created)) stat.createdAt = new Date(created);
     return stat;
   }
 
-  /** Drops the slack the growth left (after a build). */
+  /** Drops the slack the growth left in the last block (after a build). */
   trim(): void {
-    this.resize(Math.max(this.length, 16));
+    const last = this.blocks.length - 1;
+    const used = Math.max(this.length - (last << BLOCK_BITS), 16);
+    if (used < this.blocks[last]!.capacity) this.blocks[last] = new Block(used, this.blocks[last]);
   }
 
   /** The index verdicts, cleared unless they were taken under this index at these `changes`. */
   indexVerdicts(index: object, changes: number): Int32Array {
-    if (this.indexEpoch?.index !== index || this.indexEpoch.changes !== changes) {
-      this.index.fill(INDEX_UNKNOWN);
+    if (this.index === undefined || this.indexEpoch?.index !== index || this.indexEpoch.changes !== changes) {
+      (this.index ??= new Int32Array(this.length + 1024)).fill(INDEX_UNKNOWN);
       this.indexEpoch = { index, changes };
     }
     return this.index;
@@ -124,14 +164,16 @@ export class SnapshotRows {
   /** The ignore verdicts, cleared unless they were taken under rules with this key (compared item by item). */
   ignoreVerdicts(key: readonly unknown[]): Uint8Array {
     const same = this.ignoreKey !== undefined && this.ignoreKey.length === key.length && this.ignoreKey.every((item, k) => item === key[k]);
-    if (!same) {
-      this.ignore.fill(IGNORE_UNKNOWN);
+    if (this.ignore === undefined || !same) {
+      (this.ignore ??= new Uint8Array(this.length + 1024)).fill(IGNORE_UNKNOWN);
       this.ignoreKey = key;
     }
     return this.ignore;
   }
 
   private ownerFor(stat: EntryStat): number | undefined {
+    const last = this.owners[this.lastOwner];
+    if (last !== undefined && last.permissions === stat.permissions && last.uid === stat.uid && last.gid === stat.gid) return this.lastOwner;
     const key = `${stat.permissions}:${stat.uid}:${stat.gid}`;
     let owner = this.ownerIndex.get(key);
     if (owner === undefined) {
@@ -140,22 +182,7 @@ export class SnapshotRows {
       this.owners.push({ permissions: stat.permissions, uid: stat.uid, gid: stat.gid });
       this.ownerIndex.set(key, owner);
     }
+    this.lastOwner = owner;
     return owner;
-  }
-
-  private resize(length: number): void {
-    const sized = <T extends Float64Array | Uint8Array | Uint16Array | Int32Array>(array: T): T => {
-      const next = new (array.constructor as new (length: number) => T)(length);
-      next.set(array.subarray(0, Math.min(this.length, length)));
-      return next;
-    };
-    this.sizes = sized(this.sizes);
-    this.modified = sized(this.modified);
-    this.created = sized(this.created);
-    this.inodes = sized(this.inodes);
-    this.kinds = sized(this.kinds);
-    this.ownerOf = sized(this.ownerOf);
-    this.index = sized(this.index);
-    this.ignore = sized(this.ignore);
   }
 }

@@ -109,6 +109,14 @@ export class WalkSnapshot {
           : { ...wanted, found: (path, files) => (wanted.found(path, files), (directoryOf(path).files = files)) },
     };
     directoryOf('');
+    // The directories being filled, the root first: a walk reports depth first, so a directory is
+    // complete (and packed, its build arrays let go) once an entry outside it is reported.
+    const open: string[] = [''];
+    const filling = (parent: string) => {
+      while (!within(open[open.length - 1]!, parent)) directoryOf(open.pop()!).seal();
+      if (open[open.length - 1] !== parent) open.push(parent);
+      return directoryOf(parent);
+    };
     let size = 0;
     for await (const batch of fs.scanTree(top, options)) {
       size += batch.scanned;
@@ -117,7 +125,7 @@ export class WalkSnapshot {
         if (row === undefined) full = true;
         else {
           if (entry.stat.kind === 'directory') entered.set(row, directoryOf(entry.relativePath));
-          directoryOf(parentOf(entry.relativePath)).add(nameOf(entry.relativePath), row);
+          filling(parentOf(entry.relativePath)).add(nameOf(entry.relativePath), row);
         }
       }
       // Bounded: past maxEntries (or owners it can tell apart) the walk stops and the root keeps no snapshot.
@@ -128,6 +136,11 @@ export class WalkSnapshot {
     rows.trim();
     return new WalkSnapshot(directoryOf(''), rows, entered, size);
   }
+}
+
+/** Whether `path` is `directory` or below it ('' the root). */
+function within(directory: string, path: string): boolean {
+  return directory === '' || path === directory || path.startsWith(`${directory}/`);
 }
 
 function parentOf(path: string): string {

@@ -1,0 +1,46 @@
+import { describe, expect, it } from '@jest/globals';
+import type { EntryStat } from '../../../src/domain/ports/file-system.port.js';
+import { INDEX_UNKNOWN, SnapshotRows } from '../../../src/domain/search/snapshot-rows.js';
+
+const statOf = (row: number): EntryStat => ({
+  name: `f${row}`,
+  kind: row % 7 === 0 ? 'directory' : 'file',
+  size: row * 3,
+  modifiedAt: new Date(1_700_000_000_000 + row),
+  permissions: 0o644 + (row % 3),
+  uid: 1000 + (row % 2),
+  gid: 1000,
+  inode: 2 ** 40 + row,
+  ...(row % 5 === 0 ? {} : { createdAt: new Date(1_600_000_000_000 + row) }),
+});
+
+describe('SnapshotRows', () => {
+  it('gives back every stat it was given, across blocks and after a trim; a row without a stat has its kind only', () => {
+    const rows = new SnapshotRows();
+    const count = 40_000;
+    for (let row = 0; row < count; row += 1) expect(rows.add(row % 11 === 0 ? 'symlink' : statOf(row).kind, row % 11 === 0 ? undefined : statOf(row))).toBe(row);
+    rows.trim();
+    expect(rows.add('file', statOf(count))).toBe(count);
+    for (const row of [0, 1, 5, 16_383, 16_384, 16_385, 32_768, 39_999, count]) {
+      if (row % 11 === 0 && row !== count) {
+        expect([rows.kind(row), rows.hasStat(row)]).toEqual(['symlink', false]);
+        continue;
+      }
+      expect(rows.stat(row, `f${row}`)).toEqual(statOf(row));
+      expect(rows.isFile(row)).toBe(statOf(row).kind === 'file');
+    }
+  });
+
+  it('a restamped row loses its verdicts; verdicts kept under another index or other rules are dropped whole', () => {
+    const rows = new SnapshotRows();
+    for (let row = 0; row < 3; row += 1) rows.add('file', statOf(row));
+    const index = {};
+    rows.indexVerdicts(index, 1).set([7, 8, 9]);
+    rows.ignoreVerdicts(['', index]).set([1, 2, 1]);
+    rows.set(1, 'file', statOf(4));
+    expect([...rows.indexVerdicts(index, 1).subarray(0, 3)]).toEqual([7, INDEX_UNKNOWN, 9]);
+    expect([...rows.ignoreVerdicts(['', index]).subarray(0, 3)]).toEqual([1, 0, 1]);
+    expect([...rows.indexVerdicts(index, 2).subarray(0, 3)]).toEqual([INDEX_UNKNOWN, INDEX_UNKNOWN, INDEX_UNKNOWN]);
+    expect([...rows.ignoreVerdicts(['src', index]).subarray(0, 3)]).toEqual([0, 0, 0]);
+  });
+});
