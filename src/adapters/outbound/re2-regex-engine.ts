@@ -29,11 +29,13 @@ export class Re2RegexEngine implements RegexEngine {
       throw errors.invalidArgument(reasonOf(error));
     }
     const block = blockMatcher(pattern, flags);
-    if (!block) return { test: (line) => compiled.test(line) };
+    const everyMatch = blockMatcher(pattern, `${flags}g`);
+    if (!block || !everyMatch) return { test: (line) => compiled.test(line) };
     return {
       test: (line) => compiled.test(line),
       mayMatchSomeLine: (text) => block.test(text),
       mayMatchSomeLineBytes: (bytes) => block.test(asUtf8Input(bytes)),
+      linesMayMatchBytes: (bytes) => linesWithMatch(everyMatch, asUtf8Input(bytes)),
     };
   }
 }
@@ -48,6 +50,30 @@ const decoder = new TextDecoder('utf-8');
 function asUtf8Input(bytes: Uint8Array): Buffer | string {
   if (!isUtf8(bytes)) return decoder.decode(bytes);
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * The lines (1-based) in which a match of the block matcher `global` starts, each line once: the
+ * search goes on from the next line. A line that matches alone has a match starting in it in the
+ * block (see blockMatcher), so the leftmost match found from its start or before starts in it (or in
+ * an earlier line that is reported): no line that can match is passed over. Offsets are in bytes for
+ * a Buffer, in UTF-16 units for a string; '\n' is one unit in both.
+ */
+function linesWithMatch(global: RE2, input: Buffer | string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let counted = 0;
+  const next = () => (typeof input === 'string' ? global.exec(input) : global.exec(input));
+  global.lastIndex = 0;
+  for (let match = next(); match !== null; match = next()) {
+    for (let newline = input.indexOf('\n', counted); newline !== -1 && newline < match.index; newline = input.indexOf('\n', newline + 1)) line += 1;
+    counted = match.index;
+    lines.push(line);
+    const end = input.indexOf('\n', match.index);
+    if (end === -1) break;
+    global.lastIndex = end + 1;
+  }
+  return lines;
 }
 
 /**

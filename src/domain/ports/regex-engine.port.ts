@@ -12,6 +12,11 @@ export interface LineMatcher {
    * so a file read as bytes need not be decoded for a look that mostly says "no match here".
    */
   readonly mayMatchSomeLineBytes?: (bytes: Uint8Array) => boolean;
+  /**
+   * Over the same bytes as mayMatchSomeLineBytes: the numbers (1-based, ascending) of the lines that
+   * may match; test() is false for every other line, so a caller may test these alone.
+   */
+  readonly linesMayMatchBytes?: (bytes: Uint8Array) => number[];
 }
 
 export interface RegexEngine {

@@ -69,7 +69,7 @@ export async function searchFile(
     if (looksBinary(head)) return undefined;
     const whole = await wholeSmallFile(file, head, options.matcher);
     if (whole && !mayMatchSomeLine(whole, options.matcher)) return noMatches();
-    return await scan(readLines(file, whole ?? head), displayPath(path), options, limits);
+    return await scan(readLines(file, whole ?? head), displayPath(path), options, limits, whole && linesMayMatch(whole, options.matcher));
   } finally {
     await file.close();
   }
@@ -129,6 +129,13 @@ function mayMatchSomeLine(bytes: Uint8Array, matcher: LineMatcher): boolean {
   return matcher.mayMatchSomeLine?.(new TextDecoder('utf-8').decode(bytes)) ?? true;
 }
 
+/** The lines of a whole file that may match (see LineMatcher.linesMayMatchBytes); undefined: every line. */
+function linesMayMatch(bytes: Uint8Array, matcher: LineMatcher): number[] | undefined {
+  if (matcher.linesMayMatchBytes === undefined || bytes.includes(CARRIAGE_RETURN)) return undefined;
+  const bom = BYTE_ORDER_MARK.every((byte, index) => bytes[index] === byte);
+  return matcher.linesMayMatchBytes(bom ? bytes.subarray(BYTE_ORDER_MARK.length) : bytes);
+}
+
 function noMatches(): FileMatches {
   return { matches: [], textBytes: 0, moreMatches: false, overBudget: false, timedOut: false };
 }
@@ -138,6 +145,8 @@ async function scan(
   shownPath: string,
   options: FileSearchOptions,
   limits: FileSearchLimits,
+  /** The only lines test() may be true for (ascending), when known: the others are not tested. */
+  candidates?: readonly number[],
 ): Promise<FileMatches> {
   const found: FileMatches = { matches: [], textBytes: 0, moreMatches: false, overBudget: false, timedOut: false };
   const spend = (chars: number): boolean => {
@@ -154,9 +163,12 @@ async function scan(
   let lineNumber = 0;
   let linesSinceCheck = 0;
   let charsSinceCheck = 0;
+  let nextCandidate = 0;
   for await (const line of lines) {
     if (options.abandoned()) return found;
     lineNumber += 1;
+    const candidate = candidates === undefined || candidates[nextCandidate] === lineNumber;
+    if (candidate && candidates !== undefined) nextCandidate += 1;
     linesSinceCheck += 1;
     charsSinceCheck += line.length;
     if (linesSinceCheck >= LINES_PER_DEADLINE_CHECK || charsSinceCheck >= CHARS_PER_DEADLINE_CHECK) {
@@ -179,7 +191,7 @@ async function scan(
       if (awaitingContext.length === 0) return found;
       continue;
     }
-    if (options.matcher.test(line)) {
+    if (candidate && options.matcher.test(line)) {
       if (found.matches.length >= limits.maxMatches) {
         found.moreMatches = true;
         if (awaitingContext.length === 0) return found;

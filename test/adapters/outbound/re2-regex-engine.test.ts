@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { DomainError } from '../../../src/domain/errors.js';
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
 
@@ -96,12 +97,33 @@ describe('Re2RegexEngine', () => {
       expect(engine.compile('a\\x{FFFD}b', { caseInsensitive: false }).mayMatchSomeLineBytes?.(invalid)).toBe(true);
     });
 
+    it('linesMayMatchBytes names every line test() is true for, in order, each once (random texts and patterns)', () => {
+      const patterns = ['needle_[0-9]{4}', '^b', 'a$', '^$', 'x*', '\\s', 'a[^c]*b', '\\bab\\b', '(?i)é', 'b.a', '[^a-z]', 'ab|^c', '\\x{FFFD}', '(?m)^a'];
+      const piece = fc.constantFrom('a', 'b', 'c', ' ', '\n', '\n', 'é', 'needle_', '1234', '\t');
+      const texts = fc.array(fc.oneof(piece.map((text) => new TextEncoder().encode(text)), fc.constant(new Uint8Array([0xff]))), { maxLength: 40 });
+      fc.assert(
+        fc.property(fc.constantFrom(...patterns), fc.boolean(), texts, (pattern, caseInsensitive, chunks) => {
+          const bytes = Uint8Array.from(chunks.flatMap((chunk) => [...chunk]));
+          const matcher = engine.compile(pattern, { caseInsensitive });
+          const lines = new TextDecoder().decode(bytes).split('\n');
+          const matching = lines.flatMap((line, index) => (matcher.test(line) ? [index + 1] : []));
+          const named = matcher.linesMayMatchBytes!(bytes);
+          expect(named).toEqual([...new Set(named)].sort((a, b) => a - b));
+          expect(matching.filter((line) => !named.includes(line))).toEqual([]);
+          expect(named.every((line) => line >= 1 && line <= lines.length)).toBe(true);
+        }),
+        { numRuns: 2000 },
+      );
+      expect(engine.compile('needle_[0-9]{4}', { caseInsensitive: false }).linesMayMatchBytes!(new TextEncoder().encode('a\nneedle_1234 needle_5678\nb\nneedle_1\nneedle_0000'))).toEqual([2, 5]);
+    });
+
     it('is absent where a block could hide a matching line: \\A, \\z and inline flags turned off', () => {
       expect(block('\\Abeta')).toBeUndefined();
       expect(block('beta\\z')).toBeUndefined();
       expect(block('(?-m)^beta')).toBeUndefined();
       expect(block('(?i-s:beta)')).toBeUndefined();
       expect(engine.compile('\\Abeta', { caseInsensitive: false }).mayMatchSomeLineBytes).toBeUndefined();
+      expect(engine.compile('\\Abeta', { caseInsensitive: false }).linesMayMatchBytes).toBeUndefined();
       expect(engine.compile('\\Abeta', { caseInsensitive: false }).test('beta')).toBe(true);
     });
   });
