@@ -63,9 +63,10 @@ function linesWithMatch(global: RE2, input: Buffer | string): number[] {
   const lines: number[] = [];
   let line = 1;
   let counted = 0;
-  const next = () => (typeof input === 'string' ? global.exec(input) : global.exec(input));
   global.lastIndex = 0;
-  for (let match = next(); match !== null; match = next()) {
+  for (;;) {
+    const match = typeof input === 'string' ? global.exec(input) : global.exec(input);
+    if (match === null) break;
     for (let newline = input.indexOf('\n', counted); newline !== -1 && newline < match.index; newline = input.indexOf('\n', newline + 1)) line += 1;
     counted = match.index;
     lines.push(line);
