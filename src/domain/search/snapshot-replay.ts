@@ -66,6 +66,12 @@ export async function* replayScan(
   let scanned = 0;
   // Taken anew at each batch: the index may change while the caller holds one.
   let indexSlots = index && rows.indexVerdicts(...index.epoch());
+  /** The index's word on a file row (see IndexedLookup.vouch), kept per row while the index is unchanged. */
+  const vouched = (row: number, frame: Frame, at: number): number => {
+    const slot = indexSlots![row]!;
+    if (slot !== INDEX_UNKNOWN) return slot;
+    return (indexSlots![row] = index!.vouch(frame.prefix + frame.directory.name(at), rows.size(row), rows.modifiedMs(row), rows.inode(row)));
+  };
   const flush = (): ReplayBatch => {
     const batch = { scanned, selected, nothing };
     selected = [];
@@ -85,8 +91,7 @@ export async function* replayScan(
     const verdict = ignore === undefined ? unjudged : ignore[row]!;
     if (verdict === IGNORE_KEPT && indexSlots !== undefined && everyFile && rows.isFile(row)) {
       // The path the walk would judge is made only for a file the index cannot vouch holds nothing.
-      let slot = indexSlots[row]!;
-      if (slot === INDEX_UNKNOWN) slot = indexSlots[row] = index!.vouch(frame.prefix + frame.directory.name(at), rows.size(row), rows.modifiedMs(row), rows.inode(row));
+      const slot = vouched(row, frame, at);
       const name = slot >= 0 && index!.vouchedEmpty(slot) ? undefined : frame.directory.name(at);
       if (name === undefined) nothing![selected.length] += 1;
       else {
@@ -117,8 +122,11 @@ export async function* replayScan(
           stat = await fs.stat(path, { followSymlinks: false });
           if (index !== undefined) indexSlots = rows.indexVerdicts(...index.epoch());
         }
-        if (stat !== null) {
-          selected.push({ relativePath, stat, rootPath: frame.prefix + name });
+        // The index's verdict is taken here too (kept for the next call): the caller counts what it vouches for.
+        const verdict = indexSlots !== undefined && rows.isFile(row) ? index!.verdictOf(vouched(row, frame, at), frame.prefix + name) : undefined;
+        if (verdict === 'no-match') nothing![selected.length] += 1;
+        else if (stat !== null && verdict !== 'binary') {
+          selected.push({ relativePath, stat, rootPath: frame.prefix + name, verdict });
           nothing?.push(0);
         }
       }
