@@ -115,28 +115,29 @@ export async function* replayScan(
         if (ignore !== undefined) ignore[row] = pruned ? IGNORE_PRUNED : IGNORE_KEPT;
         if (pruned) continue;
       }
-      const path: RootPath = { root: start.root, segments: [...frame.path.segments, name] };
       if (options.select(relativePath, kind)) {
-        let stat: EntryStat | null = rows.hasStat(row) ? rows.stat(row, name) : null;
-        if (stat === null) {
-          stat = await fs.stat(path, { followSymlinks: false });
-          if (index !== undefined) indexSlots = rows.indexVerdicts(...index.epoch());
-        }
         // The index's verdict is taken here too (kept for the next call): the caller counts what it vouches for.
         const verdict = indexSlots !== undefined && rows.isFile(row) ? index!.verdictOf(vouched(row, frame, at), frame.prefix + name) : undefined;
         if (verdict === 'no-match') nothing![selected.length] += 1;
-        else if (stat !== null && verdict !== 'binary') {
-          selected.push({ relativePath, stat, rootPath: frame.prefix + name, verdict });
-          nothing?.push(0);
+        else if (verdict !== 'binary') {
+          let stat: EntryStat | null = rows.hasStat(row) ? rows.stat(row, name) : null;
+          if (stat === null) {
+            stat = await fs.stat(childOf(frame, name), { followSymlinks: false });
+            if (index !== undefined) indexSlots = rows.indexVerdicts(...index.epoch());
+          }
+          if (stat !== null) {
+            selected.push({ relativePath, stat, rootPath: frame.prefix + name, verdict });
+            nothing?.push(0);
+          }
         }
       }
       if (kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
-        const below = snapshot.directoryOf(row);
-        if (below !== undefined) stack.push(enter(path, relativePath, frame.depth + 1, below, options));
+        const entered = snapshot.directoryOf(row);
+        if (entered !== undefined) stack.push(enter(childOf(frame, name), relativePath, frame.depth + 1, entered, options));
         else {
           // Not in the snapshot: what a walk would find there is found by one.
           if (selected.length > 0 || scanned > 0) yield flush();
-          yield* liveScan(fs, path, relativePath, frame.depth + 1, options);
+          yield* liveScan(fs, childOf(frame, name), relativePath, frame.depth + 1, options);
           if (index !== undefined) indexSlots = rows.indexVerdicts(...index.epoch());
         }
       }
@@ -147,6 +148,11 @@ export async function* replayScan(
     }
   }
   if (scanned > 0 || selected.length > 0) yield flush();
+}
+
+/** The path of the entry `name` of the frame's directory (made only when needed: not per entry). */
+function childOf(frame: Frame, name: string): RootPath {
+  return { root: frame.path.root, segments: [...frame.path.segments, name] };
 }
 
 function enter(path: RootPath, relativePath: string, depth: number, directory: SnapshotDirectory, options: TreeScanOptions): Frame {

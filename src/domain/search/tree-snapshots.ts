@@ -21,6 +21,11 @@ export interface TreeSnapshotSettings {
   readonly maxEntries: number;
 }
 
+/** What the ignore verdicts a snapshot keeps per entry are valid for: a call's start and the rules above it (IgnoreRules.key). */
+function verdictKey(start: RootPath, rulesKey: readonly unknown[]): readonly unknown[] {
+  return [start.segments.join('/'), ...rulesKey];
+}
+
 /** The changes heard since a snapshot's walk began: paths, or that the watch cannot vouch. */
 class ChangeTracker implements TreeChangeListener {
   readonly dirty = new Set<string>();
@@ -102,7 +107,7 @@ export class TreeSnapshots {
     }
     this.answered.fromSnapshot += 1;
     // The ignore verdicts kept per entry hold for calls from the same start under the same rules above it.
-    const kept = judges.ignore && { ...judges.ignore, key: [start.segments.join('/'), ...judges.ignore.key] };
+    const kept = judges.ignore && { ...judges.ignore, key: verdictKey(start, judges.ignore.key) };
     return replayScan(this.fs, start, found.snapshot, found.directory, options, { ...judges, ignore: kept });
   }
 
@@ -209,7 +214,7 @@ export class TreeSnapshots {
     const watch = await this.watcher.watchTree(root, directories, tracker);
     try {
       const rules = await ignoreRulesFor(this.fs, top, this.settings.ignore, this.ignoreCache);
-      const snapshot = await WalkSnapshot.build(this.fs, top, rules?.scanOptions() ?? {}, between, this.settings.maxEntries);
+      const snapshot = await WalkSnapshot.build(this.fs, top, rules?.scanOptions() ?? {}, between, this.settings.maxEntries, rules && verdictKey(top, rules.key));
       const kept = snapshot !== undefined && snapshot.size >= this.settings.minEntries;
       if (tracker.lost || !kept) watch.close();
       if (tracker.lost) return undefined;

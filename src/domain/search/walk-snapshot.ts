@@ -1,7 +1,7 @@
 import type { FileSystemPort, TreeScanOptions } from '../ports/file-system.port.js';
 import type { RootPath } from '../roots.js';
 import { SnapshotDirectory } from './snapshot-directory.js';
-import { SnapshotRows } from './snapshot-rows.js';
+import { IGNORE_KEPT, IGNORE_PRUNED, SnapshotRows } from './snapshot-rows.js';
 
 export { SnapshotDirectory } from './snapshot-directory.js';
 
@@ -83,6 +83,8 @@ export class WalkSnapshot {
     rules: Pick<TreeScanOptions, 'prune' | 'directoryFiles'>,
     between?: () => Promise<void>,
     maxEntries = Infinity,
+    /** The key (see SnapshotRows.ignoreVerdicts) of `rules`' prune for a call from `top`: its verdicts are kept for such calls. */
+    rulesKey?: readonly unknown[],
   ): Promise<WalkSnapshot | undefined> {
     const rows = new SnapshotRows();
     const entered = new Map<number, SnapshotDirectory>();
@@ -93,6 +95,7 @@ export class WalkSnapshot {
       return found;
     };
     let full = false;
+    const passedOver: number[] = [];
     const wanted = rules.directoryFiles;
     const options: TreeScanOptions = {
       select: () => true,
@@ -100,7 +103,10 @@ export class WalkSnapshot {
         const pruned = rules.prune?.(path, kind) ?? false;
         const row = pruned ? rows.add(kind) : 0;
         if (row === undefined) full = true;
-        else if (pruned) directoryOf(parentOf(path)).add(nameOf(path), row);
+        else if (pruned) {
+          directoryOf(parentOf(path)).add(nameOf(path), row);
+          passedOver.push(row);
+        }
         return pruned;
       },
       directoryFiles:
@@ -134,6 +140,12 @@ export class WalkSnapshot {
     }
     for (const directory of directories.values()) directory.seal();
     rows.trim();
+    if (rulesKey !== undefined) {
+      // Every entry was judged by the rules as the walk went: those it did not pass over were kept.
+      const verdicts = rows.ignoreVerdicts(rulesKey);
+      verdicts.fill(IGNORE_KEPT, 0, rows.length);
+      for (const row of passedOver) verdicts[row] = IGNORE_PRUNED;
+    }
     return new WalkSnapshot(directoryOf(''), rows, entered, size);
   }
 }
