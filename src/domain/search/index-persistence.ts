@@ -23,8 +23,8 @@ export const PERSISTENCE_DEFAULTS = { maxTextShare: 0.15, minShareBound: 1024 * 
 export type SaveOutcome = 'saved' | 'too-large' | 'failed';
 
 /**
- * Keeps each root's index in the IndexStore between runs: loaded when a root's first search asks
- * (never at start-up), saved a while after a build or refresh, off every call's path. A stored index
+ * Keeps each root's index in the IndexStore between runs: loaded when a root's first search asks,
+ * beside it and never before it (never at start-up), saved a while after a build or refresh, off every call's path. A stored index
  * is a hint like a built one (every file is checked by its stamp before it is trusted); one that is
  * corrupt, of another format or of another tree is logged, removed and rebuilt.
  */
@@ -41,15 +41,15 @@ export class IndexPersistence {
     private readonly settings: IndexPersistenceSettings,
   ) {}
 
-  async load(root: Root, maxBytes: number): Promise<TrigramIndex | undefined> {
+  async load(root: Root, maxBytes: number, pause: () => Promise<void> = nextTurn): Promise<TrigramIndex | undefined> {
     try {
       const identity = await this.store.identify(root);
       if (identity === undefined) return undefined;
       const bytes = await this.store.load(root.name);
       if (bytes === undefined) return undefined;
-      // In slices: a large index decoded at once held every other call for seconds. The root's first
-      // search waits for it anyway; other calls go on between slices.
-      const opened = await runInSlices(openStoredIndex(identity, bytes, maxBytes), nextTurn, this.settings.sliceMs);
+      // In slices: a large index decoded at once held every other call for seconds. Calls go on
+      // between slices (`pause`: searches first, since a search never waits for a load).
+      const opened = await runInSlices(openStoredIndex(identity, bytes, maxBytes), pause, this.settings.sliceMs);
       if ('refused' in opened) {
         this.logger.warn(`stored search index of root "${root.name}" ignored (${opened.refused}); it is built again`, { root: root.name });
         await this.store.remove(root.name);

@@ -82,8 +82,6 @@ export class Grep extends TreeSearch {
         return false;
       };
       rules = await ignoreRulesFor(this.fs, start, ignore, this.ignoreCache);
-      // A root's first search reads its stored index (if any) before using it; never at start-up.
-      await this.indexes?.loaded(start.root);
       throwIfCancelled(work);
       const indexed = this.indexedLookup(start, input);
       const startPrefix = start.segments.length === 0 ? '' : `${start.segments.join('/')}/`;

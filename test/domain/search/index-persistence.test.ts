@@ -94,6 +94,29 @@ describe('a stored search index', () => {
     expect(walks).toBe(1);
   });
 
+  it("is never waited for: a root's first grep scans while the stored index loads, and a later grep uses it", async () => {
+    await storedByABuild();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = Object.create(store) as InMemoryIndexStore;
+    slow.load = async (name) => (await held, store.load(name));
+    const persistence = new IndexPersistence(slow, logger, KEEP_ALL);
+    const indexes = new SearchIndexes(counting(), INDEX, new IgnoreRuleCache(), persistence);
+    const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 2000));
+    const first = await Promise.race([grep(indexes, 'needle'), waited]);
+    expect(first).not.toBe('waited');
+    if (first === 'waited') return release();
+    expect(first.matches.map((match) => match.file).sort()).toEqual(['docs/c.md', 'src/a.ts']);
+    expect(persistence.loads).toBe(0);
+    release();
+    expect((await indexes.loaded(root))?.paths().sort()).toEqual(['docs/c.md', 'src/a.ts', 'src/b.ts']);
+    expect(persistence.loads).toBe(1);
+    walks = 0;
+    expect((await grep(indexes, 'needle')).matches.map((match) => match.file).sort()).toEqual(['docs/c.md', 'src/a.ts']);
+    // The grep's own walk only: the loaded index spared a build.
+    expect(walks).toBe(1);
+  });
+
   it('is saved again after a refresh learns the files a grep had to read', async () => {
     await storedByABuild();
     const first = await store.load('workspace');
