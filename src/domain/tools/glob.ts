@@ -81,7 +81,9 @@ export class Glob extends TreeSearch {
     };
     const rules = await ignoreRulesFor(this.fs, start, ignore, this.ignoreCache);
     throwIfCancelled(work);
-    scan: for await (const batch of await this.walk(start, { maxDepth: limits.maxDepth, select, ...rules?.scanOptions() }, ignore)) {
+    // From a snapshot, the ignore rules' verdicts it kept for these rules stand: a repeated glob judges no entry again.
+    const judges = rules && { ignore: { key: rules.key, passOver: rules.passOver } };
+    scan: for await (const batch of await this.walk(start, { maxDepth: limits.maxDepth, select, ...rules?.scanOptions() }, ignore, true, judges)) {
       throwIfCancelled(work);
       scanned += batch.scanned;
       if (batch.scanned > 0) work?.progress?.(scanned, undefined, 'entries scanned');

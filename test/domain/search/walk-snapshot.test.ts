@@ -1,10 +1,11 @@
+import { jest } from '@jest/globals';
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
 import { InMemoryFileWatcher } from '../../../src/adapters/outbound/watch/in-memory-file-watcher.js';
 import type { EntryKind, TreeScanBatch, TreeScanOptions } from '../../../src/domain/ports/file-system.port.js';
 import type { RootPath } from '../../../src/domain/roots.js';
 import { IgnoreRuleCache } from '../../../src/domain/search/ignore-rule-cache.js';
-import { ignoreRulesFor } from '../../../src/domain/search/ignore-rules.js';
+import { IgnoreRules, ignoreRulesFor } from '../../../src/domain/search/ignore-rules.js';
 import { applyTreeChanges } from '../../../src/domain/search/snapshot-changes.js';
 import { TreeSnapshots } from '../../../src/domain/search/tree-snapshots.js';
 import { replayScan } from '../../../src/domain/search/snapshot-replay.js';
@@ -144,6 +145,24 @@ describe('TreeSnapshots', () => {
     watcher.lost(root);
     expect(await walkless.execute(input)).toEqual(await walking.execute(input));
     expect(snapshots.answered.byWalk).toBe(1);
+  });
+
+  it('a repeated glob from the snapshot takes the ignore verdicts it kept: no entry judged again, the same answer and count', async () => {
+    const { snapshots, walkless, walking } = tools();
+    const judge = jest.spyOn(IgnoreRules.prototype as unknown as { judge: () => boolean }, 'judge');
+    try {
+      for (const input of [{ root: 'workspace', pattern: '**/*' }, { root: 'workspace', path: 'src', pattern: '**/*.ts' }]) {
+        await snapshots.settled(root);
+        const expected = await walking.execute(input);
+        expect(expected.ignored).toBeGreaterThan(0);
+        await walkless.execute(input);
+        judge.mockClear();
+        expect(await walkless.execute(input)).toEqual(expected);
+        expect(judge).not.toHaveBeenCalled();
+      }
+    } finally {
+      judge.mockRestore();
+    }
   });
 
   it('a root past the watch budget, or a call with other ignore rules, walks', async () => {
