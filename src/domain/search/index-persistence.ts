@@ -24,9 +24,10 @@ export type SaveOutcome = 'saved' | 'too-large' | 'failed';
 
 /**
  * Keeps each root's index in the IndexStore between runs: loaded when a root's first search asks,
- * beside it and never before it (never at start-up), saved a while after a build or refresh, off every call's path. A stored index
- * is a hint like a built one (every file is checked by its stamp before it is trusted); one that is
- * corrupt, of another format or of another tree is logged, removed and rebuilt.
+ * beside that search and never before it (never at start-up), and saved a while after a build or
+ * refresh, off every call's path. A stored index is a hint like a built one (every file is checked
+ * by its stamp before it is trusted); one that is corrupt, of another format or of another tree is
+ * logged, removed and rebuilt.
  */
 export class IndexPersistence {
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();

@@ -37,8 +37,6 @@ export class SearchIndexes {
   private readonly roots = new Map<string, RootState>();
   /** Paths a grep read because the index could not vouch for them, to index again, per root. */
   private readonly stale = new Map<string, { readonly queue: Set<string>; readonly done: Promise<void> }>();
-  /** Roots whose stored index is being read. */
-  private readonly loading = new Map<string, Promise<boolean>>();
   private searching = 0;
   private closed = false;
 
@@ -63,13 +61,6 @@ export class SearchIndexes {
       return undefined;
     }
     return known.state === 'ready' ? known.index : undefined;
-  }
-
-  /** ready() once the root's stored index (if any) has been read (tests; a search never waits for it). */
-  async loaded(root: Root): Promise<TrigramIndex | undefined> {
-    this.ready(root);
-    await this.loading.get(root.name);
-    return this.ready(root);
   }
 
   /** Resolves once the root's build and refresh (if any) have ended. */
@@ -116,10 +107,7 @@ export class SearchIndexes {
   /** The stored index when there is a usable one, else a build. */
   private async loadOrBuild(root: Root): Promise<void> {
     if (this.persistence !== undefined) {
-      const load = this.loadStored(root, this.persistence);
-      this.loading.set(root.name, load);
-      const found = await load.finally(() => this.loading.delete(root.name));
-      if (found) return;
+      if (await this.loadStored(root, this.persistence)) return;
     }
     await this.build(root);
     const built = this.roots.get(root.name);

@@ -2,6 +2,13 @@ import { errors } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Settings } from '../settings.js';
 
+/**
+ * Entries a search reaches or passes over (walked, replayed, filtered out) between two looks at the
+ * deadline: a few milliseconds of a walk at most, and a clock read is a tenth of a large glob if made
+ * per entry. grep and glob share it so a timeout means the same in both.
+ */
+export const ENTRIES_PER_DEADLINE_CHECK = 64;
+
 export interface SearchLimitArguments {
   readonly max_results?: number;
   readonly timeout_seconds?: number;

@@ -7,13 +7,10 @@ import { namingArgument, namingRoot } from '../search/argument-errors.js';
 import { compileGlob, type PathPredicate } from '../search/glob-pattern.js';
 import { ignoreMode, ignoreRulesFor } from '../search/ignore-rules.js';
 import { assertPatternLength } from '../search/pattern-length.js';
-import { SearchLimits } from '../search/search-limits.js';
+import { ENTRIES_PER_DEADLINE_CHECK, SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
 import { TreeSearch } from './tree-search.js';
 import { throwIfCancelled, type WorkContext } from '../work-context.js';
-
-/** Entries a walk reaches between two looks at the deadline: a few milliseconds of a walk at most. */
-const ENTRIES_PER_DEADLINE_CHECK = 64;
 
 export const TYPE_FILTERS = ['file', 'directory', 'symlink', 'all'] as const;
 export type TypeFilter = (typeof TYPE_FILTERS)[number];

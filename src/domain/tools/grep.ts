@@ -9,7 +9,7 @@ import { IndexedLookup } from '../search/index-freshness.js';
 import { trigramQueryOf } from '../search/regex-trigrams.js';
 import { MAX_CONTEXT_LINES } from '../search/match-text.js';
 import { assertPatternLength } from '../search/pattern-length.js';
-import { SearchLimits } from '../search/search-limits.js';
+import { ENTRIES_PER_DEADLINE_CHECK, SearchLimits } from '../search/search-limits.js';
 import { statSearchStart } from '../search/start-point.js';
 import { ContentSearch, type GrepResult, type PendingFile, RESULT_ENVELOPE_BYTES } from './content-search.js';
 import { TreeSearch } from './tree-search.js';
@@ -38,9 +38,6 @@ export type { GrepResult } from './content-search.js';
  * work on the main thread: 8 keeps the pool busy while the regex runs, without holding many files open.
  */
 const FILES_IN_FLIGHT = 8;
-
-/** Entries a scan passes over (directories, links, filtered out) between two looks at the deadline. */
-const ENTRIES_PER_DEADLINE_CHECK = 256;
 
 /** Files up to this size come read by the tree scan; a larger one is opened and read in chunks. */
 const READ_AHEAD_MAX_BYTES = 256 * 1024;

@@ -38,7 +38,22 @@ function counting(): FileSystemPort {
 /** A "server run": indexes over the file system, kept in `store`. */
 function run(settings: IndexPersistenceSettings = KEEP_ALL) {
   const persistence = new IndexPersistence(store, logger, settings);
-  return { persistence, indexes: new SearchIndexes(counting(), INDEX, new IgnoreRuleCache(), persistence) };
+  const indexes = new SearchIndexes(counting(), INDEX, new IgnoreRuleCache(), persistence);
+  const load = persistence.load.bind(persistence);
+  let reading: Promise<unknown> = Promise.resolve();
+  persistence.load = (...args) => {
+    const read = load(...args);
+    reading = read.catch(() => undefined);
+    return read;
+  };
+  /** The root's index once its stored index (if any) has been read: a search never waits for that. */
+  const loaded = async (at: Root) => {
+    indexes.ready(at);
+    await reading;
+    await new Promise((resolve) => setImmediate(resolve));
+    return indexes.ready(at);
+  };
+  return { persistence, indexes, loaded };
 }
 
 function grep(indexes: SearchIndexes, pattern: string) {
@@ -83,8 +98,8 @@ describe('a stored search index', () => {
     fs.seedFile('/ws/src/new.ts', 'needle\n');
     await fs.removeFile({ root, segments: ['src', 'a.ts'] });
     walks = 0;
-    const { indexes, persistence } = run();
-    const index = await indexes.loaded(root);
+    const { indexes, persistence, loaded } = run();
+    const index = await loaded(root);
     expect(persistence.loads).toBe(1);
     expect(index?.paths().sort()).toEqual(['docs/c.md', 'src/a.ts', 'src/b.ts']);
     expect(logger.entries).toEqual([expect.objectContaining({ level: 'info', message: 'search index of root "workspace" loaded from the state directory' })]);
@@ -102,14 +117,17 @@ describe('a stored search index', () => {
     slow.load = async (name) => (await held, store.load(name));
     const persistence = new IndexPersistence(slow, logger, KEEP_ALL);
     const indexes = new SearchIndexes(counting(), INDEX, new IgnoreRuleCache(), persistence);
-    const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 2000));
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'waited'>((resolve) => (timer = setTimeout(() => resolve('waited'), 2000)));
     const first = await Promise.race([grep(indexes, 'needle'), waited]);
+    clearTimeout(timer);
     expect(first).not.toBe('waited');
     if (first === 'waited') return release();
     expect(first.matches.map((match) => match.file).sort()).toEqual(['docs/c.md', 'src/a.ts']);
     expect(persistence.loads).toBe(0);
     release();
-    expect((await indexes.loaded(root))?.paths().sort()).toEqual(['docs/c.md', 'src/a.ts', 'src/b.ts']);
+    await indexes.settled(root);
+    expect(indexes.ready(root)?.paths().sort()).toEqual(['docs/c.md', 'src/a.ts', 'src/b.ts']);
     expect(persistence.loads).toBe(1);
     walks = 0;
     expect((await grep(indexes, 'needle')).matches.map((match) => match.file).sort()).toEqual(['docs/c.md', 'src/a.ts']);
@@ -120,8 +138,8 @@ describe('a stored search index', () => {
   it('is saved again after a refresh learns the files a grep had to read', async () => {
     await storedByABuild();
     const first = await store.load('workspace');
-    const { indexes } = run();
-    await indexes.loaded(root);
+    const { indexes, loaded } = run();
+    await loaded(root);
     fs.seedFile('/ws/src/new.ts', 'needle\n');
     await grep(indexes, 'needle');
     await indexes.settled(root);
@@ -130,8 +148,8 @@ describe('a stored search index', () => {
       if (now !== undefined && now.length !== first!.length) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const { indexes: third } = run();
-    expect((await third.loaded(root))?.paths()).toContain('src/new.ts');
+    const { loaded: third } = run();
+    expect((await third(root))?.paths()).toContain('src/new.ts');
   });
 
   it('of another tree (the root re-pointed), another format or with a flipped bit is ignored, logged, removed and rebuilt', async () => {
@@ -149,8 +167,8 @@ describe('a stored search index', () => {
       await change();
       logger.entries.length = 0;
       walks = 0;
-      const { indexes, persistence } = run();
-      expect(await indexes.loaded(root)).toBeUndefined();
+      const { indexes, persistence, loaded } = run();
+      expect(await loaded(root)).toBeUndefined();
       expect(persistence.loads).toBe(0);
       expect(logger.entries.map((entry) => entry.level)).toEqual(['warn']);
       expect(logger.entries[0]!.message).toMatch(/^stored search index of root "workspace" ignored \((built from another tree|format version|checksum|cut short)/);
@@ -182,8 +200,8 @@ describe('a stored search index', () => {
   it('waits for the searches running before it is written', async () => {
     await storedByABuild();
     await store.remove('workspace');
-    const { indexes } = run();
-    const built = await indexes.loaded(root);
+    const { indexes, loaded } = run();
+    const built = await loaded(root);
     expect(built).toBeUndefined();
     await indexes.settled(root);
     const searchEnded = indexes.searchStarted();
@@ -200,10 +218,10 @@ describe('a stored search index', () => {
 describe('a save of a stored search index', () => {
   it('gives way to other work while it encodes, and a refresh of the index waits until the encode ends', async () => {
     for (let n = 0; n < 3000; n += 1) fs.seedFile(`/ws/many/f-${n}.txt`, `line unique_${n} needle_${n % 7}\n`);
-    const { indexes, persistence } = run({ ...KEEP_ALL, maxBytes: 1 << 26, debounceMs: 60_000, sliceMs: 0 });
+    const { indexes, persistence, loaded } = run({ ...KEEP_ALL, maxBytes: 1 << 26, debounceMs: 60_000, sliceMs: 0 });
     indexes.ready(root);
     await indexes.settled(root);
-    const index = await indexes.loaded(root);
+    const index = await loaded(root);
     expect(index?.size).toBeGreaterThan(3000);
     // The encode's pauses are held open by hand: while one is held, the index must not change.
     let pauses = 0;
@@ -238,7 +256,7 @@ describe('a save of a stored search index', () => {
     await indexes.settled(root);
     expect(index!.fileAt('src/late.ts')).toBeDefined();
     // What was stored is the index as it was when the encode began: without the late file.
-    const { indexes: next } = run();
-    expect((await next.loaded(root))?.fileAt('src/late.ts')).toBeUndefined();
+    const { loaded: next } = run();
+    expect((await next(root))?.fileAt('src/late.ts')).toBeUndefined();
   });
 });
