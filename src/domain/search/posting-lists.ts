@@ -1,32 +1,47 @@
-/**
- * Posting lists (trigram key -> ascending file ids) as varint deltas in one byte pool, so a posting
- * costs one byte where ids are close and no list is an object of its own. A list grows in slices of
- * doubling size (8, 16, ... 256 bytes), each ending in the offset of the next, as Lucene's byte
- * block pool does: a key seen once costs 8 bytes, a long list wastes at most one slice's tail.
- */
-const SLICE_SIZES = [8, 16, 32, 64, 128, 256];
-const LINK_BYTES = 4;
-const PAGE_BYTES = 1 << 20;
+import { BitWriter, decodeRice, riceParameter } from './rice-blocks.js';
+import { VarintSlices } from './varint-slices.js';
 
+/** Postings per block: a block's bits stay small (a few KiB) and a long list is many blocks. */
+const BLOCK_POSTINGS = 4096;
+/** The tails' pool is sealed into blocks once it holds this much. */
+const SEAL_BYTES = 8 << 20;
+const PAGE_BYTES = 1 << 20;
+const NONE = 0xffffffff;
+
+/**
+ * Posting lists (trigram key -> ascending file ids) held Rice-coded: each key's list is a chain of
+ * sealed blocks (see rice-blocks.ts; 1.5-2.5 bits a posting on a tree of small files, where varints
+ * took 9.6), then a tail of recent ids as varints in a pool of slices (VarintSlices) that takes
+ * appends cheaply. When the pool passes `sealBytes`, every tail is sealed into a block at the end of
+ * its chain and the pool starts empty, so a build holds its lists compact plus one pool.
+ * A block: the next block's offset (4 bytes), its count (varint), k (a byte), the gaps' bits.
+ */
 export class PostingLists {
-  private pages: Uint8Array[] = [];
-  private pageUsed = PAGE_BYTES;
   private readonly slotOf = new Map<number, number>();
   private keys = new Uint32Array(1024);
-  private heads = new Uint32Array(1024);
-  private tails = new Uint32Array(1024);
-  private ends = new Uint32Array(1024);
-  private levels = new Uint8Array(1024);
   private lastIds = new Int32Array(1024);
-  private counts = new Uint32Array(1024);
+  /** The last id of a key's sealed blocks (-1: none): its tail's gaps run on from it. */
+  private sealedLasts = new Int32Array(1024);
+  private sealedCounts = new Uint32Array(1024);
+  private firstBlocks = new Uint32Array(1024).fill(NONE);
+  private lastBlocks = new Uint32Array(1024).fill(NONE);
   private slotCount = 0;
-  private pooled = 0;
+  private tails = new VarintSlices();
+  private pages: Uint8Array[] = [];
+  private pageUsed = PAGE_BYTES;
+  private blockBytes = 0;
+  private readonly writer = new BitWriter();
+  private scratch = new Int32Array(BLOCK_POSTINGS);
   /** Postings held, live or not. */
   postings = 0;
+  /** What bytes counts for a key's first posting at most: its fields, its tail's fields and first slice, a varint. */
+  static readonly NEW_KEY_BYTES = 24 + VarintSlices.SLOT_BYTES + 5;
 
-  /** Bytes taken: the pool's slices and each key's fixed fields. */
+  constructor(private readonly sealBytes = SEAL_BYTES) {}
+
+  /** Bytes taken: the blocks, the tails' pool and each key's fixed fields. */
   get bytes(): number {
-    return this.pooled + this.slotCount * 24;
+    return this.blockBytes + this.tails.bytes + this.slotCount * 24;
   }
 
   get keyCount(): number {
@@ -35,25 +50,22 @@ export class PostingLists {
 
   /** Appends `id` to the key's list; ids must come in ascending order per key. */
   add(key: number, id: number): void {
-    let slot = this.slotOf.get(key);
-    if (slot === undefined) slot = this.newSlot(key);
-    this.write(slot, id - this.lastIds[slot]!);
+    const slot = this.slotOf.get(key) ?? this.newSlot(key);
+    this.tails.write(slot, id - this.lastIds[slot]! - 1);
     this.lastIds[slot] = id;
-    this.counts[slot] = this.counts[slot]! + 1;
     this.postings += 1;
+    if (this.tails.bytes >= this.sealBytes) this.seal();
   }
 
-  /** add() of each id in turn (ascending, after the key's last), the key looked up once. */
+  /** add() of each id in turn (ascending, after the key's last); a long run with no tail before it is sealed at once (a decode). */
   addAll(key: number, ids: ArrayLike<number>): void {
-    let slot = this.slotOf.get(key);
-    if (slot === undefined) slot = this.newSlot(key);
-    let last = this.lastIds[slot]!;
-    for (let i = 0; i < ids.length; i += 1) {
-      this.write(slot, ids[i]! - last);
-      last = ids[i]!;
+    const slot = this.slotOf.get(key) ?? this.newSlot(key);
+    if (ids.length < 64 || this.tails.count(slot) > 0) {
+      for (let i = 0; i < ids.length; i += 1) this.add(key, ids[i]!);
+      return;
     }
-    this.lastIds[slot] = last;
-    this.counts[slot] = this.counts[slot]! + ids.length;
+    this.sealRun(slot, ids, ids.length);
+    this.lastIds[slot] = ids[ids.length - 1]!;
     this.postings += ids.length;
   }
 
@@ -61,30 +73,33 @@ export class PostingLists {
   ids(key: number): Int32Array {
     const slot = this.slotOf.get(key);
     if (slot === undefined) return new Int32Array(0);
-    const count = this.counts[slot]!;
-    const ids = new Int32Array(count);
-    let level = 0;
-    let at = this.heads[slot]!;
-    let end = at + SLICE_SIZES[0]! - LINK_BYTES;
-    let id = 0;
-    for (let n = 0; n < count; n += 1) {
-      let value = 0;
-      let shift = 0;
-      for (;;) {
-        if (at === end) {
-          at = this.linkAt(end);
-          level = Math.min(level + 1, SLICE_SIZES.length - 1);
-          end = at + SLICE_SIZES[level]! - LINK_BYTES;
-        }
-        const byte = this.byteAt(at);
+    const sealed = this.sealedCounts[slot]!;
+    const ids = new Int32Array(sealed + this.tails.count(slot));
+    let id = -1;
+    let count = 0;
+    for (let block = this.firstBlocks[slot]!; block !== NONE; ) {
+      const page = this.pages[Math.floor(block / PAGE_BYTES)]!;
+      let at = block % PAGE_BYTES;
+      const next = (page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16) | (page[at + 3]! << 24)) >>> 0;
+      at += 4;
+      let length = 0;
+      for (let shift = 0; ; shift += 7) {
+        const byte = page[at]!;
         at += 1;
-        value += (byte & 0x7f) * 2 ** shift;
+        length += (byte & 0x7f) * 2 ** shift;
         if (byte < 0x80) break;
-        shift += 7;
       }
-      id += value;
-      ids[n] = id;
+      const k = page[at]!;
+      decodeRice(page, at + 1, length, k, id, ids, count);
+      count += length;
+      id = ids[count - 1]!;
+      block = next;
     }
+    this.tails.read(slot, (gap) => {
+      id += gap + 1;
+      ids[count] = id;
+      count += 1;
+    });
     return ids;
   }
 
@@ -94,84 +109,88 @@ export class PostingLists {
     for (const key of keys) yield { key, ids: this.ids(key) };
   }
 
-  private write(slot: number, value: number): void {
-    let rest = value;
-    for (;;) {
-      const byte = rest >= 0x80 ? (rest & 0x7f) | 0x80 : rest;
-      if (this.tails[slot] === this.ends[slot]) this.extend(slot);
-      const at = this.tails[slot]!;
-      this.pages[Math.floor(at / PAGE_BYTES)]![at % PAGE_BYTES] = byte;
-      this.tails[slot] = at + 1;
-      if (rest < 0x80) return;
-      rest = Math.floor(rest / 0x80);
+  /** Seals every tail into a block at the end of its key's chain, then empties the tails' pool. */
+  seal(): void {
+    for (let slot = 0; slot < this.slotCount; slot += 1) {
+      const count = this.tails.count(slot);
+      if (count === 0) continue;
+      if (count > this.scratch.length) this.scratch = new Int32Array(Math.max(count, this.scratch.length * 2));
+      const ids = this.scratch;
+      const base = this.sealedLasts[slot]!;
+      let id = base;
+      let n = 0;
+      this.tails.read(slot, (gap) => {
+        id += gap + 1;
+        ids[n] = id;
+        n += 1;
+      });
+      this.sealRun(slot, ids, count);
     }
+    this.tails = new VarintSlices();
   }
 
-  private extend(slot: number): void {
-    const level = Math.min(this.levels[slot]! + 1, SLICE_SIZES.length - 1);
-    const next = this.allocate(SLICE_SIZES[level]!);
-    const link = this.ends[slot]!;
-    const page = this.pages[Math.floor(link / PAGE_BYTES)]!;
-    const at = link % PAGE_BYTES;
-    page[at] = next & 0xff;
-    page[at + 1] = (next >>> 8) & 0xff;
-    page[at + 2] = (next >>> 16) & 0xff;
-    page[at + 3] = (next >>> 24) & 0xff;
-    this.levels[slot] = level;
-    this.tails[slot] = next;
-    this.ends[slot] = next + SLICE_SIZES[level]! - LINK_BYTES;
+  /** Appends ids[0, count) (after the key's sealed ids, with no tail between) to the key's chain. */
+  private sealRun(slot: number, ids: ArrayLike<number>, count: number): void {
+    let previous = this.sealedLasts[slot]!;
+    for (let from = 0; from < count; from += BLOCK_POSTINGS) {
+      const to = Math.min(count, from + BLOCK_POSTINGS);
+      this.appendBlock(slot, ids, from, to, previous);
+      previous = ids[to - 1]!;
+    }
+    this.sealedCounts[slot] = this.sealedCounts[slot]! + count;
+    this.sealedLasts[slot] = previous;
   }
 
-  private linkAt(offset: number): number {
-    const page = this.pages[Math.floor(offset / PAGE_BYTES)]!;
-    const at = offset % PAGE_BYTES;
-    return (page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16) | (page[at + 3]! << 24)) >>> 0;
-  }
-
-  private byteAt(offset: number): number {
-    return this.pages[Math.floor(offset / PAGE_BYTES)]![offset % PAGE_BYTES]!;
-  }
-
-  /** A slice never crosses a page: a page ends with fewer unused bytes than the largest slice. */
-  private allocate(size: number): number {
-    if (this.pageUsed + size > PAGE_BYTES) {
+  private appendBlock(slot: number, ids: ArrayLike<number>, from: number, to: number, previous: number): void {
+    const k = riceParameter(to - from, ids[to - 1]! - previous);
+    const { writer } = this;
+    writer.reset();
+    for (let i = 0; i < 4; i += 1) writer.byte(0xff);
+    writer.varint(to - from);
+    writer.byte(k);
+    writer.riceGaps(ids, from, to, previous, k);
+    const bytes = writer.bytes;
+    if (this.pageUsed + bytes.length > PAGE_BYTES) {
       this.pages.push(new Uint8Array(PAGE_BYTES));
       this.pageUsed = 0;
     }
     const offset = (this.pages.length - 1) * PAGE_BYTES + this.pageUsed;
-    this.pageUsed += size;
-    this.pooled += size;
-    return offset;
+    this.pages[this.pages.length - 1]!.set(bytes, this.pageUsed);
+    this.pageUsed += bytes.length;
+    this.blockBytes += bytes.length;
+    const last = this.lastBlocks[slot]!;
+    if (last === NONE) this.firstBlocks[slot] = offset;
+    else {
+      const page = this.pages[Math.floor(last / PAGE_BYTES)]!;
+      const at = last % PAGE_BYTES;
+      for (let i = 0; i < 4; i += 1) page[at + i] = (offset >>> (8 * i)) & 0xff;
+    }
+    this.lastBlocks[slot] = offset;
   }
 
   private newSlot(key: number): number {
     if (this.slotCount === this.keys.length) this.growSlots();
     const slot = this.slotCount;
     this.slotCount += 1;
-    const head = this.allocate(SLICE_SIZES[0]!);
     this.keys[slot] = key;
-    this.heads[slot] = head;
-    this.tails[slot] = head;
-    this.ends[slot] = head + SLICE_SIZES[0]! - LINK_BYTES;
-    this.levels[slot] = 0;
-    this.lastIds[slot] = 0;
-    this.counts[slot] = 0;
+    this.lastIds[slot] = -1;
+    this.sealedLasts[slot] = -1;
     this.slotOf.set(key, slot);
     return slot;
   }
 
   private growSlots(): void {
-    const grown = <T extends Uint32Array | Int32Array | Uint8Array>(array: T): T => {
+    const grown = <T extends Uint32Array | Int32Array>(array: T, fill = 0): T => {
       const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
+      larger.fill(fill);
       larger.set(array);
       return larger;
     };
     this.keys = grown(this.keys);
-    this.heads = grown(this.heads);
-    this.tails = grown(this.tails);
-    this.ends = grown(this.ends);
-    this.levels = grown(this.levels);
     this.lastIds = grown(this.lastIds);
-    this.counts = grown(this.counts);
+    this.sealedLasts = grown(this.sealedLasts);
+    this.sealedCounts = grown(this.sealedCounts);
+    this.firstBlocks = grown(this.firstBlocks, NONE);
+    this.lastBlocks = grown(this.lastBlocks, NONE);
   }
 }

@@ -148,6 +148,7 @@ export class SearchIndexes {
       if (this.closed) return;
       await this.yieldToSearches();
     }
+    index.seal();
     this.roots.set(root.name, textBytes < this.settings.minRootBytes ? { state: 'small' } : { state: 'ready', index });
   }
 

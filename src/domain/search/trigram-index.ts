@@ -1,4 +1,5 @@
 import { type FileStamp, FileRecords, type IndexedFile } from './file-records.js';
+import { PathTable } from './path-table.js';
 import { PostingLists } from './posting-lists.js';
 import { giveWay, runAtOnce, type Steps } from './steps.js';
 import { keysOfTrigram, TrigramExtractor } from './trigram-keys.js';
@@ -21,14 +22,11 @@ const FILE_BYTES = 24;
  * Cache: keyed by root-relative path, checked against the file's (inode, size, mtime) before use.
  */
 export class TrigramIndex {
-  private readonly idOf = new Map<string, number>();
-  private pathOf: (string | undefined)[] = [];
+  private table = new PathTable();
   private files = new FileRecords();
   private lists = new PostingLists();
   private readonly extractor = new TrigramExtractor();
-  private pathBytes = 0;
   private deadPostings = 0;
-  private postingsOf: number[] = [];
   private overBudget = false;
   /** Bumped by every add, removal and compaction: ids a lookup took before may mean other files now. */
   changes = 0;
@@ -41,11 +39,11 @@ export class TrigramIndex {
   }
 
   get bytes(): number {
-    return this.lists.bytes + this.pathBytes + this.idOf.size * FILE_BYTES;
+    return this.lists.bytes + this.table.bytes + this.table.size * FILE_BYTES;
   }
 
   get size(): number {
-    return this.idOf.size;
+    return this.table.size;
   }
 
   get keyCount(): number {
@@ -53,7 +51,12 @@ export class TrigramIndex {
   }
 
   paths(): string[] {
-    return [...this.idOf.keys()];
+    const paths: string[] = [];
+    for (let id = 0; id < this.table.length; id += 1) {
+      const path = this.table.pathOf(id);
+      if (path !== undefined) paths.push(path);
+    }
+    return paths;
   }
 
   stampOf(path: string): FileStamp | undefined {
@@ -65,7 +68,7 @@ export class TrigramIndex {
   }
 
   lookup(path: string): { id: number; file: IndexedFile } | undefined {
-    const id = this.idOf.get(path);
+    const id = this.table.idOf(path);
     return id === undefined ? undefined : { id, file: this.files.get(id) };
   }
 
@@ -79,30 +82,30 @@ export class TrigramIndex {
   addKeys(path: string, file: IndexedFile, keys: ArrayLike<number>): boolean {
     this.remove(path);
     this.changes += 1;
-    // Each posting costs a byte or two; a key not seen before its slice and fields.
-    if (this.bytes + keys.length * 2 + path.length + FILE_BYTES > this.maxBytes) {
+    // What the file may add, at most: each posting a key not seen before (its fields and first slice),
+    // its path and the path table's growth, its stamp. A bound, so the index never passes maxBytes.
+    if (this.bytes + keys.length * PostingLists.NEW_KEY_BYTES + this.table.costOfAdd(path) + FILE_BYTES > this.maxBytes) {
       this.overBudget = true;
       return false;
     }
-    const id = this.files.length;
+    const id = this.table.add(path);
     for (let i = 0; i < keys.length; i += 1) this.lists.add(keys[i]!, id);
-    this.files.push(file);
-    this.pathOf.push(path);
-    this.postingsOf.push(keys.length);
-    this.idOf.set(path, id);
-    this.pathBytes += path.length;
+    this.files.push(file, keys.length);
     return true;
   }
 
   remove(path: string): void {
-    const id = this.idOf.get(path);
+    const id = this.table.idOf(path);
     if (id === undefined) return;
     this.changes += 1;
-    this.idOf.delete(path);
-    this.pathOf[id] = undefined;
-    this.pathBytes -= path.length;
-    this.deadPostings += this.postingsOf[id]!;
+    this.table.remove(id);
+    this.deadPostings += this.files.postingsOf(id);
     if (this.deadPostings > 4096 && this.deadPostings * 2 > this.lists.postings) this.compact();
+  }
+
+  /** Seals the lists' recent ids into compact blocks (a build's end; see PostingLists). */
+  seal(): void {
+    this.lists.seal();
   }
 
   /** Rewrites the posting lists without dead ids, renumbering the live files. */
@@ -118,25 +121,22 @@ export class TrigramIndex {
   *compactSteps(step: number): Steps<void> {
     const renumbered = new Int32Array(this.files.length).fill(-1);
     const files = new FileRecords();
-    const idOf = new Map<string, number>();
-    const pathOf: string[] = [];
-    const postingsOf: number[] = [];
-    this.pathOf.forEach((path, id) => {
-      if (path === undefined) return;
-      renumbered[id] = files.length;
-      idOf.set(path, files.length);
-      files.push(this.files.get(id));
-      pathOf.push(path);
-      postingsOf.push(this.postingsOf[id]!);
-    });
+    const table = new PathTable();
+    for (let id = 0; id < this.table.length; id += 1) {
+      const path = this.table.pathOf(id);
+      if (path === undefined) continue;
+      renumbered[id] = table.add(path);
+      files.push(this.files.get(id), this.files.postingsOf(id));
+    }
     const lists = new PostingLists();
     let work = 0;
     for (const { key, ids } of this.lists.entries()) {
       if ((work += 1 + ids.length) >= step) work = yield* giveWay();
       for (const id of ids) if (renumbered[id]! >= 0) lists.add(key, renumbered[id]!);
     }
+    lists.seal();
     this.changes += 1;
-    Object.assign(this, { files, idOf, pathOf, postingsOf, lists, deadPostings: 0 });
+    Object.assign(this, { files, table, lists, deadPostings: 0 });
   }
 
   /** The ids of candidates(), 'all' when the query requires nothing (dead ids may be among them). */
@@ -151,7 +151,7 @@ export class TrigramIndex {
     if (ids === 'all') return this.paths();
     const paths: string[] = [];
     for (const id of ids) {
-      const path = this.pathOf[id];
+      const path = this.table.pathOf(id);
       if (path !== undefined) paths.push(path);
     }
     return paths;
@@ -164,12 +164,12 @@ export class TrigramIndex {
 
   /** snapshot in steps: a compaction first when ids died (see compactSteps). */
   *snapshotSteps(step: number): Steps<{ files: Iterable<{ path: string; file: IndexedFile }>; lists: Iterable<{ key: number; ids: Int32Array }> }> {
-    if (this.deadPostings > 0 || this.idOf.size < this.files.length) yield* this.compactSteps(step);
+    if (this.deadPostings > 0 || this.table.size < this.files.length) yield* this.compactSteps(step);
     return { files: this.liveFiles(), lists: this.lists.entries() };
   }
 
   private *liveFiles(): Iterable<{ path: string; file: IndexedFile }> {
-    for (let id = 0; id < this.files.length; id += 1) yield { path: this.pathOf[id]!, file: this.files.get(id) };
+    for (let id = 0; id < this.files.length; id += 1) yield { path: this.table.pathOf(id)!, file: this.files.get(id) };
   }
 
   /** An index read back whole: the files in id order, then each key's ids. */
@@ -188,12 +188,9 @@ export class TrigramIndex {
     let work = 0;
     for (const { path, file } of files) {
       if ((work += 1) >= step) work = yield* giveWay();
-      if (index.idOf.has(path)) return undefined;
-      index.idOf.set(path, index.files.length);
-      index.files.push(file);
-      index.pathOf.push(path);
-      index.postingsOf.push(0);
-      index.pathBytes += path.length;
+      if (index.table.idOf(path) !== undefined) return undefined;
+      index.table.add(path);
+      index.files.push(file, 0);
     }
     for (const { key, ids } of lists) {
       if ((work += 1 + ids.length) >= step) work = yield* giveWay();
@@ -201,11 +198,12 @@ export class TrigramIndex {
       for (let i = 0; i < ids.length; i += 1) {
         const id = ids[i]!;
         if (id <= previous || id >= index.files.length) return undefined;
-        index.postingsOf[id] = index.postingsOf[id]! + 1;
+        index.files.countPosting(id);
         previous = id;
       }
       index.lists.addAll(key, ids);
     }
+    index.seal();
     return index.bytes <= maxBytes ? index : undefined;
   }
 
