@@ -1,14 +1,18 @@
+import { BitWriter, decodeRice, riceParameter } from './rice-blocks.js';
 import { giveWay, runAtOnce, type Steps } from './steps.js';
 import { type FileStamp, type IndexedFile, TrigramIndex } from './trigram-index.js';
 
 /**
- * The index as bytes for the private state directory: a header, the files (path, stamp, binary flag)
- * in id order, then each trigram key (ascending, as deltas) with its file ids: the gaps between them
+ * The index as bytes for the private state directory: a header, the files in id order (walk order, so
+ * a folder's files come together), each as its path's UTF-8 against the previous path's (the bytes shared
+ * at the front, those shared at the end, the middle between), its size and binary flag, its mtime and inode as signed deltas from the
+ * previous file's; then each trigram key (ascending, as deltas) with its file ids: the gaps between them
  * Rice-coded with a parameter both sides derive from the list's length and the file count (a posting
  * in a dense list costs a few bits, not a byte). Other integers are LEB128 varints. Bytes that do not decode
  * cleanly give undefined: the caller rebuilds rather than trust a torn or foreign file.
+ * Format 4 (TGI4); TGI3 wrote whole paths and stamps (a small file's entry took 27 bytes, now about 8).
  */
-const MAGIC = [0x54, 0x47, 0x49, 0x33]; // "TGI3"
+const MAGIC = [0x54, 0x47, 0x49, 0x34]; // "TGI4"
 const UTF8 = new TextEncoder();
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -32,29 +36,41 @@ export function* encodeSteps(index: TrigramIndex, prefix: Uint8Array = new Uint8
   const fileCount = index.size;
   out.uint(fileCount);
   let work = 0;
+  let previous = new Uint8Array(0);
+  let mtime = 0;
+  let inode = 0;
   for (const { path, file } of files) {
     if ((work += 1) >= STEP) work = yield* giveWay();
-    out.text(path);
-    out.uint(file.stamp.size);
-    out.uint(file.stamp.modifiedMs);
-    out.uint(file.stamp.inode === undefined ? 0 : file.stamp.inode + 1);
-    out.byte(file.binary ? 1 : 0);
+    const bytes = UTF8.encode(path);
+    const most = Math.min(bytes.length, previous.length);
+    let shared = 0;
+    while (shared < most && bytes[shared] === previous[shared]) shared += 1;
+    let tail = 0;
+    while (shared + tail < most && bytes[bytes.length - 1 - tail] === previous[previous.length - 1 - tail]) tail += 1;
+    out.uint(shared);
+    out.uint(tail);
+    out.uint(bytes.length - shared - tail);
+    for (let at = shared; at < bytes.length - tail; at += 1) out.byte(bytes[at]!);
+    previous = bytes;
+    out.uint(file.stamp.size * 2 + (file.binary ? 1 : 0));
+    out.signed(file.stamp.modifiedMs - mtime);
+    mtime = file.stamp.modifiedMs;
+    const stored = file.stamp.inode === undefined ? 0 : file.stamp.inode + 1;
+    out.signed(stored - inode);
+    inode = stored;
   }
   // Lists come ascending by key, one at a time: all of them at once would take 4 bytes per posting.
   out.uint(index.keyCount);
   let previousKey = 0;
+  const bits = new BitWriter();
   for (const { key, ids } of lists) {
     if ((work += 1 + ids.length) >= STEP) work = yield* giveWay();
     out.uint(key - previousKey);
     previousKey = key;
     out.uint(ids.length);
-    const k = riceParameter(ids.length, fileCount);
-    let previous = -1;
-    for (const id of ids) {
-      out.rice(id - previous - 1, k);
-      previous = id;
-    }
-    out.flushBits();
+    bits.reset();
+    bits.riceGaps(ids, 0, ids.length, -1, riceParameter(ids.length, fileCount));
+    for (const byte of bits.bytes) out.byte(byte);
   }
   const sum = yield* checksumSteps(out.bytes().subarray(prefix.length));
   for (const shift of [24, 16, 8, 0]) out.byte((sum >>> shift) & 0xff);
@@ -96,12 +112,25 @@ export function* decodeSteps(sealed: Uint8Array, maxBytes: number): Steps<Trigra
 
 /** The files, read as they are asked for; bytes no encoder wrote throw TruncatedIndex. */
 function* filesOf(input: ByteReader, count: number): Iterable<{ path: string; file: IndexedFile }> {
+  let previous = new Uint8Array(0);
+  let mtime = 0;
+  let inode = 0;
   for (let left = count; left > 0; left -= 1) {
-    const path = input.text();
-    const stamp: FileStamp = { size: input.uint(), modifiedMs: input.uint(), ...inodeOf(input.uint()) };
-    const flag = input.byte();
-    if (flag > 1) throw new TruncatedIndex();
-    yield { path, file: { stamp, binary: flag === 1 } };
+    const shared = input.uint();
+    const tail = input.uint();
+    if (shared + tail > previous.length) throw new TruncatedIndex();
+    const middle = input.slice(input.uint());
+    const bytes = new Uint8Array(shared + middle.length + tail);
+    bytes.set(previous.subarray(0, shared));
+    bytes.set(middle, shared);
+    bytes.set(previous.subarray(previous.length - tail), shared + middle.length);
+    previous = bytes;
+    const sized = input.uint();
+    mtime += input.signed();
+    inode += input.signed();
+    if (inode < 0) throw new TruncatedIndex();
+    const stamp: FileStamp = { size: Math.floor(sized / 2), modifiedMs: mtime, ...inodeOf(inode) };
+    yield { path: input.utf8(bytes), file: { stamp, binary: sized % 2 === 1 } };
   }
 }
 
@@ -117,20 +146,9 @@ function* listsOf(input: ByteReader, files: number): Iterable<{ key: number; ids
     const length = input.uint();
     if (length > files) throw new TruncatedIndex();
     if (length > buffer.length) buffer = new Int32Array(Math.max(length, buffer.length * 2));
-    const k = riceParameter(length, files);
-    let id = -1;
-    for (let n = 0; n < length; n += 1) {
-      id += input.rice(k) + 1;
-      buffer[n] = id;
-    }
-    input.skipBits();
+    input.rice(length, riceParameter(length, files), buffer);
     yield { key, ids: buffer.subarray(0, length) };
   }
-}
-
-/** Rice parameter for `count` ids among `files`: about log2 of the mean gap. */
-function riceParameter(count: number, files: number): number {
-  return count === 0 ? 0 : Math.max(0, Math.floor(Math.log2(files / count)));
 }
 
 function inodeOf(stored: number): { inode?: number } {
@@ -143,35 +161,6 @@ class TruncatedIndex extends Error {}
 class ByteWriter {
   private buffer = new Uint8Array(1 << 16);
   private length = 0;
-  private bits = 0;
-  private bitCount = 0;
-
-  /** `value` as a run of ones (value >> k), a zero, then its k low bits, most significant first. */
-  rice(value: number, k: number): void {
-    let q = Math.floor(value / 2 ** k);
-    for (; q >= 16; q -= 16) this.bitRun(0xffff, 16);
-    // q ones then the zero, as q + 1 bits.
-    this.bitRun(((1 << q) - 1) << 1, q + 1);
-    if (k > 0) this.bitRun(value % 2 ** k, k);
-  }
-
-  /** The `count` (at most 24) low bits of `value`, most significant first. */
-  private bitRun(value: number, count: number): void {
-    this.bits = (this.bits << count) | value;
-    this.bitCount += count;
-    while (this.bitCount >= 8) {
-      this.bitCount -= 8;
-      this.byte((this.bits >>> this.bitCount) & 0xff);
-    }
-    this.bits &= (1 << this.bitCount) - 1;
-  }
-
-  /** Pads the bits written since the last flush to a whole byte. */
-  flushBits(): void {
-    if (this.bitCount > 0) this.byte(this.bits << (8 - this.bitCount));
-    this.bits = 0;
-    this.bitCount = 0;
-  }
 
   byte(value: number): void {
     if (this.length === this.buffer.length) this.grow();
@@ -188,10 +177,9 @@ class ByteWriter {
     this.byte(rest);
   }
 
-  text(value: string): void {
-    const encoded = UTF8.encode(value);
-    this.uint(encoded.length);
-    for (const byte of encoded) this.byte(byte);
+  /** A signed integer as a varint: its magnitude doubled, plus one when negative. */
+  signed(value: number): void {
+    this.uint(value < 0 ? -value * 2 + 1 : value * 2);
   }
 
   /** What was written so far (a view: no copy of a large index). */
@@ -209,44 +197,11 @@ class ByteWriter {
 
 class ByteReader {
   private at = 0;
-  private bits = 0;
-  private bitCount = 0;
 
-  /** A byte's bits at a time: the run of ones up to its zero, then the k low bits. */
-  rice(k: number): number {
-    let q = 0;
-    for (;;) {
-      if (this.bitCount === 0) this.refill();
-      const zeros = ~this.bits & ((1 << this.bitCount) - 1);
-      if (zeros === 0) {
-        q += this.bitCount;
-        this.bitCount = 0;
-        continue;
-      }
-      const zeroAt = 31 - Math.clz32(zeros);
-      q += this.bitCount - 1 - zeroAt;
-      this.bitCount = zeroAt;
-      break;
-    }
-    let low = 0;
-    for (let left = k; left > 0; ) {
-      if (this.bitCount === 0) this.refill();
-      const take = Math.min(left, this.bitCount);
-      low = low * 2 ** take + ((this.bits >>> (this.bitCount - take)) & ((1 << take) - 1));
-      this.bitCount -= take;
-      left -= take;
-    }
-    return q * 2 ** k + low;
-  }
-
-  private refill(): void {
-    this.bits = this.byte();
-    this.bitCount = 8;
-  }
-
-  /** Drops the padding bits of the current byte. */
-  skipBits(): void {
-    this.bitCount = 0;
+  /** `count` Rice-coded gaps with parameter k into `out` (ids from 0); the list's padding bits dropped. */
+  rice(count: number, k: number, out: Int32Array): void {
+    this.at = decodeRice(this.input, this.at, count, k, -1, out, 0);
+    if (this.at > this.input.length) throw new TruncatedIndex();
   }
 
   constructor(private readonly input: Uint8Array) {}
@@ -271,13 +226,23 @@ class ByteReader {
     throw new TruncatedIndex();
   }
 
-  text(): string {
-    const length = this.uint();
+  signed(): number {
+    const value = this.uint();
+    return value % 2 === 1 ? -(value - 1) / 2 : value / 2;
+  }
+
+  /** The next `length` bytes (a view). */
+  slice(length: number): Uint8Array {
     if (this.at + length > this.input.length) throw new TruncatedIndex();
     const slice = this.input.subarray(this.at, this.at + length);
     this.at += length;
+    return slice;
+  }
+
+  /** Bytes that are not UTF-8 are bytes no encoder wrote. */
+  utf8(bytes: Uint8Array): string {
     try {
-      return STRICT_UTF8.decode(slice);
+      return STRICT_UTF8.decode(bytes);
     } catch {
       throw new TruncatedIndex();
     }

@@ -9,7 +9,7 @@ import type { TrigramIndex } from './trigram-index.js';
  * same tree is used: a root re-pointed elsewhere, or a file from another root, never answers.
  */
 const MAGIC = [0x4d, 0x46, 0x53, 0x49]; // "MFSI"
-export const STORED_INDEX_VERSION = 1;
+export const STORED_INDEX_VERSION = 2;
 
 /** In steps (see steps.ts): the index must not change until it returns. */
 export function* sealStoredIndex(identity: RootIdentity, index: TrigramIndex): Steps<Uint8Array> {

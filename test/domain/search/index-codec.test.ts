@@ -40,7 +40,7 @@ describe('index codec', () => {
     index.add('p', { size: 3, modifiedMs: 1 }, 'abc');
     index.add('q', { size: 3, modifiedMs: 1 }, 'abd');
     const bytes = encodeIndex(index);
-    // Layout: magic(4) file-count(1) [path-length(1) path(1) size(1) mtime(1) inode(1) flag(1)] x2,
+    // Layout: magic(4) file-count(1) [front(1) end(1) middle-length(1) middle(1) size-and-flag(1) mtime-delta(1) inode-delta(1)] x2,
     // key-count(1), then per key: delta(4, as "abc" = 0x616263 takes 4 varint bytes), count(1), Rice-coded ids; a checksum(4).
     const corrupt = (at: number, value: number) => {
       const copy = Uint8Array.from(bytes);
@@ -48,13 +48,35 @@ describe('index codec', () => {
       return decodeIndex(copy, 1 << 20);
     };
     expect(corrupt(6, 0xff)).toBeUndefined();
-    expect(corrupt(10, 2)).toBeUndefined();
+    expect(corrupt(10, 7)).toBeUndefined();
     expect(corrupt(bytes.length - 1, 5)).toBeUndefined();
     // The second key's delta made 0: the same key twice.
-    expect(corrupt(24, 0)).toBeUndefined();
+    expect(corrupt(26, 0)).toBeUndefined();
     // A file id changed to another valid one still parses: only the checksum tells.
     expect(corrupt(bytes.length - 5, 0x00)).toBeUndefined();
     expect(decodeIndex(bytes, 1 << 20)!.candidates(trigramQueryOf('abc', { caseInsensitive: false }))).toEqual(['p']);
+  });
+
+  it('refuses an index of the previous format (TGI3: whole paths and stamps) whole, so it is rebuilt', () => {
+    // encodeIndex of 'src/a.ts' and 'docs/é.md' (as in sample()) by the codec before format 4.
+    const tgi3 = Buffer.from(
+      'VEdJMwIIc3JjL2EudHMY+5bmw6wziICAgIAgAApkb2NzL8OpLm1kDgAAACC74oABAQDlFwEAz0wBAPYJAQBeAUDHpEMBAN7KIwFAyf8LAQC9npkBAQDM/wMBQLL6AwEAhBgBAPzZCwEAvbwBAUDG0Q4CAJsFAUAWAQDUiAgBAMnZAgEA4zMBQM9UAUCEFAEAgQgBAP75AwEArokIAQCAgAQBAMPYAgEABQEA/J0BAUCLghABAP33wwEBQID6aAFAEVVP8w==',
+      'base64',
+    );
+    expect(decodeIndex(new Uint8Array(tgi3), 1 << 20)).toBeUndefined();
+  });
+
+  it('front-codes paths and delta-codes stamps: a folder of small files takes a few bytes a file, and reads back exact', () => {
+    const index = new TrigramIndex(1 << 24);
+    const stampOf = (n: number) => ({ size: 250 + (n % 20), modifiedMs: 1_764_300_000_000 + n * 3 - (n % 7), inode: 5_000_000 + n });
+    for (let n = 0; n < 2000; n += 1) index.addKeys(`src/folder${Math.floor(n / 100)}/file${n % 100}.txt`, { stamp: stampOf(n), binary: n % 9 === 0 }, []);
+    // A path that is a prefix of the one before it, and one that shares nothing.
+    index.addKeys('src/folder19/file9', { stamp: { size: 1, modifiedMs: 0 }, binary: false }, []);
+    index.addKeys('z', { stamp: { size: 2, modifiedMs: -5, inode: 0 }, binary: true }, []);
+    const bytes = encodeIndex(index);
+    expect(bytes.length).toBeLessThan(2002 * 9);
+    const copy = decodeIndex(bytes, 1 << 24)!;
+    expect([...copy.snapshot().files]).toEqual([...index.snapshot().files]);
   });
 
   it('refuses an index that no longer fits the bound', () => {
