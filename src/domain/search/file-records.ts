@@ -44,6 +44,11 @@ export class FileRecords {
     return { stamp, binary: this.binaries[id] === 1 };
   }
 
+  /** The file's size when it is text; 0 for a binary file. */
+  textBytesOf(id: number): number {
+    return this.binaries[id] === 1 ? 0 : this.sizes[id]!;
+  }
+
   postingsOf(id: number): number {
     return this.postings[id]!;
   }

@@ -21,15 +21,25 @@ const STEP = 4096;
 
 /** `prefix` (a container's header) comes first, outside the checksum; decode the bytes after it. */
 export function encodeIndex(index: TrigramIndex, prefix: Uint8Array = new Uint8Array(0)): Uint8Array {
-  return runAtOnce(encodeSteps(index, prefix));
+  return runAtOnce(encodeSteps(index, prefix))!;
 }
 
 /**
  * encodeIndex in steps (see steps.ts). The index must not change until it returns: its caller holds
- * back the index's refreshes meanwhile (IndexPersistence.save).
+ * back the index's refreshes meanwhile (IndexPersistence.save). Undefined, as soon as it is known,
+ * when the bytes (prefix included) would pass `maxBytes`: an index that will not be stored is never
+ * encoded whole (at 1M files that took 160 MiB for an index refused at its end).
  */
-export function* encodeSteps(index: TrigramIndex, prefix: Uint8Array = new Uint8Array(0)): Steps<Uint8Array> {
-  const out = new ByteWriter();
+export function* encodeSteps(index: TrigramIndex, prefix: Uint8Array = new Uint8Array(0), maxBytes = Infinity): Steps<Uint8Array | undefined> {
+  try {
+    return yield* encodeWithin(index, prefix, new ByteWriter(maxBytes));
+  } catch (error) {
+    if (error instanceof OverBound) return undefined;
+    throw error;
+  }
+}
+
+function* encodeWithin(index: TrigramIndex, prefix: Uint8Array, out: ByteWriter): Steps<Uint8Array> {
   const { files, lists } = yield* index.snapshotSteps(STEP);
   for (const byte of prefix) out.byte(byte);
   for (const byte of MAGIC) out.byte(byte);
@@ -158,9 +168,17 @@ function inodeOf(stored: number): { inode?: number } {
 /** The bytes end early or hold what no encoder wrote. */
 class TruncatedIndex extends Error {}
 
+/** The encoded bytes would pass their bound. */
+class OverBound extends Error {}
+
 class ByteWriter {
-  private buffer = new Uint8Array(1 << 16);
+  private buffer: Uint8Array;
   private length = 0;
+
+  /** Writing past `maxBytes` throws OverBound; the buffer never grows past it. */
+  constructor(private readonly maxBytes: number) {
+    this.buffer = new Uint8Array(Math.min(1 << 16, maxBytes));
+  }
 
   byte(value: number): void {
     if (this.length === this.buffer.length) this.grow();
@@ -188,8 +206,9 @@ class ByteWriter {
   }
 
   private grow(): void {
-    // By half: a doubling buffer could hold twice the index at the end.
-    const larger = new Uint8Array(Math.ceil(this.buffer.length * 1.5));
+    if (this.buffer.length >= this.maxBytes) throw new OverBound();
+    // By half: a doubling buffer could hold twice the index at the end. Never past the bound.
+    const larger = new Uint8Array(Math.min(Math.ceil(this.buffer.length * 1.5), this.maxBytes));
     larger.set(this.buffer);
     this.buffer = larger;
   }

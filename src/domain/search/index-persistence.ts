@@ -82,14 +82,15 @@ export class IndexPersistence {
       const identity = await this.store.identify(root);
       if (identity === undefined) return 'failed';
       await idle();
+      const limit = Math.min(this.settings.maxBytes, Math.max(this.settings.minShareBound, Math.ceil(index.textBytes() * this.settings.maxTextShare)));
       // Encoded in slices that give way to calls (at once it held the server 2.6 s for 130k files); the
       // index must not change meanwhile, so its refreshes wait for `encoding`. Searches only read it.
-      const encoding = runInSlices(sealStoredIndex(identity, index), idle, this.settings.sliceMs);
+      // The encode stops at the bound: one that will not be stored is never held whole.
+      const encoding = runInSlices(sealStoredIndex(identity, index, limit), idle, this.settings.sliceMs);
       this.saving.set(root.name, encoding);
       const sealed = await encoding.finally(() => this.saving.delete(root.name));
-      const limit = Math.min(this.settings.maxBytes, Math.max(this.settings.minShareBound, Math.ceil(textBytesOf(index) * this.settings.maxTextShare)));
-      if (sealed.length > limit) {
-        this.logger.info(`search index of root "${root.name}" not stored: ${sealed.length} bytes, over its bound of ${limit}`, { root: root.name });
+      if (sealed === undefined) {
+        this.logger.info(`search index of root "${root.name}" not stored: over its bound of ${limit} bytes`, { root: root.name });
         await this.store.remove(root.name);
         return 'too-large';
       }
@@ -112,16 +113,6 @@ export class IndexPersistence {
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
   }
-}
-
-/** The text the index was built from: the bytes of its files, binary ones left out. */
-function textBytesOf(index: TrigramIndex): number {
-  let total = 0;
-  for (const path of index.paths()) {
-    const file = index.fileAt(path)!;
-    if (!file.binary) total += file.stamp.size;
-  }
-  return total;
 }
 
 /** An error's code (ENOENT, EACCES...) rather than its message, which may name a host path. */

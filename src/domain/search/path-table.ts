@@ -105,6 +105,11 @@ export class PathTable {
     }
   }
 
+  /** True for an id given and not removed. */
+  isLive(id: number): boolean {
+    return id < this.length && this.folderOf[id] !== DEAD;
+  }
+
   /** The path of a live id; undefined for a removed one. */
   pathOf(id: number): string | undefined {
     const folder = this.folderOf[id]!;

@@ -11,8 +11,8 @@ import type { TrigramIndex } from './trigram-index.js';
 const MAGIC = [0x4d, 0x46, 0x53, 0x49]; // "MFSI"
 export const STORED_INDEX_VERSION = 2;
 
-/** In steps (see steps.ts): the index must not change until it returns. */
-export function* sealStoredIndex(identity: RootIdentity, index: TrigramIndex): Steps<Uint8Array> {
+/** In steps (see steps.ts): the index must not change until it returns. Undefined when it would pass `maxBytes`. */
+export function* sealStoredIndex(identity: RootIdentity, index: TrigramIndex, maxBytes = Infinity): Steps<Uint8Array | undefined> {
   const name = new TextEncoder().encode(identity.name);
   const header = new Uint8Array(4 + 1 + 4 + name.length + 24);
   const view = new DataView(header.buffer);
@@ -24,7 +24,7 @@ export function* sealStoredIndex(identity: RootIdentity, index: TrigramIndex): S
   view.setFloat64(17 + name.length, identity.inode);
   view.setFloat64(25 + name.length, identity.born);
   // One buffer, header first: a copy of a large index would double the save's memory.
-  return yield* encodeSteps(index, header);
+  return yield* encodeSteps(index, header, maxBytes);
 }
 
 /** The index the bytes hold for this tree, or why they are refused (corrupt, another version, another tree). */

@@ -59,6 +59,13 @@ export class TrigramIndex {
     return paths;
   }
 
+  /** The text the index was built from: the bytes of its live files, binary ones left out (no path made). */
+  textBytes(): number {
+    let total = 0;
+    for (let id = 0; id < this.files.length; id += 1) if (this.table.isLive(id)) total += this.files.textBytesOf(id);
+    return total;
+  }
+
   stampOf(path: string): FileStamp | undefined {
     return this.fileAt(path)?.stamp;
   }

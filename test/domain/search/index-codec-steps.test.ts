@@ -25,7 +25,20 @@ describe('the index codec in steps (a large save or load gives way to calls)', (
     const index = large(20_000);
     const { value, yields } = counted(encodeSteps(index));
     expect(yields).toBeGreaterThan(40);
-    expect(Buffer.from(value).equals(Buffer.from(encodeIndex(large(20_000))))).toBe(true);
+    expect(Buffer.from(value!).equals(Buffer.from(encodeIndex(large(20_000))))).toBe(true);
+  });
+
+  it('stops as soon as the bytes would pass their bound, having held no more than the bound (issue 31.2: 160 MiB at 1M files)', () => {
+    const index = large(20_000);
+    const whole = encodeIndex(index);
+    // Exactly at the bound it is written whole; one byte under, it is refused before its end.
+    expect(Buffer.from(runAtOnce(encodeSteps(index, new Uint8Array(0), whole.length))!).equals(Buffer.from(whole))).toBe(true);
+    const refused = counted(encodeSteps(index, new Uint8Array(0), whole.length - 1));
+    expect(refused.value).toBeUndefined();
+    // A tenth of the bound: refused after about a tenth of the work.
+    const early = counted(encodeSteps(index, new Uint8Array(0), Math.floor(whole.length / 10)));
+    expect(early.value).toBeUndefined();
+    expect(early.yields).toBeLessThan(refused.yields / 4);
   });
 
   it('decodes in steps to the index decodeIndex reads, answering the same', () => {
