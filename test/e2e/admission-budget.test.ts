@@ -250,4 +250,20 @@ describe('stdio: a line over the admission budget (max_file_size 1 MiB, inflight
     const read = await server.call(23, 'file_read', { path: '/workspace/hello.txt' });
     expect(read.result.structuredContent.content).toBe('hello\n');
   });
+
+  it('keeps admitting a loop of large requests each cancelled at once (their bytes go back when their handlers end)', async () => {
+    const cancel = (id: number) => Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } })}\n`);
+    const fileRead = (id: number) => Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'file_read', arguments: { path: `/workspace/${'a'.repeat(3 * MB)}` } } })}\n`);
+    // 3 MB each: without the bytes given back, the second would pass the principal's ~4 MiB and be refused.
+    for (let id = 31; id <= 42; id += 1) {
+      // file_write goes through the SDK's handler, file_read through the stdio fast path; the cancel follows in the same write.
+      const request = id % 2 === 0 ? Buffer.concat([...fileWriteParts(id, '/workspace/big.txt', Buffer.alloc(3 * MB, 'a')), Buffer.from('\n')]) : fileRead(id);
+      await server.write(Buffer.concat([request, cancel(id)]));
+      await server.write(`${JSON.stringify({ jsonrpc: '2.0', id: `ping-${id}`, method: 'ping' })}\n`);
+      await server.answer(`ping-${id}`);
+    }
+    expect(server.answers.filter((answer) => typeof answer.id === 'number' && answer.id >= 31 && answer.id <= 42 && answer.error?.code === -32000)).toEqual([]);
+    await server.write(Buffer.concat([...fileWriteParts(43, '/workspace/big.txt', Buffer.alloc(3 * MB, 'a')), Buffer.from('\n')]));
+    expect((await server.answer(43)).result.content[0].text).toContain('FILE_TOO_LARGE');
+  });
 });

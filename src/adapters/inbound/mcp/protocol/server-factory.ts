@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { CLIENT_CAPABILITIES_META_KEY, Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { CallToolRequest, CallToolResult, ClientCapabilities, InputRequiredResult, ListToolsResult, ProgressNotification } from '@modelcontextprotocol/server';
 import { TOKENS } from '../../../shared/tokens.js';
 import { MCP_TOKENS } from '../mcp-tokens.js';
@@ -15,6 +15,7 @@ import { type ConfirmationRound, ConfirmationRounds } from '../tool-calls/confir
 import { AsyncLocalPrincipalContext } from './call-principal.js';
 import { withUndoNotes } from '../tool-calls/undo-notes.js';
 import { startCallWork } from './call-work.js';
+import { HandlerEndsServer } from './handler-ends.js';
 import { isModernRevision } from './protocol-era.js';
 import { CACHE_HINTS } from './cache-hints.js';
 import { ClientRoots } from './client-roots.js';
@@ -113,8 +114,8 @@ export class McpServerFactory {
    * Security: the session's principal is fixed here, when the session opens; every tool call
    * of the session runs with its grant (roots, read-only), whatever a later request carries.
    */
-  create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): Server {
-    const server = new Server(
+  create(sessionId: string, principal: Principal = UNRESTRICTED_PRINCIPAL): HandlerEndsServer {
+    const server = new HandlerEndsServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
         capabilities: {

@@ -21,6 +21,8 @@ export class StdioFastCalls {
     private readonly servers: McpServerFactory,
     private readonly sessionId: string,
     private readonly send: (message: JSONRPCMessage) => Promise<void>,
+    /** Told when a call's work has ended, answered or not (a cancelled call is not answered). */
+    private readonly ended: (id: RequestId) => void = () => undefined,
   ) {}
 
   /** The connection's 2025-era Server, once the SDK built it. */
@@ -54,7 +56,10 @@ export class StdioFastCalls {
     });
     if (!answer) return false;
     this.inFlight.set(call.id, controller);
-    void this.answer(call.id, answer, controller.signal).finally(() => this.inFlight.delete(call.id));
+    void this.answer(call.id, answer, controller.signal).finally(() => {
+      this.inFlight.delete(call.id);
+      this.ended(call.id);
+    });
     return true;
   }
 

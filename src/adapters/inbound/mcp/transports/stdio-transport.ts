@@ -21,6 +21,13 @@ import { StdioFastCalls } from './stdio-fast-call.js';
 /** JSON-RPC server error for a request refused by the admission budget (HTTP answers 503 with the same code). */
 const ADMISSION_REFUSED_RPC_CODE = -32000;
 
+/** A request's bytes, held until it is answered or, when the client cancelled it, until its handler ends. */
+interface HeldRequest {
+  readonly admission: Admission;
+  cancelled: boolean;
+  ended: boolean;
+}
+
 /**
  * Each stdio connection's own session id: the default journal is shared by every server the user
  * runs, so a fixed id would make list_changes `session: "this"` (and an undo's default session)
@@ -50,7 +57,7 @@ export class StdioLineTransport implements Transport {
   /** The admission of the line being read; a request's moves to `held` until it is answered. */
   private reading?: Admission;
   private refusedBy?: AdmissionLimitName;
-  private readonly held = new Map<RequestId, Admission>();
+  private readonly held = new Map<RequestId, HeldRequest>();
   /** Resolves when stdout drains, while a write waits for it. */
   private drained?: Promise<void>;
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
@@ -99,6 +106,17 @@ export class StdioLineTransport implements Transport {
     this.onclose?.();
   }
 
+  /**
+   * A request's handler has ended (the SDK's or the fast path's), answered or not. A cancelled request
+   * is never answered, so its bytes go back here; an answered one's go back when its answer is sent.
+   */
+  handlerEnded(id: RequestId): void {
+    const request = this.held.get(id);
+    if (!request) return;
+    request.ended = true;
+    if (request.cancelled) this.releaseHeld(id);
+  }
+
   /** Stdio has one principal; its lines draw on the same budget as HTTP bodies, without waiting (the line is refused). */
   private admit(lineBytes: number): boolean {
     this.reading ??= this.budget.open(UNRESTRICTED_PRINCIPAL.name);
@@ -110,8 +128,22 @@ export class StdioLineTransport implements Transport {
   }
 
   private releaseHeld(id: RequestId): void {
-    this.held.get(id)?.release();
+    this.held.get(id)?.admission.release();
     this.held.delete(id);
+  }
+
+  /**
+   * Security: a cancelled request keeps its bytes until its handler ends, not just until the cancel
+   * arrives: the handler may still hold the request's memory, and a request-and-cancel loop would
+   * otherwise pass the budget's bound.
+   */
+  private cancelHeld(message: JSONRPCMessage): void {
+    if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message) return;
+    const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    const request = id === undefined ? undefined : this.held.get(id);
+    if (!request || id === undefined) return;
+    request.cancelled = true;
+    if (request.ended) this.releaseHeld(id);
   }
 
   private line(line: string): void {
@@ -139,12 +171,13 @@ export class StdioLineTransport implements Transport {
       return false;
     }
     const message = parsed.data;
+    this.cancelHeld(message);
     // A listen stays open for as long as the client listens: its few bytes are not held till then.
     if (this.intercept?.(message)) return false;
     const isRequest = admission !== undefined && 'id' in message && 'method' in message;
     if (isRequest) {
       this.releaseHeld(message.id);
-      this.held.set(message.id, admission);
+      this.held.set(message.id, { admission, cancelled: false, ended: false });
     }
     if (!this.direct?.(message)) this.onmessage?.(message);
     return isRequest;
@@ -197,13 +230,15 @@ export class StdioServer {
     const listens = stdioListens(this.listen, UNRESTRICTED_PRINCIPAL, (message) => void transport.send(message as unknown as JSONRPCMessage).catch(() => undefined));
     this.listens = listens;
     transport.intercept = (message) => listens.take(message);
-    const fast = new StdioFastCalls(this.servers, sessionId, (message) => transport.send(message));
+    const fast = new StdioFastCalls(this.servers, sessionId, (message) => transport.send(message), (id) => transport.handlerEnded(id));
     this.fast = fast;
     transport.direct = (message) => fast.take(message);
     this.connection = serveStdio(
       (context) => {
         // Called once for the era the client opened with (twice when a discover probe falls back to initialize).
         const server = this.servers.create(sessionId);
+        // A cancelled request is never answered: its bytes go back when its handler ends.
+        server.onHandlerEnd = (id) => transport.handlerEnded(id);
         if (context.era === 'legacy' && !this.config.clientRoots) {
           // The operator's choice of folders stands; the client's are never asked for.
           server.oninitialized = () => {

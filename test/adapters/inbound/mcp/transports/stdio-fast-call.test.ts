@@ -42,7 +42,8 @@ async function session() {
   const factory = new McpServerFactory([readTool, writeTool], new RecordingLogger(), new AsyncLocalPrincipalContext());
   const server = factory.create('stdio-test');
   const sent: JSONRPCMessage[] = [];
-  const fast = new StdioFastCalls(factory, 'stdio-test', async (message) => void sent.push(message));
+  const ended: Array<string | number> = [];
+  const fast = new StdioFastCalls(factory, 'stdio-test', async (message) => void sent.push(message), (id) => void ended.push(id));
   fast.serveFor(server);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   // Before initialize the SDK answers everything.
@@ -54,7 +55,7 @@ async function session() {
     for (let i = 0; i < 100 && !sent.some((m) => 'id' in m && m.id === id); i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
     return sent.find((m) => 'id' in m && m.id === id) as { result?: unknown; error?: unknown } | undefined;
   };
-  return { factory, fast, client, sent, answered };
+  return { factory, fast, client, sent, answered, ended };
 }
 
 describe('StdioFastCalls (issue 29 §4: read-only calls over 2025-era stdio without the SDK protocol layer)', () => {
@@ -91,14 +92,18 @@ describe('StdioFastCalls (issue 29 §4: read-only calls over 2025-era stdio with
     expect(log).toBeLessThan(sent.findIndex((m) => 'id' in m && m.id === 10));
   });
 
-  it('cancels a call on notifications/cancelled and sends no answer for it', async () => {
-    const { fast, sent } = await session();
+  it('cancels a call on notifications/cancelled, sends no answer for it, and says when its work has ended', async () => {
+    const { fast, sent, ended } = await session();
     expect(fast.take(request(9, { name: 'read_file', arguments: { path: 'slow' } }))).toBe(true);
     for (let i = 0; i < 100 && release === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(fast.take({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } } as JSONRPCMessage)).toBe(true);
     expect(seenSignal?.aborted).toBe(true);
+    // Still running: the transport keeps the request's bytes.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ended).not.toContain(9);
     release?.();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(sent.some((m) => 'id' in m && m.id === 9)).toBe(false);
+    expect(ended).toContain(9);
   });
 });
