@@ -7,10 +7,9 @@ import type {
   FileVersion,
   FileSystemPort,
   ReadableFile,
-  TreeScanBatch,
-  TreeScanOptions,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
+import type { TreeScanBatch, TreeScanOptions } from '../../domain/ports/tree-scan-types.js';
 import { baseName, displayPath, parentPath, type RootPath } from '../../domain/roots.js';
 import { isOwnWorkFile } from '../../domain/work-files.js';
 import { type ArchiveBytes, openArchiveBytes } from './archive/archive-bytes.js';

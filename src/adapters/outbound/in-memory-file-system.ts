@@ -9,11 +9,10 @@ import type {
   FileSystemPort,
   FileVersion,
   ReadableFile,
-  TreeScanBatch,
-  TreeScanOptions,
   WriteOptions,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
+import type { TreeScanBatch, TreeScanOptions } from '../../domain/ports/tree-scan-types.js';
 import { baseName, displayPath, parentPath, type RootPath } from '../../domain/roots.js';
 import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
 import { InMemorySeeding } from './in-memory/seeding.js';

@@ -10,12 +10,11 @@ import type {
   FileSystemPort,
   LinkInfo,
   ReadableFile,
-  TreeScanBatch,
-  TreeScanOptions,
   WriteOptions,
   FileVersion,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
+import type { TreeScanBatch, TreeScanOptions } from '../../domain/ports/tree-scan-types.js';
 import { baseName, displayPath, type RootPath } from '../../domain/roots.js';
 import type { WorkContext } from '../../domain/work-context.js';
 import { describeLink, kindOf, mapLimit, toEntryStat } from './node-fs/entry-stat.js';

@@ -7,11 +7,10 @@ import type {
   FileVersion,
   FileSystemPort,
   ReadableFile,
-  TreeScanBatch,
-  TreeScanOptions,
   WriteOptions,
   WriteResult,
 } from '../../domain/ports/file-system.port.js';
+import type { TreeScanBatch, TreeScanOptions } from '../../domain/ports/tree-scan-types.js';
 import { displayPath, type RootPath } from '../../domain/roots.js';
 import type { WorkContext } from '../../domain/work-context.js';
 

@@ -3,7 +3,8 @@ import { compareCodePoints } from '../code-point-order.js';
 import { patternVerdict } from './ignore-verdict.js';
 import { errors } from '../errors.js';
 import { type IgnoreRuleCache, MAX_IGNORE_FILE_BYTES, type RuleFileText } from './ignore-rule-cache.js';
-import type { DirectoryFile, DirectoryFiles, EntryKind, FileSystemPort } from '../ports/file-system.port.js';
+import type { EntryKind, FileSystemPort } from '../ports/file-system.port.js';
+import type { DirectoryFile, DirectoryFiles } from '../ports/tree-scan-types.js';
 import { displayPath, type RootPath } from '../roots.js';
 
 export const IGNORE_MODES = ['gitignore', 'none'] as const;

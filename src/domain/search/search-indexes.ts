@@ -1,4 +1,5 @@
-import type { EntryStat, FileSystemPort, ScannedEntry } from '../ports/file-system.port.js';
+import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
+import type { ScannedEntry } from '../ports/tree-scan-types.js';
 import type { Root, RootPath } from '../roots.js';
 import { looksBinary, readRange } from '../tools/file-text.js';
 import { stampOf } from './index-freshness.js';

@@ -1,5 +1,5 @@
 import { compareCodePoints } from '../code-point-order.js';
-import type { DirectoryFile } from '../ports/file-system.port.js';
+import type { DirectoryFile } from '../ports/tree-scan-types.js';
 
 /**
  * One directory of a walk snapshot: its entries in code point order (as a walk lists them; the

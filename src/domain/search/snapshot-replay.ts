@@ -1,4 +1,5 @@
-import type { EntryStat, FileSystemPort, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../ports/file-system.port.js';
+import type { EntryStat, FileSystemPort } from '../ports/file-system.port.js';
+import type { ScannedEntry, TreeScanBatch, TreeScanOptions } from '../ports/tree-scan-types.js';
 import type { RootPath } from '../roots.js';
 import type { IndexedLookup, IndexVerdict } from './index-freshness.js';
 import type { SnapshotDirectory } from './snapshot-directory.js';

@@ -1,5 +1,6 @@
 import type { ChangeFeed } from '../ports/change-feed.port.js';
-import type { FileSystemPort, TreeScanOptions } from '../ports/file-system.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { TreeScanOptions } from '../ports/tree-scan-types.js';
 import type { FileWatcher, TreeChangeListener, Watch } from '../ports/file-watcher.port.js';
 import type { Root, RootPath } from '../roots.js';
 import type { IgnoreRuleCache } from './ignore-rule-cache.js';

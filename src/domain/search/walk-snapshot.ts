@@ -1,4 +1,5 @@
-import type { FileSystemPort, TreeScanOptions } from '../ports/file-system.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { TreeScanOptions } from '../ports/tree-scan-types.js';
 import type { RootPath } from '../roots.js';
 import { SnapshotDirectory } from './snapshot-directory.js';
 import { IGNORE_KEPT, IGNORE_PRUNED, SnapshotRows } from './snapshot-rows.js';

@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.port.js';
-import type { FileSystemPort, TreeScanOptions } from '../ports/file-system.port.js';
+import type { FileSystemPort } from '../ports/file-system.port.js';
+import type { TreeScanOptions } from '../ports/tree-scan-types.js';
 import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { IgnoreRuleCache } from '../search/ignore-rule-cache.js';
 import type { SearchIndexes } from '../search/search-indexes.js';

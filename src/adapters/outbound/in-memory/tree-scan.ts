@@ -1,5 +1,6 @@
 import { compareCodePoints } from '../../../domain/code-point-order.js';
-import type { DirectoryFile, FileVersion, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
+import type { FileVersion } from '../../../domain/ports/file-system.port.js';
+import type { DirectoryFile, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/tree-scan-types.js';
 import { childPath, type RootPath } from '../../../domain/roots.js';
 import { isOwnWorkFile } from '../../../domain/work-files.js';
 import { type DirectoryNode, type FileNode, fileSize, type Tree } from './tree.js';

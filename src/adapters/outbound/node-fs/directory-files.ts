@@ -1,5 +1,5 @@
 import { closeSync } from 'node:fs';
-import type { DirectoryFile, DirectoryFiles } from '../../../domain/ports/file-system.port.js';
+import type { DirectoryFile, DirectoryFiles } from '../../../domain/ports/tree-scan-types.js';
 import { openSmallRegularFile, readWhole } from './small-files.js';
 import { versionOf } from './writes.js';
 

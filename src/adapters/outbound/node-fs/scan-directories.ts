@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync } from 'node:fs';
 import { compareCodePoints } from '../../../domain/code-point-order.js';
-import type { TreeScanOptions } from '../../../domain/ports/file-system.port.js';
+import type { TreeScanOptions } from '../../../domain/ports/tree-scan-types.js';
 import { hostPathInside } from '../../../domain/path-policy.js';
 import type { RootPath } from '../../../domain/roots.js';
 import { isOwnWorkFile } from '../../../domain/work-files.js';

@@ -1,5 +1,6 @@
 import type { Dirent } from 'node:fs';
-import type { EntryKind, ScannedEntry } from '../../../domain/ports/file-system.port.js';
+import type { EntryKind } from '../../../domain/ports/file-system.port.js';
+import type { ScannedEntry } from '../../../domain/ports/tree-scan-types.js';
 import type { ListedEntry } from './listing-prefetch.js';
 import type { PoolRead } from './cold-reads.js';
 import type { Dir } from './walker.js';

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { EntryKind, ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/file-system.port.js';
+import type { EntryKind } from '../../../domain/ports/file-system.port.js';
+import type { ScannedEntry, TreeScanBatch, TreeScanOptions } from '../../../domain/ports/tree-scan-types.js';
 import type { RootPath } from '../../../domain/roots.js';
 import { COLD_READ_MS, ColdReads, type PoolRead } from './cold-reads.js';
 import { kindOf, toEntryStat } from './entry-stat.js';

@@ -1,4 +1,5 @@
-import type { EntryKind, ScannedEntry, TreeScanOptions } from '../../../../src/domain/ports/file-system.port.js';
+import type { EntryKind } from '../../../../src/domain/ports/file-system.port.js';
+import type { ScannedEntry, TreeScanOptions } from '../../../../src/domain/ports/tree-scan-types.js';
 import type { ContractContext } from '../file-system.contract.js';
 import { DIRECTORY_ESCAPES, FILE_ESCAPES, REAL, SECRET, seedEscapes } from './escapes.js';
 
