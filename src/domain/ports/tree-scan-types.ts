@@ -15,6 +15,12 @@ export interface TreeScanOptions {
    */
   readonly select: (relativePath: string, kind: EntryKind) => boolean;
   /**
+   * A hint: `select` holds only for entries whose name ends with this (a string without '/'). A scan
+   * may leave an entry that is not a directory and whose name does not end so unasked, as if `select`
+   * had refused it (a directory is still entered, and `prune` still judges whatever it would).
+   */
+  readonly selectNameEnding?: string;
+  /**
    * Also read each selected regular file of at most `maxBytes` whole, as the scan reports it (so a
    * search need not open every file again). An adapter may leave `contents` out of any entry (the
    * caller then opens the file itself); it bounds what one batch holds.

@@ -2,7 +2,11 @@ import type { RegexEngine } from '../ports/regex-engine.port.js';
 import { globEnding, globToRegex } from './glob-to-regex.js';
 import { assertPatternLength } from './pattern-length.js';
 
-export type PathPredicate = (relativePath: string) => boolean;
+export interface PathPredicate {
+  (relativePath: string): boolean;
+  /** When set: every path the predicate accepts has a last segment ending with this (it holds no '/'). */
+  readonly nameEnding?: string;
+}
 
 /**
  * A glob (see globToRegex for the syntax) matched against a whole '/'-separated relative path
@@ -17,12 +21,16 @@ export function compileGlob(glob: string, engine: RegexEngine): PathPredicate {
   if (ending === null) return (relativePath) => matcher.test(relativePath);
   const { suffix } = ending;
   // Fast path: most paths of a tree fail the literal ending; those never reach the regex.
-  switch (ending.decides) {
-    case 'any-depth':
-      return (relativePath) => relativePath.endsWith(suffix);
-    case 'top-level':
-      return (relativePath) => relativePath.endsWith(suffix) && !relativePath.includes('/');
-    default:
-      return (relativePath) => relativePath.endsWith(suffix) && matcher.test(relativePath);
-  }
+  const predicate = ((): PathPredicate => {
+    switch (ending.decides) {
+      case 'any-depth':
+        return (relativePath) => relativePath.endsWith(suffix);
+      case 'top-level':
+        return (relativePath) => relativePath.endsWith(suffix) && !relativePath.includes('/');
+      default:
+        return (relativePath) => relativePath.endsWith(suffix) && matcher.test(relativePath);
+    }
+  })();
+  // An ending with no '/' is all in the last segment: a scan can refuse a name without making its path.
+  return suffix.includes('/') ? predicate : Object.assign(predicate, { nameEnding: suffix });
 }

@@ -30,6 +30,12 @@ export class SnapshotDirectory {
     return this.names.slice(this.starts[index]!, end - 1);
   }
 
+  /** Whether entry `index`'s name ends with `suffix`, with no string made (a replay asks it of every entry). */
+  nameEndsWith(index: number, suffix: string): boolean {
+    const end = (index + 1 < this.starts.length ? this.starts[index + 1]! : this.names.length) - 1;
+    return end - this.starts[index]! >= suffix.length && this.names.endsWith(suffix, end);
+  }
+
   /** While building: an entry, in any order (a sealed directory takes it too, until sealed again). */
   add(name: string, row: number): void {
     this.pending ??= { names: this.allNames(), rows: [...this.rows] };

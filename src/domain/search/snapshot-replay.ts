@@ -59,6 +59,7 @@ export async function* replayScan(
   const rows = snapshot.rows;
   const stack: Frame[] = [enter(start, '', 0, directory, options)];
   const { index, everyFile = false } = judges;
+  const nameEnding = options.selectNameEnding;
   const ignore = judges.ignore && rows.ignoreVerdicts(judges.ignore.key);
   // Without rules to keep verdicts of, an entry is kept when there is no prune to ask.
   const unjudged = options.prune === undefined ? IGNORE_KEPT : IGNORE_UNKNOWN;
@@ -103,6 +104,8 @@ export async function* replayScan(
           nothing!.push(0);
         }
       }
+    } else if (verdict === IGNORE_KEPT && nameEnding !== undefined && !rows.isDirectory(row) && !frame.directory.nameEndsWith(at, nameEnding)) {
+      // `select` would refuse it (options.selectNameEnding) and nothing else asks about it: no path is made.
     } else {
       const name = frame.directory.name(at);
       const kind = rows.kind(row);

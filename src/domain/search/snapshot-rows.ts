@@ -1,6 +1,7 @@
 import type { EntryKind, EntryStat } from '../ports/file-system.port.js';
 
 const KINDS: readonly EntryKind[] = ['file', 'directory', 'symlink', 'other'];
+const DIRECTORY = KINDS.indexOf('directory');
 /** Set in a row's kind byte when the row holds the scan's stat (an entry the build's rules passed over holds none). */
 const STATED = 0x10;
 /** Owners (permissions, uid, gid) one snapshot may tell apart: a row keeps a 16-bit index into them. */
@@ -107,6 +108,10 @@ export class SnapshotRows {
 
   isFile(row: number): boolean {
     return this.blocks[row >> BLOCK_BITS]!.kinds[row & IN_BLOCK] === STATED;
+  }
+
+  isDirectory(row: number): boolean {
+    return (this.blocks[row >> BLOCK_BITS]!.kinds[row & IN_BLOCK]! & 0x0f) === DIRECTORY;
   }
 
   hasStat(row: number): boolean {

@@ -80,8 +80,11 @@ export class Glob extends TreeSearch {
     throwIfCancelled(work);
     // From a snapshot, the ignore rules' verdicts it kept for these rules stand: a repeated glob judges no entry again.
     const judges = rules && { ignore: { key: rules.key, passOver: rules.passOver } };
-    scan: for await (const batch of await this.walk(start, { maxDepth: limits.maxDepth, select, ...rules?.scanOptions() }, ignore, true, judges)) {
+    const options = { maxDepth: limits.maxDepth, select, selectNameEnding: matches.nameEnding, ...rules?.scanOptions() };
+    scan: for await (const batch of await this.walk(start, options, ignore, true, judges)) {
       throwIfCancelled(work);
+      // A scan may leave names that cannot match unasked (selectNameEnding), so `select` alone may not see the deadline.
+      if (!timedOut && limits.expired()) timedOut = true;
       scanned += batch.scanned;
       if (batch.scanned > 0) work?.progress?.(scanned, undefined, 'entries scanned');
       for (const entry of batch.selected) {

@@ -224,6 +224,24 @@ describe('globEnding (the literal-ending fast path of compileGlob)', () => {
     expect(globEnding(glob)).toEqual(expected);
   });
 
+  it.each([
+    ['**/*.ts', '.ts'],
+    ['src/**/*_test.go', '_test.go'],
+    ['*.ts', '.ts'],
+    ['*\\/x', undefined],
+    ['**/*', undefined],
+    ['**/a*.{yml,yaml}', undefined],
+  ])('compileGlob(%s).nameEnding is %s: the part of the ending a name alone decides', (glob, expected) => {
+    expect(compileGlob(glob, engine).nameEnding).toBe(expected);
+  });
+
+  it('a path the predicate accepts always has a last segment ending with its nameEnding', () => {
+    for (const [glob, path] of TABLE) {
+      const predicate = compileGlob(glob, engine);
+      if (predicate.nameEnding !== undefined && predicate(path)) expect([glob, path, path.split('/').pop()!.endsWith(predicate.nameEnding)]).toEqual([glob, path, true]);
+    }
+  });
+
   it('never changes an answer: every table row agrees with the regex alone', () => {
     for (const [glob, path] of TABLE) {
       const regex = engine.compile(globToRegex(glob), { caseInsensitive: false });

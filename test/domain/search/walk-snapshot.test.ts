@@ -76,6 +76,25 @@ describe('WalkSnapshot', () => {
     await expectReplayEqualsScan(snapshot, at(), 2);
   });
 
+  it('with selectNameEnding, asks select only about directories and names ending so, and reports the same', async () => {
+    const snapshot = await snapshotOf();
+    const replay = async (selectNameEnding?: string) => {
+      const asked: string[] = [];
+      const options: TreeScanOptions = { select: (path, kind) => (asked.push(path), kind === 'file' && path.endsWith('.ts')), selectNameEnding };
+      const reported: string[] = [];
+      for await (const batch of replayScan(fs, at(), snapshot, snapshot.directoryAt([])!, options)) reported.push(...batch.selected.map((entry) => entry.relativePath));
+      return { asked, reported };
+    };
+    const hinted = await replay('.ts');
+    const plain = await replay();
+    expect(hinted.reported).toEqual(['src/c.ts', 'src/deep/d.ts']);
+    expect(hinted.reported).toEqual(plain.reported);
+    // Without the hint every entry is asked about (the link, a.txt...); with it only the folders and the .ts files
+    // (build/, which the snapshot's rules passed over, is scanned live, and a live scan may ask about any name).
+    expect(plain.asked).toEqual(expect.arrayContaining(['a.txt', 'b.log', 'link', 'docs/f.md']));
+    expect(hinted.asked.sort()).toEqual(['build', 'build/out.js', 'docs', 'src', 'src/c.ts', 'src/deep', 'src/deep/d.ts']);
+  });
+
   it('brought up to date with the paths changed, it replays the tree as it is now', async () => {
     const snapshot = await snapshotOf();
     fs.seedFile('/ws/src/new.ts', 'fresh needle');
@@ -164,6 +183,23 @@ describe('TreeSnapshots', () => {
     } finally {
       judge.mockRestore();
     }
+  });
+
+  it('a glob from the snapshot that no name can match still stops at its deadline (names it never asks about)', async () => {
+    for (let i = 0; i < 3000; i += 1) fs.seedFile(`/ws/flat/f${i}.txt`, '');
+    const { snapshots } = tools();
+    await snapshots.settled(root);
+    // Once `late`, the clock passes the deadline as soon as the call has begun: the first read sets it, every later one is an hour on.
+    let late = false;
+    let reads = 0;
+    const clock = { now: () => new Date(late && reads++ > 0 ? 3_600_000 : 0) };
+    const glob = new Glob(fs, clock, new Re2RegexEngine(), TEST_SETTINGS, rootAccess(root), cache, undefined, snapshots);
+    const input = { root: 'workspace', path: 'flat', pattern: '**/*.nomatch' };
+    // The first call judges every name against the ignore rules (and asks select); the repeated one takes the kept verdicts.
+    expect(await glob.execute(input)).toMatchObject({ matches: [], timed_out: false });
+    late = true;
+    expect(await glob.execute(input)).toMatchObject({ matches: [], timed_out: true });
+    expect(snapshots.answered.fromSnapshot).toBe(2);
   });
 
   it('a root past the watch budget, or a call with other ignore rules, walks', async () => {
