@@ -1,4 +1,4 @@
-import { compareCodePoints } from './code-point-order.js';
+import { compareCodePoints, sortByCodePoints } from './code-point-order.js';
 import type { EntryStat, FileSystemPort } from './ports/file-system.port.js';
 import { childPath, type RootPath } from './roots.js';
 import { throwIfCancelled, type WorkContext } from './work-context.js';
@@ -69,7 +69,7 @@ async function listDirectory(fs: FileSystemPort, directory: RootPath): Promise<E
   try {
     // Links are never followed here, so describing where each one leads would be wasted walks.
     const entries = await fs.readDirectory(directory, { describeLinks: false });
-    return entries.sort((a, b) => compareCodePoints(a.name, b.name));
+    return sortByCodePoints(entries, (entry) => entry.name);
   } catch (error) {
     if (isVanished(error)) return null;
     throw error;

@@ -1,4 +1,4 @@
-import { compareCodePoints } from '../code-point-order.js';
+import { compareCodePoints, sortByCodePoints } from '../code-point-order.js';
 import { errors } from '../errors.js';
 import { isoTimeFormatter } from '../iso-time.js';
 import type { EntryKind } from '../ports/file-system.port.js';
@@ -105,7 +105,7 @@ export class Glob extends TreeSearch {
       }
       if (timedOut) break;
     }
-    found.sort((a, b) => compareCodePoints(a.path, b.path));
+    sortByCodePoints(found, (match) => match.path);
     const result = { matches: found, total_matches: found.length, truncated, timed_out: timedOut };
     return rules === undefined ? result : { ...result, ignored: stop === undefined ? rules.ignored : rules.ignoredBefore(stop) };
   }

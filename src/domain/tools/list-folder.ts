@@ -1,4 +1,4 @@
-import { compareCodePoints } from '../code-point-order.js';
+import { compareCodePoints, sortByCodePoints } from '../code-point-order.js';
 import { errors } from '../errors.js';
 import { isoTimeFormatter } from '../iso-time.js';
 import type { EntryStat, FileSystemPort, LinkInfo } from '../ports/file-system.port.js';
@@ -68,7 +68,7 @@ export class ListFolder {
     if (limits.depth > 1) return this.subtree(target, shown, limits, await ignoreRulesFor(this.fs, target, ignore, this.ignoreCache), work);
     const isoTime = isoTimeFormatter();
     const entries = (await this.fs.readDirectory(target)).map((stat) => toEntry(stat, isoTime));
-    entries.sort((a, b) => compareCodePoints(a.name, b.name));
+    sortByCodePoints(entries, (entry) => entry.name);
     // Depth 1 answers as it always did; max_entries cuts it only when the caller gave one.
     if (input.max_entries === undefined || entries.length <= limits.maxEntries) return { path: shown, entries, count: entries.length };
     const kept = entries.slice(0, limits.maxEntries);

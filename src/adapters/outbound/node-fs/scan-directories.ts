@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readdirSync } from 'node:fs';
-import { compareCodePoints } from '../../../domain/code-point-order.js';
+import { compareCodePoints, sortByCodePoints } from '../../../domain/code-point-order.js';
 import type { TreeScanOptions } from '../../../domain/ports/tree-scan-types.js';
 import { hostPathInside } from '../../../domain/path-policy.js';
 import type { RootPath } from '../../../domain/roots.js';
@@ -231,7 +231,7 @@ export class ScanDirectories {
     }
     // A temp file of a write in progress (or a lock) is an implementation detail, not an entry (unless asked for).
     const shown = this.options.includeWorkNames ? entries : entries.filter((entry) => !isOwnWorkFile(entry.name));
-    return shown.sort((a, b) => compareCodePoints(a.name, b.name));
+    return sortByCodePoints(shown, (entry) => entry.name);
   }
 
   /** A child directory opened ahead and never entered: its listing, if asked for, is no longer wanted. */
