@@ -38,6 +38,8 @@ interface Frame {
   readonly depth: number;
   readonly directory: SnapshotDirectory;
   next: number;
+  /** Whether `options.directoryFiles.found` has been told of this directory's rule files. */
+  entered: boolean;
 }
 
 /**
@@ -47,6 +49,9 @@ interface Frame {
  * directory it did not enter is scanned live through the port: a replay only saves work, it never
  * guesses. No contents are read ahead (a caller opens each file it searches). With `judges`, verdicts
  * kept per entry stand for the call's own (see ReplayJudges): each is dropped when its entry is restamped.
+ * With kept ignore verdicts, a directory's rule files go to `directoryFiles.found` only once something in
+ * it is to be judged (an entry with no verdict kept, a live scan below it), its parents' first: a repeated
+ * search judges nothing, so it hands over none.
  */
 export async function* replayScan(
   fs: FileSystemPort,
@@ -57,10 +62,12 @@ export async function* replayScan(
   judges: ReplayJudges = {},
 ): AsyncGenerator<ReplayBatch> {
   const rows = snapshot.rows;
-  const stack: Frame[] = [enter(start, '', 0, directory, options)];
   const { index, everyFile = false } = judges;
   const nameEnding = options.selectNameEnding;
   const ignore = judges.ignore && rows.ignoreVerdicts(judges.ignore.key);
+  // Without kept verdicts every entry may be judged: each directory's rule files are handed over as it is entered.
+  const eager = ignore === undefined;
+  const stack: Frame[] = [enter(start, '', 0, directory, options, eager)];
   // Without rules to keep verdicts of, an entry is kept when there is no prune to ask.
   const unjudged = options.prune === undefined ? IGNORE_KEPT : IGNORE_UNKNOWN;
   let selected: ReplayedEntry[] = [];
@@ -115,6 +122,7 @@ export async function* replayScan(
         continue;
       }
       if (verdict === IGNORE_UNKNOWN) {
+        enterAll(stack, options);
         const pruned = options.prune?.(relativePath, kind) ?? false;
         if (ignore !== undefined) ignore[row] = pruned ? IGNORE_PRUNED : IGNORE_KEPT;
         if (pruned) continue;
@@ -137,10 +145,11 @@ export async function* replayScan(
       }
       if (kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
         const entered = snapshot.directoryOf(row);
-        if (entered !== undefined) stack.push(enter(childOf(frame, name), relativePath, frame.depth + 1, entered, options));
+        if (entered !== undefined) stack.push(enter(childOf(frame, name), relativePath, frame.depth + 1, entered, options, eager));
         else {
           // Not in the snapshot: what a walk would find there is found by one.
           if (selected.length > 0 || scanned > 0) yield flush();
+          enterAll(stack, options);
           yield* liveScan(fs, childOf(frame, name), relativePath, frame.depth + 1, options);
           if (index !== undefined) indexSlots = rows.indexVerdicts(...index.epoch());
         }
@@ -159,9 +168,19 @@ function childOf(frame: Frame, name: string): RootPath {
   return { root: frame.path.root, segments: [...frame.path.segments, name] };
 }
 
-function enter(path: RootPath, relativePath: string, depth: number, directory: SnapshotDirectory, options: TreeScanOptions): Frame {
-  options.directoryFiles?.found(relativePath, directory.files);
-  return { path, prefix: path.segments.length === 0 ? '' : `${path.segments.join('/')}/`, relativePath, depth, directory, next: 0 };
+function enter(path: RootPath, relativePath: string, depth: number, directory: SnapshotDirectory, options: TreeScanOptions, eager: boolean): Frame {
+  const frame = { path, prefix: path.segments.length === 0 ? '' : `${path.segments.join('/')}/`, relativePath, depth, directory, next: 0, entered: false };
+  if (eager) enterAll([frame], options);
+  return frame;
+}
+
+/** Hands over the rule files of every directory on the stack not told of yet, outermost first. */
+function enterAll(stack: readonly Frame[], options: TreeScanOptions): void {
+  for (const frame of stack) {
+    if (frame.entered) continue;
+    frame.entered = true;
+    options.directoryFiles?.found(frame.relativePath, frame.directory.files);
+  }
 }
 
 /** A scan of the directory at `path` as part of a scan whose paths are relative to `prefix`'s start. */

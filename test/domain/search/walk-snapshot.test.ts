@@ -185,6 +185,34 @@ describe('TreeSnapshots', () => {
     }
   });
 
+  it('a repeated glob hands over no rule files; an entry new since is judged under every rule file above it', async () => {
+    const { watcher, snapshots, walkless, walking } = tools();
+    const enter = jest.spyOn(IgnoreRules.prototype, 'enter');
+    try {
+      const input = { root: 'workspace', pattern: '**/*' };
+      await snapshots.settled(root);
+      await walkless.execute(input);
+      enter.mockClear();
+      expect(await walkless.execute(input)).toEqual(await walking.execute(input));
+      // The walk above told its own rules of every directory: only the repeated glob's calls are counted.
+      enter.mockClear();
+      await walkless.execute(input);
+      expect(enter).not.toHaveBeenCalled();
+      // src/.gitignore says deep/e.*: the new e.md is ignored only if src's rules are handed over before it is judged.
+      fs.seedFile('/ws/src/deep/e.md', 'x');
+      fs.seedFile('/ws/src/deep/g.ts', 'x');
+      watcher.changed(at('src', 'deep', 'e.md'));
+      watcher.changed(at('src', 'deep', 'g.ts'));
+      const fresh = await walkless.execute(input);
+      expect(enter.mock.calls.map(([directory]) => directory)).toEqual(['', 'src', 'src/deep']);
+      expect(fresh.matches.map((match) => match.path)).toContain('src/deep/g.ts');
+      expect(fresh.matches.map((match) => match.path)).not.toContain('src/deep/e.md');
+      expect(fresh).toEqual(await walking.execute(input));
+    } finally {
+      enter.mockRestore();
+    }
+  });
+
   it('a glob from the snapshot that no name can match still stops at its deadline (names it never asks about)', async () => {
     for (let i = 0; i < 3000; i += 1) fs.seedFile(`/ws/flat/f${i}.txt`, '');
     const { snapshots } = tools();
