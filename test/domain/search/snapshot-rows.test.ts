@@ -31,6 +31,25 @@ describe('SnapshotRows', () => {
     }
   });
 
+  it('gives the right times whatever order the instants come in (stats made together may share their Dates)', () => {
+    const rows = new SnapshotRows();
+    const instants = [5, 5, 6, 5, 7, 8, 9, 10, 5, 11, 6, 6];
+    const stats = instants.map((instant, row): EntryStat => {
+      const { name, kind, size, permissions, uid, gid, inode } = statOf(row);
+      const created = row % 2 === 0 ? { createdAt: new Date(instants[instants.length - 1 - row]!) } : {};
+      return { name, kind, size, modifiedAt: new Date(instant), permissions, uid, gid, inode, ...created };
+    });
+    stats.forEach((stat) => rows.add(stat.kind, stat));
+    for (const order of [stats.keys(), [...stats.keys()].reverse()]) {
+      for (const row of order) {
+        const stat = rows.stat(row, `f${row}`);
+        expect(stat).toEqual(stats[row]);
+        expect('createdAt' in stat).toBe(row % 2 === 0);
+        expect(rows.isDirectory(row)).toBe(stats[row]!.kind === 'directory');
+      }
+    }
+  });
+
   it('a restamped row loses its verdicts; verdicts kept under another index or other rules are dropped whole', () => {
     const rows = new SnapshotRows();
     for (let row = 0; row < 3; row += 1) rows.add('file', statOf(row));
