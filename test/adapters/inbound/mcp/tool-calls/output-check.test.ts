@@ -54,6 +54,11 @@ function* variantsOf(value: unknown): Generator<unknown> {
     }
     yield { ...record, unexpected: 1 };
     yield { ...record, unexpected: undefined };
+    // A key more before the declared ones, between them, and the declared ones in another order.
+    yield { unexpected: 1, ...record };
+    const entries = Object.entries(record);
+    yield Object.fromEntries([...entries.slice(0, 1), ['unexpected', 1], ...entries.slice(1)]);
+    yield Object.fromEntries([...entries].reverse());
     yield Object.assign(Object.create({ inherited: 1 }) as object, record);
   }
 }
