@@ -31,8 +31,8 @@ export interface ReplayBatch extends TreeScanBatch {
 }
 
 interface Frame {
-  readonly path: RootPath;
-  /** `path` joined, with a trailing '/' ('' for the root). */
+  readonly root: RootPath['root'];
+  /** The directory's path in its root, with a trailing '/' ('' for the root itself); see pathOf. */
   readonly prefix: string;
   readonly relativePath: string;
   readonly depth: number;
@@ -67,7 +67,8 @@ export async function* replayScan(
   const ignore = judges.ignore && rows.ignoreVerdicts(judges.ignore.key);
   // Without kept verdicts every entry may be judged: each directory's rule files are handed over as it is entered.
   const eager = ignore === undefined;
-  const stack: Frame[] = [enter(start, '', 0, directory, options, eager)];
+  const startPrefix = start.segments.length === 0 ? '' : `${start.segments.join('/')}/`;
+  const stack: Frame[] = [enter(start.root, startPrefix, '', 0, directory, options, eager)];
   // Without rules to keep verdicts of, an entry is kept when there is no prune to ask.
   const unjudged = options.prune === undefined ? IGNORE_KEPT : IGNORE_UNKNOWN;
   let selected: ReplayedEntry[] = [];
@@ -145,7 +146,7 @@ export async function* replayScan(
       }
       if (kind === 'directory' && (options.maxDepth === undefined || frame.depth + 1 < options.maxDepth)) {
         const entered = snapshot.directoryOf(row);
-        if (entered !== undefined) stack.push(enter(childOf(frame, name), relativePath, frame.depth + 1, entered, options, eager));
+        if (entered !== undefined) stack.push(enter(frame.root, `${frame.prefix}${name}/`, relativePath, frame.depth + 1, entered, options, eager));
         else {
           // Not in the snapshot: what a walk would find there is found by one.
           if (selected.length > 0 || scanned > 0) yield flush();
@@ -163,13 +164,16 @@ export async function* replayScan(
   if (scanned > 0 || selected.length > 0) yield flush();
 }
 
-/** The path of the entry `name` of the frame's directory (made only when needed: not per entry). */
+/**
+ * The path of the entry `name` of the frame's directory, made only when a lookup needs it (a directory
+ * entered keeps only its prefix string: 5,000 segment arrays a replay of 100k entries made for nothing).
+ */
 function childOf(frame: Frame, name: string): RootPath {
-  return { root: frame.path.root, segments: [...frame.path.segments, name] };
+  return { root: frame.root, segments: frame.prefix === '' ? [name] : [...frame.prefix.slice(0, -1).split('/'), name] };
 }
 
-function enter(path: RootPath, relativePath: string, depth: number, directory: SnapshotDirectory, options: TreeScanOptions, eager: boolean): Frame {
-  const frame = { path, prefix: path.segments.length === 0 ? '' : `${path.segments.join('/')}/`, relativePath, depth, directory, next: 0, entered: false };
+function enter(root: RootPath['root'], prefix: string, relativePath: string, depth: number, directory: SnapshotDirectory, options: TreeScanOptions, eager: boolean): Frame {
+  const frame = { root, prefix, relativePath, depth, directory, next: 0, entered: false };
   if (eager) enterAll([frame], options);
   return frame;
 }

@@ -109,11 +109,15 @@ describe('WalkSnapshot', () => {
   it('a new or replaced directory is scanned live (partial); a link in a directory\'s place is never entered', async () => {
     const snapshot = await snapshotOf();
     fs.seedFile('/ws/fresh/h.ts', 'needle');
+    // Deeper down, from a start below the root too: the live scan's path is made from the replay's prefix.
+    fs.seedFile('/ws/src/deep/later/i.ts', 'needle');
     await fs.removeDirectory(at('docs'));
     fs.seedSymlink('/ws/docs', '/ws/src');
-    expect(await applyTreeChanges(fs, root, snapshot, ['fresh', 'docs'])).toBe('partial');
+    expect(await applyTreeChanges(fs, root, snapshot, ['fresh', 'docs', 'src/deep/later'])).toBe('partial');
     expect(snapshot.directoryAt(['docs'])).toBeUndefined();
+    expect(snapshot.directoryAt(['src', 'deep', 'later'])).toBeUndefined();
     await expectReplayEqualsScan(snapshot, at());
+    await expectReplayEqualsScan(snapshot, at('src'));
   });
 
   it('a work file made and removed in a folder is never listed, but the folder is restamped', async () => {
