@@ -11,9 +11,10 @@ export interface TreeScanOptions {
    * it reports those of a subdirectory listed earlier); the reports come in walk order.
    * It must be a pure judgement of its arguments, with no I/O and no await: an adapter may call it
    * while process-wide state is lent to the scan (the Node adapter's working directory is then a
-   * directory inside the root, so a relative lookup made here would land there).
+   * directory inside the root, so a relative lookup made here would land there). A scan may also pass
+   * the entry's own `name` (the last segment of `relativePath`), when it has it at hand.
    */
-  readonly select: (relativePath: string, kind: EntryKind) => boolean;
+  readonly select: (relativePath: string, kind: EntryKind, name?: string) => boolean;
   /**
    * A hint: `select` holds only for entries whose name ends with this (a string without '/'). A scan
    * may leave an entry that is not a directory and whose name does not end so unasked, as if `select`

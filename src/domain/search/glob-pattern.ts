@@ -6,6 +6,8 @@ export interface PathPredicate {
   (relativePath: string): boolean;
   /** When set: every path the predicate accepts has a last segment ending with this (it holds no '/'). */
   readonly nameEnding?: string;
+  /** When set: the predicate's answer on a path is this one's on the path's last segment (no path to cut or read). */
+  readonly byName?: (name: string) => boolean;
 }
 
 /**
@@ -32,5 +34,7 @@ export function compileGlob(glob: string, engine: RegexEngine): PathPredicate {
     }
   })();
   // An ending with no '/' is all in the last segment: a scan can refuse a name without making its path.
-  return suffix.includes('/') ? predicate : Object.assign(predicate, { nameEnding: suffix });
+  if (suffix.includes('/')) return predicate;
+  const byName = ending.decides === 'any-depth' ? { byName: (name: string) => name.endsWith(suffix) } : {};
+  return Object.assign(predicate, { nameEnding: suffix, ...byName });
 }

@@ -128,7 +128,7 @@ export async function* replayScan(
         if (ignore !== undefined) ignore[row] = pruned ? IGNORE_PRUNED : IGNORE_KEPT;
         if (pruned) continue;
       }
-      if (options.select(relativePath, kind)) {
+      if (options.select(relativePath, kind, name)) {
         // The index's verdict is taken here too (kept for the next call): the caller counts what it vouches for.
         const verdict = indexSlots !== undefined && rows.isFile(row) ? index!.verdictOf(vouched(row, frame, at), frame.prefix + name) : undefined;
         if (verdict === 'no-match') nothing![selected.length] += 1;
@@ -195,7 +195,7 @@ async function* liveScan(fs: FileSystemPort, path: RootPath, prefix: string, dep
     ...options,
     readContents: undefined,
     maxDepth: options.maxDepth === undefined ? undefined : options.maxDepth - depth,
-    select: (relativePath, kind) => options.select(below(relativePath), kind),
+    select: (relativePath, kind, name) => options.select(below(relativePath), kind, name),
     prune: options.prune && ((relativePath, kind) => options.prune!(below(relativePath), kind)),
     directoryFiles: wanted && { ...wanted, found: (relativePath, files) => wanted.found(below(relativePath), files) },
   };

@@ -67,14 +67,17 @@ export class Glob extends TreeSearch {
     const shownPrefix = start.segments.length === 0 ? '' : `${displayPath(start)}/`;
     const isoTime = isoTimeFormatter();
     let reached = 0;
-    const select = (relativePath: string, kind: EntryKind): boolean => {
+    const byName = matches.byName;
+    const select = (relativePath: string, kind: EntryKind, name?: string): boolean => {
       // The deadline is looked at every ENTRIES_PER_DEADLINE_CHECK entries, as the walk reaches them (a
       // clock read per entry was a tenth of a glob over 100k entries): what was selected before it passed is kept.
       if (timedOut || (++reached % ENTRIES_PER_DEADLINE_CHECK === 0 && limits.expired())) {
         timedOut = true;
         return false;
       }
-      return (typeFilter === 'all' || kind === typeFilter) && matches(relativePath);
+      if (typeFilter !== 'all' && kind !== typeFilter) return false;
+      // A name the scan has at hand is read as it is: the path, a new string, need not be joined to be read.
+      return byName !== undefined && name !== undefined ? byName(name) : matches(relativePath);
     };
     const rules = await ignoreRulesFor(this.fs, start, ignore, this.ignoreCache);
     throwIfCancelled(work);

@@ -235,6 +235,20 @@ describe('globEnding (the literal-ending fast path of compileGlob)', () => {
     expect(compileGlob(glob, engine).nameEnding).toBe(expected);
   });
 
+  it('byName, where set (a ** ending), answers on the last segment as the predicate does on the path', () => {
+    expect([compileGlob('**/*.ts', engine).byName, compileGlob('*.ts', engine).byName, compileGlob('src/**/*_test.go', engine).byName].map((byName) => byName !== undefined)).toEqual([true, false, false]);
+    let compared = 0;
+    const paths = ['a.ts', 'x/y/a.ts', '.ts', 'a.ts/b', 'a.tsx', 'dir.ts/file.js', 'x/a.test.ts', 'x/.test.ts', 'a*', 'x/a\\*', 'ts'];
+    const more = ['**/*.ts', '**/*.test.ts', '**/*\\*', '**/*ts'].flatMap((glob) => paths.map((path): [string, string] => [glob, path]));
+    for (const [glob, path] of [...TABLE, ...more]) {
+      const predicate = compileGlob(glob, engine);
+      if (predicate.byName === undefined) continue;
+      expect([glob, path, predicate.byName(path.split('/').pop()!)]).toEqual([glob, path, predicate(path)]);
+      compared += 1;
+    }
+    expect(compared).toBeGreaterThan(40);
+  });
+
   it('a path the predicate accepts always has a last segment ending with its nameEnding', () => {
     for (const [glob, path] of TABLE) {
       const predicate = compileGlob(glob, engine);

@@ -80,7 +80,15 @@ describe('WalkSnapshot', () => {
     const snapshot = await snapshotOf();
     const replay = async (selectNameEnding?: string) => {
       const asked: string[] = [];
-      const options: TreeScanOptions = { select: (path, kind) => (asked.push(path), kind === 'file' && path.endsWith('.ts')), selectNameEnding };
+      const options: TreeScanOptions = {
+        select: (path, kind, name) => {
+          // The replay hands over each entry's own name (a live scan may not).
+          if (name !== undefined) expect(name).toBe(path.split('/').pop());
+          asked.push(name === undefined ? `${path} (no name)` : path);
+          return kind === 'file' && path.endsWith('.ts');
+        },
+        selectNameEnding,
+      };
       const reported: string[] = [];
       for await (const batch of replayScan(fs, at(), snapshot, snapshot.directoryAt([])!, options)) reported.push(...batch.selected.map((entry) => entry.relativePath));
       return { asked, reported };
@@ -92,7 +100,7 @@ describe('WalkSnapshot', () => {
     // Without the hint every entry is asked about (the link, a.txt...); with it only the folders and the .ts files
     // (build/, which the snapshot's rules passed over, is scanned live, and a live scan may ask about any name).
     expect(plain.asked).toEqual(expect.arrayContaining(['a.txt', 'b.log', 'link', 'docs/f.md']));
-    expect(hinted.asked.sort()).toEqual(['build', 'build/out.js', 'docs', 'src', 'src/c.ts', 'src/deep', 'src/deep/d.ts']);
+    expect(hinted.asked.sort()).toEqual(['build', 'build/out.js (no name)', 'docs', 'src', 'src/c.ts', 'src/deep', 'src/deep/d.ts']);
   });
 
   it('brought up to date with the paths changed, it replays the tree as it is now', async () => {

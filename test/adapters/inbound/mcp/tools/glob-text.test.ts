@@ -22,6 +22,11 @@ describe('glob text block (issue 31.2, as rg --files prints a listing)', () => {
     expect(text.split('\n')).toEqual(['"a\\nb.ts"', '"tab\\there"', '"\\"quoted\\".ts"', '"[truncated: x]"', '"del\u007f"', '"dir\\rname"/', 'plain "inner" [x].ts']);
   });
 
+  it.each([['a\nb.ts'], ['tab\there'], ['"quoted".ts'], ['[truncated: x]'], ['del\u007f'], ['cr\rname']])('quotes %j alone among paths that need nothing', (unsafe) => {
+    const text = globText({ ...clean, matches: [entry('src/a.ts'), entry(unsafe), entry('src/lib', 'directory')] });
+    expect(text.split('\n')).toEqual(['src/a.ts', JSON.stringify(unsafe), 'src/lib/']);
+  });
+
   it('ends with one line for truncated, timed_out and ignored when they apply', () => {
     const text = globText({ matches: [entry('a'), entry('b')], truncated: true, timed_out: true, ignored: 1 });
     expect(text.split('\n')).toEqual([
