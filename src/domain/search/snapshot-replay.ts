@@ -45,7 +45,8 @@ interface Frame {
 /**
  * FileSystemPort.scanTree answered from a snapshot (`directory` is the snapshot's node for `start`):
  * the same entries judged in the same order, the same rule files found, the same batches' worth of
- * `scanned`. An entry the snapshot holds no stat of (ignored at build) is stat'ed when selected, and a
+ * `scanned` (a stat without its createdAt: the snapshot keeps no birth times, which no search reads). An
+ * entry the snapshot holds no stat of (ignored at build) is stat'ed when selected, and a
  * directory it did not enter is scanned live through the port: a replay only saves work, it never
  * guesses. No contents are read ahead (a caller opens each file it searches). With `judges`, verdicts
  * kept per entry stand for the call's own (see ReplayJudges): each is dropped when its entry is restamped.

@@ -1,4 +1,5 @@
 import type { EntryKind, EntryStat } from '../ports/file-system.port.js';
+import { recentDates } from '../recent-dates.js';
 
 const KINDS: readonly EntryKind[] = ['file', 'directory', 'symlink', 'other'];
 const DIRECTORY = KINDS.indexOf('directory');
@@ -7,8 +8,6 @@ const STATED = 0x10;
 /** Owners (permissions, uid, gid) one snapshot may tell apart: a row keeps a 16-bit index into them. */
 const MAX_OWNERS = 0x10000;
 
-/** Dates stat() keeps to hand out again (see SnapshotRows.stat). */
-const RECENT_DATES = 4;
 /** Rows per block of stats (as a power of two): 16,384 rows, some 640 KiB. */
 const BLOCK_BITS = 14;
 const BLOCK_ROWS = 1 << BLOCK_BITS;
@@ -25,8 +24,9 @@ export const IGNORE_PRUNED = 2;
 
 /**
  * Issue 31.2: the entries of a walk snapshot as rows of typed arrays (no object per entry: a million
- * entries is the case). A row holds the entry's kind and the scan's stat (size, mtimes, inode, and an
- * index into the distinct permissions/uid/gid seen), and two verdict slots the searches fill in:
+ * entries is the case). A row holds the entry's kind and the scan's stat (size, mtime, inode, and an
+ * index into the distinct permissions/uid/gid seen; not the birth time, which no search reads: 8 MB at
+ * a million entries), and two verdict slots the searches fill in:
  * the index's (a file id, valid while the index's `changes` is what `indexEpoch` says) and the ignore
  * rules' (valid while `ignoreKey` is the call's). Restamping a row clears both. Rows are never reused:
  * a removed entry's row is left behind until the snapshot is built again. The stats live in blocks of
@@ -36,8 +36,6 @@ export const IGNORE_PRUNED = 2;
 class Block {
   readonly sizes: Float64Array;
   readonly modified: Float64Array;
-  /** NaN: no creation time. */
-  readonly created: Float64Array;
   readonly inodes: Float64Array;
   readonly kinds: Uint8Array;
   readonly owners: Uint16Array;
@@ -48,7 +46,6 @@ class Block {
   ) {
     this.sizes = copied(new Float64Array(capacity), from?.sizes);
     this.modified = copied(new Float64Array(capacity), from?.modified);
-    this.created = copied(new Float64Array(capacity), from?.created);
     this.inodes = copied(new Float64Array(capacity), from?.inodes);
     this.kinds = copied(new Uint8Array(capacity), from?.kinds);
     this.owners = copied(new Uint16Array(capacity), from?.owners);
@@ -66,8 +63,8 @@ export class SnapshotRows {
   private readonly ownerIndex = new Map<string, number>();
   /** The owner of the last stat added (most entries of a tree share one): no key is made for it. */
   private lastOwner = -1;
-  /** The last Dates stat() made, by their instant (a few: a file's mtime and ctime differ). */
-  private readonly dates: Date[] = [];
+  /** Dates stat() hands out (see recentDates). */
+  private readonly dateOf = recentDates();
   /** Per row: INDEX_* or the file's id in the index `indexEpoch` names (made by the first search that keeps one). */
   private index?: Int32Array;
   /** Per row: IGNORE_*, under the rules `ignoreKey` names (made likewise). */
@@ -101,7 +98,6 @@ export class SnapshotRows {
     block.owners[at] = owner;
     block.sizes[at] = stat.size;
     block.modified[at] = stat.modifiedAt.getTime();
-    block.created[at] = stat.createdAt === undefined ? Number.NaN : stat.createdAt.getTime();
     block.inodes[at] = stat.inode;
     return true;
   }
@@ -135,32 +131,20 @@ export class SnapshotRows {
   }
 
   /**
-   * The scan's stat of a row that holds one, as a new object (a caller may keep it). Its times are
-   * Dates shared with the stats made just before that hold the same instant (files written together
-   * share their millisecond): a replay of 25,000 files made two Dates a file, half of what it allocated.
-   * Nothing changes a stat's Date in place.
+   * The scan's stat of a row that holds one, as a new object (a caller may keep it), without a createdAt.
+   * Its mtime is a Date shared with the stats made just before at the same instant (recentDates): a replay
+   * of 25,000 files made two Dates a file, half of what it allocated.
    */
   stat(row: number, name: string): EntryStat {
     const block = this.blocks[row >> BLOCK_BITS]!;
     const at = row & IN_BLOCK;
     const owner = this.owners[block.owners[at]!]!;
-    const created = block.created[at]!;
     const kind = this.kind(row);
     const size = block.sizes[at]!;
     const modifiedAt = this.dateOf(block.modified[at]!);
     const inode = block.inodes[at]!;
     const { permissions, uid, gid } = owner;
-    // One literal per shape: adding createdAt afterwards gave every stat a second, out-of-object store.
-    if (Number.isNaN(created)) return { name, kind, size, modifiedAt, permissions, uid, gid, inode };
-    return { name, kind, size, modifiedAt, permissions, uid, gid, inode, createdAt: this.dateOf(created) };
-  }
-
-  private dateOf(ms: number): Date {
-    for (const date of this.dates) if (date.getTime() === ms) return date;
-    const date = new Date(ms);
-    if (this.dates.length >= RECENT_DATES) this.dates.shift();
-    this.dates.push(date);
-    return date;
+    return { name, kind, size, modifiedAt, permissions, uid, gid, inode };
   }
 
   /** Drops the slack the growth left in the last block (after a build). */

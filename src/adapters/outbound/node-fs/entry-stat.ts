@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { DomainError } from '../../../domain/errors.js';
 import { resolveLinkTarget } from '../../../domain/path-policy.js';
+import { recentDates } from '../../../domain/recent-dates.js';
 import type { EntryKind, EntryStat, LinkInfo } from '../../../domain/ports/file-system.port.js';
 import type { RootPath } from '../../../domain/roots.js';
 import { SymlinkLoopError } from './node-errors.js';
@@ -21,20 +22,21 @@ export function kindOf(stats: Pick<LstatFields, 'mode'>): EntryKind {
   }
 }
 
+/** The Dates of the stats made here, shared by instant (see recentDates). */
+const dateOf = recentDates();
+
 export function toEntryStat(name: string, stats: LstatFields, link?: LinkInfo): EntryStat {
-  // Built field by field (no spreads): listings and scans make one per entry.
-  const entry: { -readonly [K in keyof EntryStat]: EntryStat[K] } = {
-    name,
-    kind: kindOf(stats),
-    size: stats.size,
-    // Built here rather than taking stats.mtime, so the Date belongs to our realm (jest's vm too).
-    modifiedAt: new Date(stats.mtimeMs),
-    permissions: stats.mode & 0o7777,
-    uid: stats.uid,
-    gid: stats.gid,
-    inode: stats.ino,
-  };
-  if (stats.birthtimeMs > 0) entry.createdAt = new Date(stats.birthtimeMs);
+  // Built field by field (no spreads): listings and scans make one per entry. The Dates are made here
+  // rather than taking stats.mtime, so they belong to our realm (jest's vm too).
+  const kind = kindOf(stats);
+  const modifiedAt = dateOf(stats.mtimeMs);
+  const permissions = stats.mode & 0o7777;
+  const { size, uid, gid, ino: inode } = stats;
+  // One literal per shape: a createdAt added afterwards gave every stat a second, out-of-object store.
+  const entry: { -readonly [K in keyof EntryStat]: EntryStat[K] } =
+    stats.birthtimeMs > 0
+      ? { name, kind, size, modifiedAt, permissions, uid, gid, inode, createdAt: dateOf(stats.birthtimeMs) }
+      : { name, kind, size, modifiedAt, permissions, uid, gid, inode };
   if (link) entry.link = link;
   return entry;
 }
