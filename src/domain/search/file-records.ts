@@ -12,61 +12,86 @@ export interface IndexedFile {
   readonly binary: boolean;
 }
 
+/** Files per block (as a power of two): 65,536 files, 1.8 MiB of stamps and flags. */
+const BLOCK_BITS = 16;
+const BLOCK_FILES = 1 << BLOCK_BITS;
+const IN_BLOCK = BLOCK_FILES - 1;
+
+/** The records of up to BLOCK_FILES files; the last block doubles up to that size as files come (a small index stays small). */
+class Block {
+  readonly sizes: Float64Array;
+  readonly mtimes: Float64Array;
+  /** NaN: no inode known. */
+  readonly inodes: Float64Array;
+  readonly binaries: Uint8Array;
+  /** How many posting lists hold each file (what its removal leaves dead). */
+  readonly postings: Uint32Array;
+
+  constructor(
+    readonly capacity: number,
+    from?: Block,
+  ) {
+    this.sizes = copied(new Float64Array(capacity), from?.sizes);
+    this.mtimes = copied(new Float64Array(capacity), from?.mtimes);
+    this.inodes = copied(new Float64Array(capacity), from?.inodes);
+    this.binaries = copied(new Uint8Array(capacity), from?.binaries);
+    this.postings = copied(new Uint32Array(capacity), from?.postings);
+  }
+}
+
+function copied<T extends Float64Array | Uint8Array | Uint32Array>(into: T, from?: T): T {
+  if (from !== undefined) into.set(from);
+  return into;
+}
+
 /**
  * The indexed files' stamps and flags by id, in typed arrays: 29 bytes a file where an object per file
  * (and per stamp, with its mtime and inode boxed) took over 100. A million small files is the case.
+ * They live in blocks of BLOCK_FILES that are never copied once full: arrays grown by copying whole
+ * left every old copy freed inside malloc's heap (twice the final size in all), kept as resident memory.
  */
 export class FileRecords {
-  private sizes = new Float64Array(1024);
-  private mtimes = new Float64Array(1024);
-  /** NaN: no inode known. */
-  private inodes = new Float64Array(1024);
-  private binaries = new Uint8Array(1024);
-  /** How many posting lists hold each file (what its removal leaves dead). */
-  private postings = new Uint32Array(1024);
+  private readonly blocks: Block[] = [];
   length = 0;
 
   push(file: IndexedFile, postings: number): void {
-    if (this.length === this.sizes.length) this.grow();
     const id = this.length;
-    this.sizes[id] = file.stamp.size;
-    this.mtimes[id] = file.stamp.modifiedMs;
-    this.inodes[id] = file.stamp.inode ?? Number.NaN;
-    this.binaries[id] = file.binary ? 1 : 0;
-    this.postings[id] = postings;
+    const last = this.blocks.length - 1;
+    if (id >> BLOCK_BITS > last) this.blocks.push(new Block(1024));
+    else if ((id & IN_BLOCK) === this.blocks[last]!.capacity) this.blocks[last] = new Block(this.blocks[last]!.capacity * 2, this.blocks[last]);
+    const block = this.blocks[id >> BLOCK_BITS]!;
+    const at = id & IN_BLOCK;
+    block.sizes[at] = file.stamp.size;
+    block.mtimes[at] = file.stamp.modifiedMs;
+    block.inodes[at] = file.stamp.inode ?? Number.NaN;
+    block.binaries[at] = file.binary ? 1 : 0;
+    block.postings[at] = postings;
     this.length += 1;
   }
 
   /** The file of an id below length, as a new object (a caller may keep it). */
   get(id: number): IndexedFile {
-    const inode = this.inodes[id]!;
-    const stamp = Number.isNaN(inode) ? { size: this.sizes[id]!, modifiedMs: this.mtimes[id]! } : { size: this.sizes[id]!, modifiedMs: this.mtimes[id]!, inode };
-    return { stamp, binary: this.binaries[id] === 1 };
+    const block = this.blocks[id >> BLOCK_BITS]!;
+    const at = id & IN_BLOCK;
+    const inode = block.inodes[at]!;
+    const size = block.sizes[at]!;
+    const modifiedMs = block.mtimes[at]!;
+    const stamp = Number.isNaN(inode) ? { size, modifiedMs } : { size, modifiedMs, inode };
+    return { stamp, binary: block.binaries[at] === 1 };
   }
 
   /** The file's size when it is text; 0 for a binary file. */
   textBytesOf(id: number): number {
-    return this.binaries[id] === 1 ? 0 : this.sizes[id]!;
+    const block = this.blocks[id >> BLOCK_BITS]!;
+    return block.binaries[id & IN_BLOCK] === 1 ? 0 : block.sizes[id & IN_BLOCK]!;
   }
 
   postingsOf(id: number): number {
-    return this.postings[id]!;
+    return this.blocks[id >> BLOCK_BITS]!.postings[id & IN_BLOCK]!;
   }
 
   countPosting(id: number): void {
-    this.postings[id] = this.postings[id]! + 1;
-  }
-
-  private grow(): void {
-    const larger = <T extends Float64Array | Uint8Array | Uint32Array>(array: T): T => {
-      const grown = new (array.constructor as new (length: number) => T)(Math.ceil(array.length * 1.5));
-      grown.set(array);
-      return grown;
-    };
-    this.sizes = larger(this.sizes);
-    this.mtimes = larger(this.mtimes);
-    this.inodes = larger(this.inodes);
-    this.binaries = larger(this.binaries);
-    this.postings = larger(this.postings);
+    const block = this.blocks[id >> BLOCK_BITS]!;
+    block.postings[id & IN_BLOCK] = block.postings[id & IN_BLOCK]! + 1;
   }
 }
