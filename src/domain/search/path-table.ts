@@ -1,3 +1,5 @@
+import { U32Blocks } from './u32-blocks.js';
+
 /**
  * The index's paths by id without a JS string per path: a folder table (a Map of folder strings: a
  * tree has far fewer folders than files), and per file its folder's number and its name's UTF-8 bytes in
@@ -10,13 +12,20 @@ const REMOVED = -2;
 const DEAD = 0xffffffff;
 const UTF8 = new TextEncoder();
 const DECODER = new TextDecoder();
+/** The name pool's pages: a name never crosses one (a file name is at most a few hundred bytes). */
+const PAGE_BYTES = 1 << 20;
 
 export class PathTable {
   private readonly folderIds = new Map<string, number>();
   private readonly folderNames: string[] = [];
-  private folderOf = new Uint32Array(1024);
-  private nameStarts = new Uint32Array(1025);
-  private names = new Uint8Array(1 << 14);
+  private readonly folderOf = new U32Blocks();
+  /**
+   * Per id, where the previous name ended in the pool (offsets over its pages); at id + 1, where this
+   * one ends. A name that would cross a page starts the next page instead (see nameStart).
+   */
+  private readonly nameStarts = new U32Blocks();
+  /** The name pool: pages of PAGE_BYTES (the first grows up to that), never copied once full. */
+  private readonly pages: Uint8Array[] = [new Uint8Array(1 << 14)];
   private slots = new Int32Array(16).fill(EMPTY);
   private removed = 0;
   private scratch = new Uint8Array(256);
@@ -29,7 +38,7 @@ export class PathTable {
 
   /** Bytes taken by the per-file arrays, the name pool and the hash table (the folder table aside). */
   get bytes(): number {
-    return this.nameStarts[this.length]! + this.length * 8 + this.slots.length * 4;
+    return this.nameStarts.get(this.length) + this.length * 8 + this.slots.length * 4;
   }
 
   /** What bytes counts at most once the path is added: its name, its fields, the hash table's growth. */
@@ -48,7 +57,7 @@ export class PathTable {
     for (let at = this.hash(folder, this.scratch, 0, length) & mask; ; at = (at + 1) & mask) {
       const id = this.slots[at]!;
       if (id === EMPTY) return undefined;
-      if (id >= 0 && this.folderOf[id] === folder && this.nameIs(id, length)) return id;
+      if (id >= 0 && this.folderOf.get(id) === folder && this.nameIs(id, length)) return id;
     }
   }
 
@@ -77,12 +86,10 @@ export class PathTable {
     }
     const length = this.encodeName(path, slash + 1);
     const id = this.length;
-    if (id === this.folderOf.length) this.growFiles();
-    const start = this.nameStarts[id]!;
-    if (start + length > this.names.length) this.names = grown(this.names, Math.max(start + length, this.names.length * 1.5));
-    this.names.set(this.scratch.subarray(0, length), start);
-    this.nameStarts[id + 1] = start + length;
-    this.folderOf[id] = folder;
+    const start = this.placeName(this.nameStarts.get(id), length);
+    this.pages[Math.floor(start / PAGE_BYTES)]!.set(this.scratch.subarray(0, length), start % PAGE_BYTES);
+    this.nameStarts.set(id + 1, start + length);
+    this.folderOf.set(id, folder);
     this.length += 1;
     this.size += 1;
     if ((this.size + this.removed) * 4 > this.slots.length * 3) this.rehash();
@@ -93,12 +100,11 @@ export class PathTable {
   /** Forgets a live id (its bytes stay in the pool until the table is rebuilt). */
   remove(id: number): void {
     const mask = this.slots.length - 1;
-    const start = this.nameStarts[id]!;
-    for (let at = this.hash(this.folderOf[id]!, this.names, start, this.nameStarts[id + 1]! - start) & mask; ; at = (at + 1) & mask) {
+    for (let at = this.hashOf(id) & mask; ; at = (at + 1) & mask) {
       if (this.slots[at] === EMPTY) return;
       if (this.slots[at] !== id) continue;
       this.slots[at] = REMOVED;
-      this.folderOf[id] = DEAD;
+      this.folderOf.set(id, DEAD);
       this.size -= 1;
       this.removed += 1;
       return;
@@ -107,17 +113,16 @@ export class PathTable {
 
   /** True for an id given and not removed. */
   isLive(id: number): boolean {
-    return id < this.length && this.folderOf[id] !== DEAD;
+    return id < this.length && this.folderOf.get(id) !== DEAD;
   }
 
   /** The path of a live id; undefined for a removed one. */
   pathOf(id: number): string | undefined {
-    const folder = this.folderOf[id]!;
-    if (id >= this.length || folder === DEAD) return undefined;
-    const start = this.nameStarts[id]!;
-    const end = this.nameStarts[id + 1]!;
-    const bytes = this.names.subarray(start, end);
-    const name = end - start <= 1024 && bytes.every((byte) => byte < 0x80) ? String.fromCharCode(...bytes) : DECODER.decode(bytes);
+    if (id >= this.length) return undefined;
+    const folder = this.folderOf.get(id);
+    if (folder === DEAD) return undefined;
+    const bytes = this.nameBytes(id);
+    const name = bytes.length <= 1024 && bytes.every((byte) => byte < 0x80) ? String.fromCharCode(...bytes) : DECODER.decode(bytes);
     const prefix = this.folderNames[folder]!;
     return prefix === '' ? name : `${prefix}/${name}`;
   }
@@ -136,9 +141,9 @@ export class PathTable {
   }
 
   private nameIs(id: number, length: number): boolean {
-    const start = this.nameStarts[id]!;
-    if (this.nameStarts[id + 1]! - start !== length) return false;
-    for (let i = 0; i < length; i += 1) if (this.names[start + i] !== this.scratch[i]) return false;
+    const bytes = this.nameBytes(id);
+    if (bytes.length !== length) return false;
+    for (let i = 0; i < length; i += 1) if (bytes[i] !== this.scratch[i]) return false;
     return true;
   }
 
@@ -151,8 +156,7 @@ export class PathTable {
 
   private place(id: number): void {
     const mask = this.slots.length - 1;
-    const start = this.nameStarts[id]!;
-    let at = this.hash(this.folderOf[id]!, this.names, start, this.nameStarts[id + 1]! - start) & mask;
+    let at = this.hashOf(id) & mask;
     while (this.slots[at]! >= 0) at = (at + 1) & mask;
     if (this.slots[at] === REMOVED) this.removed -= 1;
     this.slots[at] = id;
@@ -164,18 +168,39 @@ export class PathTable {
     while (capacity < this.size * 2) capacity *= 2;
     this.slots = new Int32Array(capacity).fill(EMPTY);
     this.removed = 0;
-    for (let id = 0; id < this.length; id += 1) if (this.folderOf[id] !== DEAD) this.place(id);
+    for (let id = 0; id < this.length; id += 1) if (this.folderOf.get(id) !== DEAD) this.place(id);
   }
 
-  private growFiles(): void {
-    const length = Math.ceil(this.folderOf.length * 1.5);
-    this.folderOf = grown(this.folderOf, length);
-    this.nameStarts = grown(this.nameStarts, length + 1);
+  private hashOf(id: number): number {
+    const bytes = this.nameBytes(id);
+    return this.hash(this.folderOf.get(id), bytes, 0, bytes.length);
+  }
+
+  /** The name's bytes in the pool (a view). */
+  private nameBytes(id: number): Uint8Array {
+    const end = this.nameStarts.get(id + 1);
+    const start = nameStart(this.nameStarts.get(id), end);
+    return this.pages[Math.floor(start / PAGE_BYTES)]!.subarray(start % PAGE_BYTES, start % PAGE_BYTES + end - start);
+  }
+
+  /** Where a name of `length` bytes goes when the pool ends at `end`: there, or the next page's start (a page taken, or the first grown). */
+  private placeName(end: number, length: number): number {
+    if (length > PAGE_BYTES) throw new RangeError('a file name longer than the path table\'s page');
+    const page = Math.floor(end / PAGE_BYTES);
+    const start = end % PAGE_BYTES + length > PAGE_BYTES ? (page + 1) * PAGE_BYTES : end;
+    const last = Math.floor((start + length - 1) / PAGE_BYTES);
+    if (length > 0 && last >= this.pages.length) this.pages.push(new Uint8Array(PAGE_BYTES));
+    else if (this.pages.length === 1 && start + length > this.pages[0]!.length) {
+      const larger = new Uint8Array(Math.min(PAGE_BYTES, Math.max(this.pages[0]!.length * 2, start + length)));
+      larger.set(this.pages[0]!);
+      this.pages[0] = larger;
+    }
+    return start;
   }
 }
 
-function grown<T extends Uint8Array | Uint32Array>(array: T, length: number): T {
-  const larger = new (array.constructor as new (length: number) => T)(Math.ceil(length));
-  larger.set(array);
-  return larger;
+/** The start of a name that ends at `end` after a pool that ended at `previous`: there, unless it crossed a page and so starts the next. */
+export function nameStart(previous: number, end: number): number {
+  if (end === previous || Math.floor(previous / PAGE_BYTES) === Math.floor((end - 1) / PAGE_BYTES)) return previous;
+  return Math.floor((end - 1) / PAGE_BYTES) * PAGE_BYTES;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PathTable } from '../../../src/domain/search/path-table.js';
+import { nameStart, PathTable } from '../../../src/domain/search/path-table.js';
 
 describe('PathTable', () => {
   it('gives ids in order and finds each path back, root files, nested folders and non-ASCII names alike', () => {
@@ -22,6 +22,27 @@ describe('PathTable', () => {
     // Asked out of walk order too (the last folder asked is kept aside).
     for (let n = 19_999; n >= 0; n -= 7) expect(table.idOf(pathOf(n))).toBe(n);
     expect(table.idOf('d0/f100.txt')).toBeUndefined();
+  });
+
+  it('keeps names that would cross a page of its name pool whole, on the next page (70,000 ids past a block, over 2 MiB of names)', () => {
+    const table = new PathTable();
+    // Names of 3 to 60 bytes, one of them non-ASCII: no page's end falls between names by chance alone.
+    const pathOf = (n: number) => `d${n % 97}/${'x'.repeat(n % 58)}é${n}`;
+    for (let n = 0; n < 70_000; n += 1) table.add(pathOf(n));
+    const wrong: number[] = [];
+    for (let n = 0; n < 70_000; n += 1) if (table.pathOf(n) !== pathOf(n) || table.idOf(pathOf(n)) !== n) wrong.push(n);
+    expect(wrong).toEqual([]);
+    table.remove(65_536);
+    expect([table.idOf(pathOf(65_536)), table.pathOf(65_536), table.idOf(pathOf(65_537))]).toEqual([undefined, undefined, 65_537]);
+  });
+
+  it('tells where a name starts from where the pool ended before it and where it ends', () => {
+    const page = 1 << 20;
+    expect(nameStart(100, 110)).toBe(100);
+    expect(nameStart(page - 10, page)).toBe(page - 10);
+    expect(nameStart(page - 10, page + 20)).toBe(page);
+    expect(nameStart(page, page + 5)).toBe(page);
+    expect(nameStart(7, 7)).toBe(7);
   });
 
   it('forgets a removed path, and a path added again takes a new id', () => {
