@@ -25,8 +25,8 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * Sorts `items` in place in the code point order of `key(item)`. Where no key holds a surrogate (no
- * astral character), UTF-16 order is code point order, so the engine's own string comparison is used:
- * a glob's 25,000 paths sorted in a third of the time compareCodePoints takes.
+ * astral character), UTF-16 order is code point order, so the engine's own string comparison is used
+ * (the sort and JSON of a glob's 25,105 paths took 16.5-17.6 ms with compareCodePoints, 11.9-14.2 so).
  */
 export function sortByCodePoints<T>(items: T[], key: (item: T) => string): T[] {
   if (items.some((item) => SURROGATE.test(key(item)))) return items.sort((a, b) => compareCodePoints(key(a), key(b)));

@@ -32,7 +32,7 @@ export interface ReplayBatch extends TreeScanBatch {
 
 interface Frame {
   readonly root: RootPath['root'];
-  /** The directory's path in its root, with a trailing '/' ('' for the root itself); see pathOf. */
+  /** The directory's path in its root, with a trailing '/' ('' for the root itself); see childOf. */
   readonly prefix: string;
   readonly relativePath: string;
   readonly depth: number;
