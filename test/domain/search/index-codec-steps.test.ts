@@ -41,6 +41,15 @@ describe('the index codec in steps (a large save or load gives way to calls)', (
     expect(early.yields).toBeLessThan(refused.yields / 4);
   });
 
+  it('writes into one buffer of exactly its size, after a pass that only counts (no buffer grown by copies; a refused index is never bytes)', () => {
+    const index = large(20_000);
+    const bytes = runAtOnce(encodeSteps(index, new Uint8Array([1, 2, 3])))!;
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    expect(Array.from(bytes.subarray(0, 3))).toEqual([1, 2, 3]);
+    expect(decodeIndex(bytes.subarray(3), 1 << 28)?.size).toBe(20_000);
+  });
+
   it('decodes in steps to the index decodeIndex reads, answering the same', () => {
     const bytes = encodeIndex(large(20_000));
     const { value, yields } = counted(decodeSteps(bytes, 1 << 28));
