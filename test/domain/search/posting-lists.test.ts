@@ -54,6 +54,19 @@ describe('PostingLists', () => {
     }
   });
 
+  it('streams its entries through one buffer, each list right while it is the current one (no array per key)', () => {
+    const lists = new PostingLists(4096);
+    const expected = new Map<number, number[]>([[1, idsOf(5, 3000)], [2, idsOf(6, 10)], [3, idsOf(7, 5000)], [4, idsOf(8, 200)]]);
+    for (const [key, ids] of expected) lists.addAll(key, ids);
+    const buffers = new Set<ArrayBufferLike>();
+    for (const { key, ids } of lists.entries()) {
+      expect([...ids]).toEqual(expected.get(key));
+      buffers.add(ids.buffer);
+    }
+    // One buffer, grown once for the 3,000 ids and once more for the 5,000.
+    expect(buffers.size).toBeLessThanOrEqual(2);
+  });
+
   it('appends after a seal and seals a long run at once (a decode), both read back in order', () => {
     const lists = new PostingLists(1 << 20);
     const ids = idsOf(9, 20_000);
