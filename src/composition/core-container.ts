@@ -43,6 +43,7 @@ import { bindJournal } from './journal-binding.js';
 import type { RemoteAdapters } from './remote-adapters.js';
 import type { RootsSource } from '../domain/ports/roots-source.port.js';
 import { domainRootsOf, servedToolsets } from '../config/domain-roots.js';
+import type { Root } from '../domain/roots.js';
 import { requestLimitsOf } from '../config/schema.js';
 import { toolFamilyModules } from './modules/index.js';
 import { TOKENS } from './tokens.js';
@@ -139,8 +140,9 @@ export function buildCoreContainer(
   container
     .bind(SearchIndexes)
     .toResolvedValue(
-      (fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache, logger: Logger) => searchIndexesOf(fs, settings, ignoreCache, indexPersistenceOf(config, settings, logger)),
-      [TOKENS.FileSystem, TOKENS.Settings, IgnoreRuleCache, TOKENS.Logger],
+      (fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache, logger: Logger, snapshots: TreeSnapshots) =>
+        searchIndexesOf(fs, settings, ignoreCache, indexPersistenceOf(config, settings, logger), snapshots),
+      [TOKENS.FileSystem, TOKENS.Settings, IgnoreRuleCache, TOKENS.Logger, TreeSnapshots],
     )
     .inSingletonScope();
   container
@@ -175,9 +177,10 @@ export async function buildStdioContainer(config: AppConfig, overrides: Containe
 }
 
 /** The indexes grep narrows its reads with, under the search settings (off when they name none). */
-function searchIndexesOf(fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache, persistence?: IndexPersistence): SearchIndexes {
+function searchIndexesOf(fs: FileSystemPort, settings: Settings, ignoreCache: IgnoreRuleCache, persistence: IndexPersistence | undefined, snapshots: TreeSnapshots): SearchIndexes {
   const index = settings.search.index ?? { mode: 'off', maxBytes: 0, minRootBytes: 0 };
-  return new SearchIndexes(fs, { ...index, maxFileBytes: settings.maxFileSize, ignore: settings.search.ignore ?? 'gitignore' }, ignoreCache, persistence);
+  const walkFirst = (root: Root) => snapshots.settled(root);
+  return new SearchIndexes(fs, { ...index, maxFileBytes: settings.maxFileSize, ignore: settings.search.ignore ?? 'gitignore' }, ignoreCache, persistence, walkFirst);
 }
 
 /** Indexes kept in the state directory between runs, when loadConfig found one outside every root. */

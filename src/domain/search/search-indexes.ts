@@ -47,6 +47,13 @@ export class SearchIndexes {
     private readonly ignoreCache: IgnoreRuleCache,
     /** Where indexes are kept between runs; none: each run builds its own. */
     private readonly persistence?: IndexPersistence,
+    /**
+     * What a build waits for before its walk: the root's walk snapshot (TreeSnapshots.settled), built
+     * once the searches running end. Built after the index (its first indexed search started it), it
+     * walked while the index was held, and so did every grep until it was ready: a 1M-file root took
+     * the server from 285 to 425 MiB. Built first, it is ready when the index is.
+     */
+    private readonly walkFirst?: (root: Root) => Promise<void>,
   ) {}
 
   /** The root's index when built; starts building it otherwise (auto mode). */
@@ -132,7 +139,13 @@ export class SearchIndexes {
     const top: RootPath = { root, segments: [] };
     const index = new TrigramIndex(this.settings.maxBytes);
     let textBytes = 0;
+    // The first search's own walk runs alone, then the snapshot's, then this one.
     await this.yieldToSearches();
+    if (this.walkFirst !== undefined) {
+      await this.walkFirst(root);
+      if (this.closed) return;
+      await this.yieldToSearches();
+    }
     const rules = await ignoreRulesFor(this.fs, top, this.settings.ignore, this.ignoreCache);
     const options = { select: (_path: string, kind: string) => kind === 'file', readContents: { maxBytes: READ_AHEAD_MAX_BYTES }, ...rules?.scanOptions() };
     for await (const batch of this.fs.scanTree(top, options)) {

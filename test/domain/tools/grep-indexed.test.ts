@@ -124,6 +124,33 @@ describe('SearchIndexes', () => {
     expect(indexes.ready(root)?.paths().sort()).toEqual(['.gitignore', 'blob.bin', 'docs/c.md', 'src/a.ts', 'src/b.ts']);
   });
 
+  it('walks once the searches running have ended and the walk it waits for (the root snapshot) is done, not before', async () => {
+    const order: string[] = [];
+    const port: FileSystemPort = Object.create(fs);
+    port.scanTree = (start, options) => {
+      order.push('index walk');
+      return fs.scanTree(start, options);
+    };
+    let snapshotDone!: () => void;
+    const snapshot = new Promise<void>((resolve) => (snapshotDone = resolve));
+    const indexes = new SearchIndexes(port, INDEX, new IgnoreRuleCache(), undefined, async (asked) => {
+      order.push(`snapshot of ${asked.name}`);
+      await snapshot;
+    });
+    const searchEnded = indexes.searchStarted();
+    indexes.ready(root);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The first search's walk runs alone.
+    expect(order).toEqual([]);
+    searchEnded();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(order).toEqual(['snapshot of workspace']);
+    snapshotDone();
+    await indexes.settled(root);
+    expect(order).toEqual(['snapshot of workspace', 'index walk']);
+    expect(indexes.ready(root)?.paths()).toContain('src/a.ts');
+  });
+
   it('yields to a search that starts within a batch, before the next file of it', async () => {
     // Files past the read-ahead size are each opened by the build, one batch (one folder) for all three.
     for (const name of ['x', 'y', 'z']) fs.seedFile(`/ws/large/${name}.txt`, `${name.repeat(300 * 1024)}\n`);
