@@ -1,5 +1,6 @@
 import type { EntryKind, EntryStat } from '../ports/file-system.port.js';
 import { recentDates } from '../recent-dates.js';
+import { NarrowNumbers } from './narrow-numbers.js';
 
 const KINDS: readonly EntryKind[] = ['file', 'directory', 'symlink', 'other'];
 const DIRECTORY = KINDS.indexOf('directory');
@@ -8,7 +9,7 @@ const STATED = 0x10;
 /** Owners (permissions, uid, gid) one snapshot may tell apart: a row keeps a 16-bit index into them. */
 const MAX_OWNERS = 0x10000;
 
-/** Rows per block of stats (as a power of two): 16,384 rows, some 640 KiB. */
+/** Rows per block of stats (as a power of two): 16,384 rows, some 300 KiB. */
 const BLOCK_BITS = 14;
 const BLOCK_ROWS = 1 << BLOCK_BITS;
 const IN_BLOCK = BLOCK_ROWS - 1;
@@ -34,9 +35,10 @@ export const IGNORE_PRUNED = 2;
  */
 /** The stats of up to BLOCK_ROWS rows; the last block grows to that size as rows come. */
 class Block {
-  readonly sizes: Float64Array;
+  /** Sizes and inodes as NarrowNumbers. */
+  readonly sizes: Uint32Array;
   readonly modified: Float64Array;
-  readonly inodes: Float64Array;
+  readonly inodes: Uint32Array;
   readonly kinds: Uint8Array;
   readonly owners: Uint16Array;
 
@@ -44,21 +46,23 @@ class Block {
     readonly capacity: number,
     from?: Block,
   ) {
-    this.sizes = copied(new Float64Array(capacity), from?.sizes);
+    this.sizes = copied(new Uint32Array(capacity), from?.sizes);
     this.modified = copied(new Float64Array(capacity), from?.modified);
-    this.inodes = copied(new Float64Array(capacity), from?.inodes);
+    this.inodes = copied(new Uint32Array(capacity), from?.inodes);
     this.kinds = copied(new Uint8Array(capacity), from?.kinds);
     this.owners = copied(new Uint16Array(capacity), from?.owners);
   }
 }
 
-function copied<T extends Float64Array | Uint8Array | Uint16Array | Int32Array>(into: T, from?: T): T {
+function copied<T extends Float64Array | Uint8Array | Uint16Array | Uint32Array | Int32Array>(into: T, from?: T): T {
   if (from !== undefined) into.set(from.subarray(0, Math.min(from.length, into.length)));
   return into;
 }
 
 export class SnapshotRows {
   private readonly blocks: Block[] = [new Block(1024)];
+  private readonly sizes = new NarrowNumbers();
+  private readonly inodes = new NarrowNumbers();
   private readonly owners: { permissions: number; uid: number; gid: number }[] = [];
   private readonly ownerIndex = new Map<string, number>();
   /** The owner of the last stat added (most entries of a tree share one): no key is made for it. */
@@ -96,9 +100,9 @@ export class SnapshotRows {
     const owner = this.ownerFor(stat);
     if (owner === undefined) return false;
     block.owners[at] = owner;
-    block.sizes[at] = stat.size;
+    this.sizes.put(block.sizes, at, row, stat.size);
     block.modified[at] = stat.modifiedAt.getTime();
-    block.inodes[at] = stat.inode;
+    this.inodes.put(block.inodes, at, row, stat.inode);
     return true;
   }
 
@@ -119,7 +123,7 @@ export class SnapshotRows {
   }
 
   size(row: number): number {
-    return this.blocks[row >> BLOCK_BITS]!.sizes[row & IN_BLOCK]!;
+    return this.sizes.get(this.blocks[row >> BLOCK_BITS]!.sizes, row & IN_BLOCK, row);
   }
 
   modifiedMs(row: number): number {
@@ -127,7 +131,7 @@ export class SnapshotRows {
   }
 
   inode(row: number): number {
-    return this.blocks[row >> BLOCK_BITS]!.inodes[row & IN_BLOCK]!;
+    return this.inodes.get(this.blocks[row >> BLOCK_BITS]!.inodes, row & IN_BLOCK, row);
   }
 
   /**
@@ -140,9 +144,9 @@ export class SnapshotRows {
     const at = row & IN_BLOCK;
     const owner = this.owners[block.owners[at]!]!;
     const kind = this.kind(row);
-    const size = block.sizes[at]!;
+    const size = this.sizes.get(block.sizes, at, row);
     const modifiedAt = this.dateOf(block.modified[at]!);
-    const inode = block.inodes[at]!;
+    const inode = this.inodes.get(block.inodes, at, row);
     const { permissions, uid, gid } = owner;
     return { name, kind, size, modifiedAt, permissions, uid, gid, inode };
   }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { FileRecords } from '../../../src/domain/search/file-records.js';
+import { NarrowNumbers } from '../../../src/domain/search/narrow-numbers.js';
+import { SnapshotRows } from '../../../src/domain/search/snapshot-rows.js';
+
+const WIDE = [2 ** 32 - 1, 2 ** 32, 2 ** 40 + 3, Number.MAX_SAFE_INTEGER, 0.5, Number.NaN];
+const NARROW = [0, 1, 4096, 2 ** 32 - 2];
+
+describe('NarrowNumbers', () => {
+  it('keeps a small integer in its slot and any other number beside it, and a slot narrowed again forgets the wide one', () => {
+    const numbers = new NarrowNumbers();
+    const slots = new Uint32Array(WIDE.length + NARROW.length);
+    [...WIDE, ...NARROW].forEach((value, at) => numbers.put(slots, at, 100 + at, value));
+    expect([...WIDE, ...NARROW].map((_value, at) => numbers.get(slots, at, 100 + at))).toEqual([...WIDE, ...NARROW]);
+    expect([...slots.subarray(WIDE.length)]).toEqual(NARROW);
+    numbers.put(slots, 1, 101, 7);
+    expect(numbers.get(slots, 1, 101)).toBe(7);
+    numbers.put(slots, 1, 101, 2 ** 33);
+    expect(numbers.get(slots, 1, 101)).toBe(2 ** 33);
+  });
+
+  it('gives back sizes of 4 GiB and more, 64-bit inodes and an unknown inode, in the index records and the snapshot rows', () => {
+    const records = new FileRecords();
+    const rows = new SnapshotRows();
+    const stamps = [...WIDE.slice(0, 4), ...NARROW].map((value, n) => ({ size: value, modifiedMs: 1_700_000_000_000 + n, inode: WIDE[(n + 1) % WIDE.length]! }));
+    stamps.forEach((stamp, n) => {
+      const inode = Number.isNaN(stamp.inode) ? undefined : stamp.inode;
+      records.push({ stamp: inode === undefined ? { size: stamp.size, modifiedMs: stamp.modifiedMs } : { ...stamp, inode }, binary: false }, n);
+      rows.add('file', { name: `f${n}`, kind: 'file', size: stamp.size, modifiedAt: new Date(stamp.modifiedMs), permissions: 0o644, uid: 1, gid: 1, inode: stamp.inode });
+    });
+    stamps.forEach((stamp, n) => {
+      const record = records.get(n).stamp;
+      expect([record.size, record.modifiedMs, record.inode ?? Number.NaN]).toEqual([stamp.size, stamp.modifiedMs, stamp.inode]);
+      expect(records.textBytesOf(n)).toBe(stamp.size);
+      expect([rows.size(n), rows.modifiedMs(n), rows.inode(n)]).toEqual([stamp.size, stamp.modifiedMs, stamp.inode]);
+    });
+    // Restamped narrow, the row forgets its wide size.
+    rows.set(2, 'file', { name: 'f2', kind: 'file', size: 12, modifiedAt: new Date(5), permissions: 0o644, uid: 1, gid: 1, inode: 9 });
+    expect([rows.size(2), rows.inode(2)]).toEqual([12, 9]);
+  });
+});
