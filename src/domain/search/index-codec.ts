@@ -49,32 +49,36 @@ export function* encodeSteps(index: TrigramIndex, prefix: Uint8Array = new Uint8
 }
 
 function* encodeWithin(index: TrigramIndex, prefix: Uint8Array, out: ByteWriter): Steps<Uint8Array> {
-  const { files, lists } = yield* index.snapshotSteps(STEP);
+  const { lists } = yield* index.snapshotSteps(STEP);
   for (const byte of prefix) out.byte(byte);
   for (const byte of MAGIC) out.byte(byte);
   const fileCount = index.size;
   out.uint(fileCount);
   let work = 0;
-  let previous = new Uint8Array(0);
+  // The previous path's bytes are copied aside: a row's path is a view the next row overwrites.
+  let previous = new Uint8Array(256);
+  let previousLength = 0;
   let mtime = 0;
   let inode = 0;
-  for (const { path, file } of files) {
+  for (const file of index.fileRows()) {
     if ((work += 1) >= STEP) work = yield* giveWay();
-    const bytes = UTF8.encode(path);
-    const most = Math.min(bytes.length, previous.length);
+    const bytes = file.path;
+    const most = Math.min(bytes.length, previousLength);
     let shared = 0;
     while (shared < most && bytes[shared] === previous[shared]) shared += 1;
     let tail = 0;
-    while (shared + tail < most && bytes[bytes.length - 1 - tail] === previous[previous.length - 1 - tail]) tail += 1;
+    while (shared + tail < most && bytes[bytes.length - 1 - tail] === previous[previousLength - 1 - tail]) tail += 1;
     out.uint(shared);
     out.uint(tail);
     out.uint(bytes.length - shared - tail);
     for (let at = shared; at < bytes.length - tail; at += 1) out.byte(bytes[at]!);
-    previous = bytes;
-    out.uint(file.stamp.size * 2 + (file.binary ? 1 : 0));
-    out.signed(file.stamp.modifiedMs - mtime);
-    mtime = file.stamp.modifiedMs;
-    const stored = file.stamp.inode === undefined ? 0 : file.stamp.inode + 1;
+    if (bytes.length > previous.length) previous = new Uint8Array(bytes.length * 2);
+    previous.set(bytes);
+    previousLength = bytes.length;
+    out.uint(file.size * 2 + (file.binary ? 1 : 0));
+    out.signed(file.modifiedMs - mtime);
+    mtime = file.modifiedMs;
+    const stored = Number.isNaN(file.inode) ? 0 : file.inode + 1;
     out.signed(stored - inode);
     inode = stored;
   }

@@ -127,6 +127,24 @@ export class PathTable {
     return prefix === '' ? name : `${prefix}/${name}`;
   }
 
+  /**
+   * The path of a live id as UTF-8 bytes (a view of `buffer`, or of a larger one when it is too small;
+   * undefined for a removed id), with no string made: an encode asks it of every file.
+   */
+  pathBytesOf(id: number, buffer: Uint8Array): Uint8Array | undefined {
+    if (id >= this.length) return undefined;
+    const folder = this.folderOf.get(id);
+    if (folder === DEAD) return undefined;
+    const name = this.nameBytes(id);
+    const prefix = this.folderNames[folder]!;
+    let out = buffer;
+    if (out.length < prefix.length * 3 + 1 + name.length) out = new Uint8Array(prefix.length * 3 + 1 + name.length);
+    let length = prefix === '' ? 0 : UTF8.encodeInto(prefix, out).written;
+    if (prefix !== '') out[length++] = 0x2f;
+    out.set(name, length);
+    return out.subarray(0, length + name.length);
+  }
+
   /** The name's UTF-8 bytes into scratch; their count. */
   private encodeName(path: string, from: number): number {
     const length = path.length - from;

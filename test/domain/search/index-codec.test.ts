@@ -9,6 +9,9 @@ function sample(): TrigramIndex {
   index.add('docs/é.md', { size: 14, modifiedMs: 0 }, 'TODO: héllo\n');
   index.add('empty', { size: 0, modifiedMs: 5, inode: 0 }, '');
   index.add('image.png', { size: 4, modifiedMs: 5, inode: 9 }, Uint8Array.of(0x89, 0x50, 0x4e, 0x47), true);
+  // A folder not in ASCII and a path past the encode's first path buffer (1 KiB), then a short one after it.
+  index.add(`ünï/${'ß'.repeat(700)}/${'x'.repeat(900)}.txt`, { size: 3, modifiedMs: 6, inode: 10 }, 'ok\n');
+  index.add('ünï/z', { size: 3, modifiedMs: 7, inode: 11 }, 'ok\n');
   return index;
 }
 
