@@ -404,6 +404,17 @@ describe('NodeFileSystem (Linux specifics)', () => {
     expect(batches.length).toBeGreaterThanOrEqual(8);
   });
 
+  it('scanTree with readContents reads a batch into one slab of 128 KiB, the file that crosses it into its own buffer (no slab sized for a largest file)', async () => {
+    const bytes = Buffer.alloc(10 * 1024, 'x');
+    for (let i = 0; i < 30; i += 1) writeFileSync(box.in(`f${String(i).padStart(3, '0')}.txt`), bytes);
+    const buffers = new Set<number>();
+    for await (const batch of fs.scanTree(box.at(''), { select: () => true, readContents: { maxBytes: 256 * 1024 } })) {
+      for (const entry of batch.selected) if (entry.contents !== undefined) buffers.add(entry.contents.buffer.byteLength);
+    }
+    // A slab is 128 KiB; a crossing file of 10 KiB is a buffer of its own.
+    expect(Math.max(...buffers)).toBe(128 * 1024);
+  });
+
   it('scanTree with readContents reads ahead on the thread pool once reads are slow, and reports what a scan reading each file itself does', async () => {
     // Three directories of 30 files; among them a subdirectory, a link, a FIFO and a file over maxBytes.
     for (const dir of ['a', 'b', 'c']) {

@@ -127,8 +127,10 @@ class Scan {
           report = prepared.pool === undefined ? undefined : this.poolReadReport(frame.entries[index].name, prepared, prepared.pool);
           if (report === undefined && prepared.pool?.contents === undefined) {
             // Read as it is reported, not as it is prepared: a batch holds at most BATCH_CONTENT_BYTES of
-            // contents, plus the one file that crosses it.
-            slab ??= Buffer.allocUnsafeSlow(BATCH_CONTENT_BYTES + (this.options.readContents?.maxBytes ?? 0));
+            // contents, plus the one file that crosses it (read into a buffer of its own). A slab with room
+            // for that file too was three times the bytes, garbage after each batch: an index build of a
+            // million small files freed 750 MB of slabs, which malloc kept resident between collections.
+            slab ??= Buffer.allocUnsafeSlow(BATCH_CONTENT_BYTES);
             report = this.readSelected(frame, frame.entries[index].name, prepared.relativePath, slab.subarray(contentBytes));
           }
           if (this.cold.cold) this.readAheadOnPool(frame, index);
