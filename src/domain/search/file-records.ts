@@ -12,7 +12,7 @@ export interface IndexedFile {
   readonly binary: boolean;
 }
 
-import { NarrowNumbers } from './narrow-numbers.js';
+import { NarrowNumbers, NarrowTimes } from './narrow-numbers.js';
 
 /** An indexed file as fields (inode NaN when none is known), filled in place by FileRecords.into. */
 export interface FileRow {
@@ -24,16 +24,17 @@ export interface FileRow {
   path: Uint8Array;
 }
 
-/** Files per block (as a power of two): 65,536 files, 1.3 MiB of stamps and flags. */
+/** Files per block (as a power of two): 65,536 files, 1.2 MiB of stamps and flags. */
 const BLOCK_BITS = 16;
 const BLOCK_FILES = 1 << BLOCK_BITS;
 const IN_BLOCK = BLOCK_FILES - 1;
 
 /** The records of up to BLOCK_FILES files; the last block doubles up to that size as files come (a small index stays small). */
 class Block {
-  /** Sizes and inodes (NaN: none known) as NarrowNumbers. */
+  /** Sizes and inodes (NaN: none known) as NarrowNumbers, mtimes as NarrowTimes. */
   readonly sizes: Uint32Array;
-  readonly mtimes: Float64Array;
+  readonly seconds: Uint32Array;
+  readonly millis: Uint16Array;
   readonly inodes: Uint32Array;
   readonly binaries: Uint8Array;
   /** How many posting lists hold each file (what its removal leaves dead). */
@@ -44,20 +45,21 @@ class Block {
     from?: Block,
   ) {
     this.sizes = copied(new Uint32Array(capacity), from?.sizes);
-    this.mtimes = copied(new Float64Array(capacity), from?.mtimes);
+    this.seconds = copied(new Uint32Array(capacity), from?.seconds);
+    this.millis = copied(new Uint16Array(capacity), from?.millis);
     this.inodes = copied(new Uint32Array(capacity), from?.inodes);
     this.binaries = copied(new Uint8Array(capacity), from?.binaries);
     this.postings = copied(new Uint32Array(capacity), from?.postings);
   }
 }
 
-function copied<T extends Float64Array | Uint8Array | Uint32Array>(into: T, from?: T): T {
+function copied<T extends Uint8Array | Uint16Array | Uint32Array>(into: T, from?: T): T {
   if (from !== undefined) into.set(from);
   return into;
 }
 
 /**
- * The indexed files' stamps and flags by id, in typed arrays: 21 bytes a file where an object per file
+ * The indexed files' stamps and flags by id, in typed arrays: 19 bytes a file where an object per file
  * (and per stamp, with its mtime and inode boxed) took over 100. A million small files is the case.
  * They live in blocks of BLOCK_FILES that are never copied once full: arrays grown by copying whole
  * left every old copy freed inside malloc's heap (twice the final size in all), kept as resident memory.
@@ -66,6 +68,7 @@ export class FileRecords {
   private readonly blocks: Block[] = [];
   private readonly sizes = new NarrowNumbers();
   private readonly inodes = new NarrowNumbers();
+  private readonly times = new NarrowTimes();
   length = 0;
 
   push(file: IndexedFile, postings: number): void {
@@ -76,7 +79,7 @@ export class FileRecords {
     const block = this.blocks[id >> BLOCK_BITS]!;
     const at = id & IN_BLOCK;
     this.sizes.put(block.sizes, at, id, file.stamp.size);
-    block.mtimes[at] = file.stamp.modifiedMs;
+    this.times.put(block.seconds, block.millis, at, id, file.stamp.modifiedMs);
     this.inodes.put(block.inodes, at, id, file.stamp.inode ?? Number.NaN);
     block.binaries[at] = file.binary ? 1 : 0;
     block.postings[at] = postings;
@@ -89,7 +92,7 @@ export class FileRecords {
     const at = id & IN_BLOCK;
     const inode = this.inodes.get(block.inodes, at, id);
     const size = this.sizes.get(block.sizes, at, id);
-    const modifiedMs = block.mtimes[at]!;
+    const modifiedMs = this.times.get(block.seconds, block.millis, at, id);
     const stamp = Number.isNaN(inode) ? { size, modifiedMs } : { size, modifiedMs, inode };
     return { stamp, binary: block.binaries[at] === 1 };
   }
@@ -99,7 +102,7 @@ export class FileRecords {
     const block = this.blocks[id >> BLOCK_BITS]!;
     const at = id & IN_BLOCK;
     row.size = this.sizes.get(block.sizes, at, id);
-    row.modifiedMs = block.mtimes[at]!;
+    row.modifiedMs = this.times.get(block.seconds, block.millis, at, id);
     row.inode = this.inodes.get(block.inodes, at, id);
     row.binary = block.binaries[at] === 1;
   }

@@ -25,3 +25,29 @@ export class NarrowNumbers {
     return value === WIDE ? this.wide.get(key)! : value;
   }
 }
+
+/**
+ * Times in ms since the epoch as whole seconds (32 bits) and the milliseconds past them (16 bits):
+ * 6 bytes where a Float64Array took 8. A time before 1970, past 2106 or with a fraction of a
+ * millisecond is kept in a map by the caller's key for that slot, and the slot says so.
+ */
+export class NarrowTimes {
+  private readonly wide = new Map<number, number>();
+
+  put(seconds: Uint32Array, millis: Uint16Array, at: number, key: number, value: number): void {
+    const whole = Math.floor(value / 1000);
+    if (Number.isInteger(value) && whole >= 0 && whole < WIDE) {
+      seconds[at] = whole;
+      millis[at] = value - whole * 1000;
+      if (this.wide.size > 0) this.wide.delete(key);
+    } else {
+      seconds[at] = WIDE;
+      this.wide.set(key, value);
+    }
+  }
+
+  get(seconds: Uint32Array, millis: Uint16Array, at: number, key: number): number {
+    const whole = seconds[at]!;
+    return whole === WIDE ? this.wide.get(key)! : whole * 1000 + millis[at]!;
+  }
+}

@@ -38,7 +38,7 @@ export async function applyTreeChanges(fs: FileSystemPort, root: Root, snapshot:
   for (const segments of folders.values()) {
     const held = snapshot.entryAt(segments);
     if (held === undefined || held.index < 0) continue;
-    const row = held.parent.rows[held.index]!;
+    const row = held.parent.row(held.index);
     if (!snapshot.rows.hasStat(row) || snapshot.rows.kind(row) !== 'directory') continue;
     const stat = await fs.stat({ root, segments }, { followSymlinks: false });
     const placed = place(snapshot, held.parent, segments[segments.length - 1]!, stat);
@@ -57,7 +57,7 @@ function place(snapshot: WalkSnapshot, parent: SnapshotDirectory, name: string, 
   const index = parent.find(name);
   if (stat === null) {
     if (index >= 0) {
-      snapshot.setDirectory(parent.rows[index]!, undefined);
+      snapshot.setDirectory(parent.row(index), undefined);
       parent.remove(index);
     }
     return true;
@@ -68,7 +68,7 @@ function place(snapshot: WalkSnapshot, parent: SnapshotDirectory, name: string, 
     parent.insert(parent.insertionPoint(name), name, row);
     return stat.kind !== 'directory';
   }
-  const row = parent.rows[index]!;
+  const row = parent.row(index);
   const stated = rows.hasStat(row);
   // The same directory (same inode) keeps what the snapshot knows of it; another one is scanned live.
   const sameDirectory = rows.kind(row) === 'directory' && stat.kind === 'directory' && stated && rows.inode(row) === stat.inode && snapshot.directoryOf(row) !== undefined;

@@ -9,10 +9,15 @@ import type { DirectoryFile } from '../ports/tree-scan-types.js';
  */
 export class SnapshotDirectory {
   private names = '';
-  /** Where each entry's name starts in `names`. */
-  private starts = new Uint32Array(0);
-  /** Each entry's row. */
-  rows = new Int32Array(0);
+  /** Where each entry's name starts in `names` (16 bits while `names` is shorter than 64 Ki, as nearly always). */
+  private starts: Uint16Array | Uint32Array = new Uint16Array(0);
+  /**
+   * Each entry's row: `firstRow + index` while they run on (a walk adds a directory's entries together,
+   * so nearly always), else one per entry here. 4 MB less at a million entries.
+   */
+  private rowList?: Int32Array;
+  private firstRow = 0;
+  private count = 0;
   /** Names and rows as the build found them, in any order, until seal(). */
   private pending?: { names: string[]; rows: number[] } = { names: [], rows: [] };
 
@@ -22,7 +27,12 @@ export class SnapshotDirectory {
   ) {}
 
   get size(): number {
-    return this.rows.length;
+    return this.count;
+  }
+
+  /** The row of entry `index`. */
+  row(index: number): number {
+    return this.rowList === undefined ? this.firstRow + index : this.rowList[index]!;
   }
 
   name(index: number): string {
@@ -38,7 +48,7 @@ export class SnapshotDirectory {
 
   /** While building: an entry, in any order (a sealed directory takes it too, until sealed again). */
   add(name: string, row: number): void {
-    this.pending ??= { names: this.allNames(), rows: [...this.rows] };
+    this.pending ??= { names: this.allNames(), rows: this.allRows() };
     this.pending.names.push(name);
     this.pending.rows.push(row);
   }
@@ -58,13 +68,13 @@ export class SnapshotDirectory {
   /** The entry named `name`, or -1. */
   find(name: string): number {
     const at = this.insertionPoint(name);
-    return at < this.rows.length && this.name(at) === name ? at : -1;
+    return at < this.count && this.name(at) === name ? at : -1;
   }
 
   /** The index `name` has or would have in code point order. */
   insertionPoint(name: string): number {
     let low = 0;
-    let high = this.rows.length;
+    let high = this.count;
     while (low < high) {
       const middle = (low + high) >> 1;
       if (compareCodePoints(this.name(middle), name) < 0) low = middle + 1;
@@ -75,7 +85,7 @@ export class SnapshotDirectory {
 
   insert(index: number, name: string, row: number): void {
     const names = this.allNames();
-    const rows = [...this.rows];
+    const rows = this.allRows();
     names.splice(index, 0, name);
     rows.splice(index, 0, row);
     this.pack(names, rows);
@@ -83,18 +93,23 @@ export class SnapshotDirectory {
 
   remove(index: number): void {
     const names = this.allNames();
-    const rows = [...this.rows];
+    const rows = this.allRows();
     names.splice(index, 1);
     rows.splice(index, 1);
     this.pack(names, rows);
   }
 
   private allNames(): string[] {
-    return Array.from(this.rows, (_row, index) => this.name(index));
+    return Array.from({ length: this.count }, (_entry, index) => this.name(index));
+  }
+
+  private allRows(): number[] {
+    return Array.from({ length: this.count }, (_entry, index) => this.row(index));
   }
 
   private pack(names: readonly string[], rows: readonly number[]): void {
-    this.starts = new Uint32Array(names.length);
+    const length = names.reduce((sum, name) => sum + name.length + 1, 0);
+    this.starts = length <= 0xffff ? new Uint16Array(names.length) : new Uint32Array(names.length);
     let offset = 0;
     names.forEach((name, index) => {
       this.starts[index] = offset;
@@ -102,7 +117,9 @@ export class SnapshotDirectory {
     });
     // A join is one flat string: the paths the build's names were cut from are not kept.
     this.names = names.length === 0 ? '' : [...names, ''].join('/');
-    this.rows = Int32Array.from(rows);
+    this.count = rows.length;
+    this.firstRow = rows[0] ?? 0;
+    this.rowList = rows.every((row, index) => row === this.firstRow + index) ? undefined : Int32Array.from(rows);
   }
 }
 

@@ -97,7 +97,7 @@ export async function* replayScan(
       continue;
     }
     const at = frame.next++;
-    const row = frame.directory.rows[at]!;
+    const row = frame.directory.row(at);
     scanned += 1;
     const verdict = ignore === undefined ? unjudged : ignore[row]!;
     if (verdict === IGNORE_KEPT && indexSlots !== undefined && everyFile && rows.isFile(row)) {

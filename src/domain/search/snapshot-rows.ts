@@ -1,6 +1,6 @@
 import type { EntryKind, EntryStat } from '../ports/file-system.port.js';
 import { recentDates } from '../recent-dates.js';
-import { NarrowNumbers } from './narrow-numbers.js';
+import { NarrowNumbers, NarrowTimes } from './narrow-numbers.js';
 
 const KINDS: readonly EntryKind[] = ['file', 'directory', 'symlink', 'other'];
 const DIRECTORY = KINDS.indexOf('directory');
@@ -9,7 +9,7 @@ const STATED = 0x10;
 /** Owners (permissions, uid, gid) one snapshot may tell apart: a row keeps a 16-bit index into them. */
 const MAX_OWNERS = 0x10000;
 
-/** Rows per block of stats (as a power of two): 16,384 rows, some 300 KiB. */
+/** Rows per block of stats (as a power of two): 16,384 rows, some 270 KiB. */
 const BLOCK_BITS = 14;
 const BLOCK_ROWS = 1 << BLOCK_BITS;
 const IN_BLOCK = BLOCK_ROWS - 1;
@@ -35,9 +35,10 @@ export const IGNORE_PRUNED = 2;
  */
 /** The stats of up to BLOCK_ROWS rows; the last block grows to that size as rows come. */
 class Block {
-  /** Sizes and inodes as NarrowNumbers. */
+  /** Sizes and inodes as NarrowNumbers, mtimes as NarrowTimes. */
   readonly sizes: Uint32Array;
-  readonly modified: Float64Array;
+  readonly seconds: Uint32Array;
+  readonly millis: Uint16Array;
   readonly inodes: Uint32Array;
   readonly kinds: Uint8Array;
   readonly owners: Uint16Array;
@@ -47,7 +48,8 @@ class Block {
     from?: Block,
   ) {
     this.sizes = copied(new Uint32Array(capacity), from?.sizes);
-    this.modified = copied(new Float64Array(capacity), from?.modified);
+    this.seconds = copied(new Uint32Array(capacity), from?.seconds);
+    this.millis = copied(new Uint16Array(capacity), from?.millis);
     this.inodes = copied(new Uint32Array(capacity), from?.inodes);
     this.kinds = copied(new Uint8Array(capacity), from?.kinds);
     this.owners = copied(new Uint16Array(capacity), from?.owners);
@@ -63,6 +65,7 @@ export class SnapshotRows {
   private readonly blocks: Block[] = [new Block(1024)];
   private readonly sizes = new NarrowNumbers();
   private readonly inodes = new NarrowNumbers();
+  private readonly times = new NarrowTimes();
   private readonly owners: { permissions: number; uid: number; gid: number }[] = [];
   private readonly ownerIndex = new Map<string, number>();
   /** The owner of the last stat added (most entries of a tree share one): no key is made for it. */
@@ -101,7 +104,7 @@ export class SnapshotRows {
     if (owner === undefined) return false;
     block.owners[at] = owner;
     this.sizes.put(block.sizes, at, row, stat.size);
-    block.modified[at] = stat.modifiedAt.getTime();
+    this.times.put(block.seconds, block.millis, at, row, stat.modifiedAt.getTime());
     this.inodes.put(block.inodes, at, row, stat.inode);
     return true;
   }
@@ -127,7 +130,8 @@ export class SnapshotRows {
   }
 
   modifiedMs(row: number): number {
-    return this.blocks[row >> BLOCK_BITS]!.modified[row & IN_BLOCK]!;
+    const block = this.blocks[row >> BLOCK_BITS]!;
+    return this.times.get(block.seconds, block.millis, row & IN_BLOCK, row);
   }
 
   inode(row: number): number {
@@ -145,7 +149,7 @@ export class SnapshotRows {
     const owner = this.owners[block.owners[at]!]!;
     const kind = this.kind(row);
     const size = this.sizes.get(block.sizes, at, row);
-    const modifiedAt = this.dateOf(block.modified[at]!);
+    const modifiedAt = this.dateOf(this.times.get(block.seconds, block.millis, at, row));
     const inode = this.inodes.get(block.inodes, at, row);
     const { permissions, uid, gid } = owner;
     return { name, kind, size, modifiedAt, permissions, uid, gid, inode };

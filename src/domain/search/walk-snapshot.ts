@@ -47,7 +47,7 @@ export class WalkSnapshot {
     const visit = (path: string, directory: SnapshotDirectory) => {
       found.push(path);
       for (let index = 0; index < directory.size; index += 1) {
-        const below = this.entered.get(directory.rows[index]!);
+        const below = this.entered.get(directory.row(index));
         if (below !== undefined) visit(path === '' ? directory.name(index) : `${path}/${directory.name(index)}`, below);
       }
     };
@@ -60,7 +60,7 @@ export class WalkSnapshot {
     let parent = this.top;
     for (let k = 0; k < segments.length - 1; k += 1) {
       const index = parent.find(segments[k]!);
-      const next = index < 0 ? undefined : this.entered.get(parent.rows[index]!);
+      const next = index < 0 ? undefined : this.entered.get(parent.row(index));
       if (next === undefined) return undefined;
       parent = next;
     }
@@ -71,7 +71,7 @@ export class WalkSnapshot {
   directoryAt(segments: readonly string[]): SnapshotDirectory | undefined {
     if (segments.length === 0) return this.top;
     const held = this.entryAt(segments);
-    return held === undefined || held.index < 0 ? undefined : this.entered.get(held.parent.rows[held.index]!);
+    return held === undefined || held.index < 0 ? undefined : this.entered.get(held.parent.row(held.index));
   }
 
   /**

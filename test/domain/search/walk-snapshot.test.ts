@@ -58,7 +58,7 @@ async function snapshotOf(): Promise<WalkSnapshot> {
 /** The stat the snapshot holds of the entry at `path` (root-relative). */
 function statOf(snapshot: WalkSnapshot, path: string) {
   const held = snapshot.entryAt(path.split('/'));
-  return held === undefined || held.index < 0 ? undefined : snapshot.rows.stat(held.parent.rows[held.index]!, held.parent.name(held.index));
+  return held === undefined || held.index < 0 ? undefined : snapshot.rows.stat(held.parent.row(held.index), held.parent.name(held.index));
 }
 
 async function expectReplayEqualsScan(snapshot: WalkSnapshot, start: RootPath, maxDepth?: number): Promise<void> {
