@@ -84,29 +84,42 @@ export class Glob extends TreeSearch {
     // From a snapshot, the ignore rules' verdicts it kept for these rules stand: a repeated glob judges no entry again.
     const judges = rules && { ignore: { key: rules.key, passOver: rules.passOver } };
     const options = { maxDepth: limits.maxDepth, select, selectNameEnding: matches.nameEnding, ...rules?.scanOptions() };
-    scan: for await (const batch of await this.walk(start, options, ignore, true, judges)) {
-      throwIfCancelled(work);
-      // A scan may leave names that cannot match unasked (selectNameEnding), so `select` alone may not see the deadline.
-      if (!timedOut && limits.expired()) timedOut = true;
-      scanned += batch.scanned;
-      if (batch.scanned > 0) work?.progress?.(scanned, undefined, 'entries scanned');
-      for (const entry of batch.selected) {
-        if (found.length >= limits.maxResults) {
-          truncated = true;
-          stop = entry.relativePath;
-          // This entry was selected before the deadline passed, if it did: the limit came first.
-          timedOut = false;
-          break scan;
+    const batches = (await this.walk(start, options, ignore, true, judges))[Symbol.asyncIterator]();
+    try {
+      scan: for (let next = await batches.next(); !next.done; ) {
+        const batch = next.value;
+        throwIfCancelled(work);
+        scanned += batch.scanned;
+        if (batch.scanned > 0) work?.progress?.(scanned, undefined, 'entries scanned');
+        for (const entry of batch.selected) {
+          if (found.length >= limits.maxResults) {
+            truncated = true;
+            stop = entry.relativePath;
+            // This entry was selected before the deadline passed, if it did: the limit came first.
+            timedOut = false;
+            break scan;
+          }
+          found.push({
+            // The snapshot's own string for it when the scan has one (no new string per match).
+            path: entry.rootPath ?? shownPrefix + entry.relativePath,
+            type: entry.stat.kind,
+            size: entry.stat.size,
+            modified_at: isoTime(entry.stat.modifiedAt),
+          });
         }
-        found.push({
-          // The snapshot's own string for it when the scan has one (no new string per match).
-          path: entry.rootPath ?? shownPrefix + entry.relativePath,
-          type: entry.stat.kind,
-          size: entry.stat.size,
-          modified_at: isoTime(entry.stat.modifiedAt),
-        });
+        if (timedOut) break;
+        // A scan may leave names that cannot match unasked (selectNameEnding), so `select` alone may not see
+        // the deadline. Past it, the walk is timed out only if it had more to give: a deadline that passed
+        // while its last batch came is a complete answer.
+        const late = limits.expired();
+        next = await batches.next();
+        if (late && !next.done) {
+          timedOut = true;
+          break;
+        }
       }
-      if (timedOut) break;
+    } finally {
+      await batches.return?.();
     }
     sortByCodePoints(found, (match) => match.path);
     const result = { matches: found, total_matches: found.length, truncated, timed_out: timedOut };

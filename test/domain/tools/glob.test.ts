@@ -1,6 +1,7 @@
 import { InMemoryFileSystem } from '../../../src/adapters/outbound/in-memory-file-system.js';
 import { Re2RegexEngine } from '../../../src/adapters/outbound/re2-regex-engine.js';
 import type { Clock } from '../../../src/domain/ports/clock.port.js';
+import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.js';
 import { Glob, type GlobInput } from '../../../src/domain/tools/glob.js';
 import { domainError, rootAccess } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
@@ -215,6 +216,32 @@ describe('Glob', () => {
     expect(result.timed_out).toBe(true);
     expect(result.truncated).toBe(false);
     expect(result.matches.length).toBe(639);
+  });
+
+  it('a deadline that passes while the last batch comes is a complete answer, not timed out; with batches left it is timed out', async () => {
+    // Two folders of 10 (one batch each here, too few entries for select to look at the clock): the clock
+    // jumps past the deadline as the scan hands over its first batch.
+    for (const folder of ['a', 'b']) for (let i = 0; i < 10; i += 1) fs.seedFile(`/ws/${folder}/f${i}.txt`, '');
+    let now = 0;
+    const clock = { now: () => new Date(1_700_000_000_000 + now) };
+    const jumping = (pathPrefix: string): Glob => {
+      const port: FileSystemPort = Object.create(fs);
+      port.scanTree = async function* (start, options) {
+        for await (const batch of fs.scanTree(start, options)) {
+          if (batch.selected.some((entry) => entry.relativePath.startsWith(pathPrefix))) now = 5000;
+          yield batch;
+        }
+      };
+      return new Glob(port, clock, new Re2RegexEngine(), searchSettings(10_000), rootAccess(makeRoot('workspace', '/ws', ['*'])));
+    };
+    now = 0;
+    const whole = await glob({ pattern: '**/*.txt', path: 'b', timeout_seconds: 1 }, jumping('f'));
+    expect(whole).toMatchObject({ total_matches: 10, timed_out: false, truncated: false });
+    now = 0;
+    const cut = await glob({ pattern: '**/*.txt', timeout_seconds: 1 }, jumping('a/'));
+    expect(cut.timed_out).toBe(true);
+    expect(cut.matches.every((match) => match.path.startsWith('a/'))).toBe(true);
+    expect(cut.total_matches).toBeLessThan(20);
   });
 
   it('looks at the clock every 64 entries, not on every entry (issue 31.2: a read per entry was a tenth of a large glob)', async () => {
