@@ -142,7 +142,8 @@ export class SearchIndexes {
     // The first search's own walk runs alone, then the snapshot's, then this one.
     await this.yieldToSearches();
     if (this.walkFirst !== undefined) {
-      await this.walkFirst(root);
+      // A snapshot that could not be built leaves the root to walks; the index is built all the same.
+      await this.walkFirst(root).catch(() => undefined);
       if (this.closed) return;
       await this.yieldToSearches();
     }

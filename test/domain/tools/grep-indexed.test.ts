@@ -151,6 +151,15 @@ describe('SearchIndexes', () => {
     expect(indexes.ready(root)?.paths()).toContain('src/a.ts');
   });
 
+  it('builds all the same when the walk it waits for fails', async () => {
+    const indexes = new SearchIndexes(fs, INDEX, new IgnoreRuleCache(), undefined, async () => {
+      throw new Error('no snapshot');
+    });
+    indexes.ready(root);
+    await indexes.settled(root);
+    expect(indexes.ready(root)?.paths()).toContain('src/a.ts');
+  });
+
   it('yields to a search that starts within a batch, before the next file of it', async () => {
     // Files past the read-ahead size are each opened by the build, one batch (one folder) for all three.
     for (const name of ['x', 'y', 'z']) fs.seedFile(`/ws/large/${name}.txt`, `${name.repeat(300 * 1024)}\n`);
