@@ -1,5 +1,5 @@
-import { DomainError, errors, inRoot } from '../../domain/errors.js';
-import { fitsHostPath, hostPathInside, hostPathOf, hostPathTooLong, normalizeAbsolute } from '../../domain/path-policy.js';
+import { errors, inRoot } from '../../domain/errors.js';
+import { fitsHostPath, hostPathInside, hostPathOf, hostPathTooLong } from '../../domain/path-policy.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type {
   CopyBatchEntry,
@@ -14,12 +14,13 @@ import type {
 } from '../../domain/ports/file-system.port.js';
 import type { TreeScanBatch, TreeScanOptions } from '../../domain/ports/tree-scan-types.js';
 import { baseName, displayPath, parentPath, type RootPath } from '../../domain/roots.js';
-import { simulatedWriteFailure, walkFailure } from './in-memory/failures.js';
-import { InMemorySeeding } from './in-memory/seeding.js';
+import { concat, openSnapshot } from './in-memory/file-bytes.js';
+import { rootItself, walkFailure } from './in-memory/failures.js';
+import { InMemoryTreeChanges } from './in-memory/tree-changes.js';
 // The Node adapter's naming rule for its own temp and lock files, shared so that the model hides the same names.
 import { isOwnWorkFile } from '../../domain/work-files.js';
 import { scanMemoryTree } from './in-memory/tree-scan.js';
-import { type DirectoryNode, newDirectory, newFile, type TreeNode } from './in-memory/tree.js';
+import { type DirectoryNode, newFile, type TreeNode } from './in-memory/tree.js';
 import { throwIfCancelled, type WorkContext } from '../../domain/work-context.js';
 
 /** uid/gid 1000 is the account every seeded entry belongs to. */
@@ -33,7 +34,7 @@ const USER_NAMES: ReadonlyMap<number, string> = new Map([
  * suite keeps them aligned). Seeding and inspection helpers for tests live in
  * InMemorySeeding and take host-style absolute paths.
  */
-export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPort {
+export class InMemoryFileSystem extends InMemoryTreeChanges implements FileSystemPort {
   /** Per file node, a token that changes with every write through this port (the inode + ctime stand-in). */
   private readonly revisions = new WeakMap<TreeNode, number>();
   private nextRevision = 1;
@@ -246,102 +247,9 @@ export class InMemoryFileSystem extends InMemorySeeding implements FileSystemPor
     return { placed };
   }
 
-  /** The checks of a copy, made before anything changes; `place` then puts the copy there. */
-  private copyPlan(from: RootPath, to: RootPath): { place(): { size: number } } {
-    const source = this.tree.walk(from, true);
-    if (source.status !== 'found') throw walkFailure(source, from, 'source file');
-    if (source.node.kind === 'directory') throw errors.isADirectory(from.root.name, displayPath(from));
-    if (source.node.kind !== 'file') throw errors.notAFile(from.root.name, displayPath(from));
-    const destination = this.tree.walk(to, false);
-    if (destination.status === 'missing') throw errors.notFound('directory', to.root.name, displayPath(parentPath(to)));
-    if (destination.status !== 'found' && destination.status !== 'absent') throw walkFailure(destination, to, 'path');
-    if (destination.status === 'found' && (destination.node.kind === 'directory' || !destination.parent)) {
-      throw errors.isADirectory(to.root.name, displayPath(to));
-    }
-    // Like the Node adapter's writer: a file or a link is replaced, a FIFO or other special file is not.
-    if (destination.status === 'found' && destination.node.kind === 'other') throw errors.notAFile(to.root.name, displayPath(to));
-    if (!fitsHostPath(destination.path)) throw hostPathTooLong(to);
-    this.checkInjectedFailure(destination.path, to);
-    // Like temp file + rename: whatever non-directory was at the destination is replaced, not written through.
-    const copy = newFile(this.now(), source.node.data.slice(), source.node.permissions);
-    return {
-      place: () => {
-        this.attach(destination.parent as DirectoryNode, baseName(destination.path), copy);
-        return { size: copy.data.length };
-      },
-    };
-  }
-
   async ownerNames(uid: number, gid: number): Promise<{ owner: string; group: string }> {
     return { owner: USER_NAMES.get(uid) ?? String(uid), group: USER_NAMES.get(gid) ?? String(gid) };
   }
 
-  /** mkdir -p that follows in-root links on the way; true when the last directory was created. */
-  private makeDirectories(path: RootPath, requested: RootPath): boolean {
-    let created = false;
-    for (let depth = 0; depth <= path.segments.length; depth += 1) {
-      const prefix = { root: path.root, segments: path.segments.slice(0, depth) };
-      let result = this.tree.walk(prefix, true);
-      if (result.status === 'missing') {
-        // A dangling in-root link whose target lies below missing directories: make those first.
-        this.makeDirectories(parentPath(result.path), requested);
-        result = this.tree.walk(prefix, true);
-      }
-      // Like the Node adapter: the physical path, which an in-root link may have lengthened.
-      if ((result.status === 'absent' || result.status === 'found') && !fitsHostPath(result.path)) throw hostPathTooLong(requested);
-      created = false;
-      if (result.status === 'absent') {
-        this.attach(result.parent, baseName(result.path), newDirectory(this.now()));
-        created = true;
-      } else if (result.status === 'found') {
-        if (result.node.kind !== 'directory') throw errors.notADirectory(requested.root.name, displayPath(requested));
-      } else {
-        throw walkFailure(result, requested, 'path');
-      }
-    }
-    return created;
-  }
 
-  private checkInjectedFailure(target: RootPath, requested: RootPath): void {
-    for (const host of [hostPathOf(target), hostPathOf(requested)]) {
-      if (this.failingWrites.delete(normalizeAbsolute(host))) throw simulatedWriteFailure(requested);
-    }
-  }
-
-  private attach(parent: DirectoryNode, name: string, node: TreeNode): void {
-    parent.children.set(name, node);
-    parent.modifiedAt = this.now();
-  }
-
-  private detach(parent: DirectoryNode, name: string): void {
-    parent.children.delete(name);
-    parent.modifiedAt = this.now();
-  }
 }
-
-function openSnapshot(stat: EntryStat, bytes: Uint8Array, path: RootPath): ReadableFile {
-  let closed = false;
-  return {
-    stat,
-    async read(position: number, length: number): Promise<Uint8Array> {
-      if (closed) throw new DomainError('IO_ERROR', `I/O error (file closed): ${displayPath(path)}${inRoot(path.root.name)}`);
-      return bytes.slice(position, position + length);
-    },
-    async close(): Promise<void> {
-      closed = true;
-    },
-  };
-}
-
-/** Security: the root directory itself is never removed, moved or replaced. */
-function rootItself(reason: string, path: RootPath): DomainError {
-  return new DomainError('ACCESS_DENIED', `${reason}${inRoot(path.root.name)}`, { root: path.root.name, attemptedPath: '.' });
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-

@@ -44,3 +44,8 @@ export function walkFailure(result: Exclude<WalkResult, { status: 'found' }>, re
       return tooManyLinks(requested);
   }
 }
+
+/** Security: the root directory itself is never removed, moved or replaced. */
+export function rootItself(reason: string, path: RootPath): DomainError {
+  return new DomainError('ACCESS_DENIED', `${reason}${inRoot(path.root.name)}`, { root: path.root.name, attemptedPath: '.' });
+}
