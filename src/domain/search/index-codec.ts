@@ -1,4 +1,4 @@
-import { BitWriter, decodeRice, riceParameter } from './rice-blocks.js';
+import { BitWriter, decodeRice, riceGapBytes, riceParameter } from './rice-blocks.js';
 import { giveWay, runAtOnce, type Steps } from './steps.js';
 import { type FileStamp, type IndexedFile, TrigramIndex } from './trigram-index.js';
 
@@ -71,7 +71,7 @@ function* encodeWithin(index: TrigramIndex, prefix: Uint8Array, out: ByteWriter)
     out.uint(shared);
     out.uint(tail);
     out.uint(bytes.length - shared - tail);
-    for (let at = shared; at < bytes.length - tail; at += 1) out.byte(bytes[at]!);
+    out.write(bytes.subarray(shared, bytes.length - tail));
     if (bytes.length > previous.length) previous = new Uint8Array(bytes.length * 2);
     previous.set(bytes);
     previousLength = bytes.length;
@@ -91,9 +91,14 @@ function* encodeWithin(index: TrigramIndex, prefix: Uint8Array, out: ByteWriter)
     out.uint(key - previousKey);
     previousKey = key;
     out.uint(ids.length);
-    bits.reset();
-    bits.riceGaps(ids, 0, ids.length, -1, riceParameter(ids.length, fileCount));
-    for (const byte of bits.bytes) out.byte(byte);
+    const k = riceParameter(ids.length, fileCount);
+    // Counting, the bits are counted, not written.
+    if (out.counting) out.skip(riceGapBytes(ids, 0, ids.length, -1, k));
+    else {
+      bits.reset();
+      bits.riceGaps(ids, 0, ids.length, -1, k);
+      out.write(bits.bytes);
+    }
   }
   const sum = out.counting ? 0 : yield* checksumSteps(out.bytes().subarray(prefix.length));
   for (const shift of [24, 16, 8, 0]) out.byte((sum >>> shift) & 0xff);
@@ -201,6 +206,21 @@ class ByteWriter {
     if (this.length >= this.maxBytes) throw new OverBound();
     if (this.buffer !== undefined) this.buffer[this.length] = value;
     this.length += 1;
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.buffer === undefined) this.skip(bytes.length);
+    else {
+      if (this.length + bytes.length > this.maxBytes) throw new OverBound();
+      this.buffer.set(bytes, this.length);
+      this.length += bytes.length;
+    }
+  }
+
+  /** Counts `count` bytes not written (counting only). */
+  skip(count: number): void {
+    if (this.length + count > this.maxBytes) throw new OverBound();
+    this.length += count;
   }
 
   uint(value: number): void {

@@ -8,6 +8,18 @@ export function riceParameter(count: number, span: number): number {
   return count === 0 || span <= count ? 0 : Math.min(30, Math.floor(Math.log2(span / count)));
 }
 
+/** The bytes BitWriter.riceGaps writes for these ids and k, counted without writing them (an encode's first pass). */
+export function riceGapBytes(ids: ArrayLike<number>, from: number, to: number, previous: number, k: number): number {
+  let last = previous;
+  const low = 2 ** k;
+  let bits = 0;
+  for (let i = from; i < to; i += 1) {
+    bits += Math.floor((ids[i]! - last - 1) / low) + 1 + k;
+    last = ids[i]!;
+  }
+  return Math.ceil(bits / 8);
+}
+
 /** Writes bits into a growable byte buffer; reused block after block. */
 export class BitWriter {
   private buffer = new Uint8Array(1 << 12);

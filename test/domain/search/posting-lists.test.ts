@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { PostingLists } from '../../../src/domain/search/posting-lists.js';
-import { BitWriter, decodeRice, riceParameter } from '../../../src/domain/search/rice-blocks.js';
+import { BitWriter, decodeRice, riceGapBytes, riceParameter } from '../../../src/domain/search/rice-blocks.js';
 
 /** A generator of ascending ids with gaps of every size: dense runs, sparse stretches, huge jumps. */
 function idsOf(seed: number, count: number): number[] {
@@ -17,6 +17,18 @@ function idsOf(seed: number, count: number): number[] {
 }
 
 describe('Rice blocks', () => {
+  it('count the bytes riceGaps writes without writing them, for every k and gap size', () => {
+    for (const k of [0, 1, 3, 7, 15, 16, 22, 30]) {
+      for (const seed of [1, 2, 3]) {
+        const ids = idsOf(seed, 300 + seed * 17);
+        const writer = new BitWriter();
+        writer.riceGaps(ids, 5, ids.length, ids[4]!, k);
+        expect(riceGapBytes(ids, 5, ids.length, ids[4]!, k)).toBe(writer.bytes.length);
+      }
+    }
+    expect(riceGapBytes([], 0, 0, -1, 3)).toBe(0);
+  });
+
   it('round-trip gaps of every size, parameters 0 to 30 included', () => {
     const writer = new BitWriter();
     for (const k of [0, 1, 7, 15, 16, 22, 30]) {
