@@ -47,6 +47,10 @@ export interface GlobResult {
 /** FR-017: find entries by glob or regex on their path below a directory of a root. */
 export class Glob extends TreeSearch {
   async execute(input: GlobInput, work?: WorkContext): Promise<GlobResult> {
+    return this.asSearch(() => this.globTree(input, work));
+  }
+
+  private async globTree(input: GlobInput, work?: WorkContext): Promise<GlobResult> {
     const start = this.access.path('glob', input.root, input.path ?? '.');
     const { typeFilter, limits, matches, ignore } = namingRoot(start.root.name, () => ({
       typeFilter: parseTypeFilter(input.type_filter),

@@ -45,13 +45,7 @@ const READ_AHEAD_MAX_BYTES = 256 * 1024;
 /** FR-016: regex search over file contents below a directory of a root. */
 export class Grep extends TreeSearch {
   async execute(input: GrepInput, work?: WorkContext): Promise<GrepResult> {
-    // An index build waits while a search runs (it yields to calls).
-    const searchEnded = this.indexes?.searchStarted();
-    try {
-      return await this.searchTree(input, work);
-    } finally {
-      searchEnded?.();
-    }
+    return this.asSearch(() => this.searchTree(input, work));
   }
 
   private async searchTree(input: GrepInput, work?: WorkContext): Promise<GrepResult> {

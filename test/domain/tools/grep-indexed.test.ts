@@ -4,6 +4,7 @@ import type { FileSystemPort } from '../../../src/domain/ports/file-system.port.
 import type { Root, RootPath } from '../../../src/domain/roots.js';
 import { IgnoreRuleCache } from '../../../src/domain/search/ignore-rule-cache.js';
 import { SearchIndexes, type SearchIndexSettings } from '../../../src/domain/search/search-indexes.js';
+import { Glob } from '../../../src/domain/tools/glob.js';
 import { Grep, type GrepInput } from '../../../src/domain/tools/grep.js';
 import { rootAccess } from '../../support/domain.js';
 import { makeRoot } from '../../support/roots.js';
@@ -148,6 +149,26 @@ describe('SearchIndexes', () => {
     snapshotDone();
     await indexes.settled(root);
     expect(order).toEqual(['snapshot of workspace', 'index walk']);
+    expect(indexes.ready(root)?.paths()).toContain('src/a.ts');
+  });
+
+  it('waits while a glob runs too (a glob tells the indexes it searches)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const port: FileSystemPort = Object.create(fs);
+    port.scanTree = async function* (start, options) {
+      await held;
+      yield* fs.scanTree(start, options);
+    };
+    const indexes = new SearchIndexes(fs, INDEX, new IgnoreRuleCache());
+    const glob = new Glob(port, new SteppingClock(0), new Re2RegexEngine(), searchSettings(1000), rootAccess(root), new IgnoreRuleCache(), indexes);
+    const globbing = glob.execute({ root: 'workspace', pattern: '**/*.ts' });
+    indexes.ready(root);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(indexes.ready(root)).toBeUndefined();
+    release();
+    expect((await globbing).matches.map((match) => match.path).sort()).toEqual(['src/a.ts', 'src/b.ts']);
+    await indexes.settled(root);
     expect(indexes.ready(root)?.paths()).toContain('src/a.ts');
   });
 

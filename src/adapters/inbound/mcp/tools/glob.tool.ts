@@ -65,6 +65,6 @@ export const globSpec = toolSpec({
   facts: { toolset: 'root', permission: 'allowlisted', readOnly: true },
   rank: 160,
   useCase: Glob,
-  create: (services) => new Glob(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache, undefined, services.treeSnapshots),
+  create: (services) => new Glob(services.files, services.clock, services.regex, services.settings, services.access, services.ignoreCache, services.searchIndexes, services.treeSnapshots),
   definition: (useCase, settings) => globTool(useCase, settings.search),
 });
