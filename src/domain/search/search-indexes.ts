@@ -23,6 +23,8 @@ export interface SearchIndexSettings {
 
 /** Files up to this size come read by the build's walk; a larger one is opened on its own. */
 const READ_AHEAD_MAX_BYTES = 256 * 1024;
+/** A pause in a client's searches this long lets a save go on. */
+const QUIET_MS = 250;
 /** How long the build waits before looking again while a search is running. */
 const YIELD_MS = 5;
 
@@ -39,6 +41,8 @@ export class SearchIndexes {
   /** Paths a grep read because the index could not vouch for them, to index again, per root. */
   private readonly stale = new Map<string, { readonly queue: Set<string>; readonly done: Promise<void> }>();
   private searching = 0;
+  /** When the last search ended (performance.now()). */
+  private lastSearchEnded = -Infinity;
   private closed = false;
 
   constructor(
@@ -83,7 +87,10 @@ export class SearchIndexes {
     this.searching += 1;
     let ended = false;
     return () => {
-      if (!ended) this.searching -= 1;
+      if (!ended) {
+        this.searching -= 1;
+        this.lastSearchEnded = performance.now();
+      }
       ended = true;
     };
   }
@@ -132,7 +139,7 @@ export class SearchIndexes {
   }
 
   private saveLater(root: Root, index: TrigramIndex): void {
-    if (!this.closed) this.persistence?.saveLater(root, index, () => this.yieldToSearches());
+    if (!this.closed) this.persistence?.saveLater(root, index, () => this.quiet());
   }
 
   private async build(root: Root): Promise<void> {
@@ -199,6 +206,20 @@ export class SearchIndexes {
       return { stat: file.stat, contents: await readRange(file, 0, file.stat.size) };
     } finally {
       await file.close();
+    }
+  }
+
+  /**
+   * Resolves once no search has run for QUIET_MS: a save waits for a pause in a client's calls, not
+   * only for the call running. Slices of a save between the calls of a burst of globs made each about
+   * twice as slow for the save's two seconds.
+   */
+  private async quiet(): Promise<void> {
+    for (;;) {
+      await this.yieldToSearches();
+      const left = this.lastSearchEnded + QUIET_MS - performance.now();
+      if (left <= 0 || this.closed) return;
+      await new Promise<void>((resolve) => setTimeout(resolve, left));
     }
   }
 

@@ -219,6 +219,31 @@ describe('a stored search index', () => {
   });
 });
 
+describe('a save after a build', () => {
+  it('waits for a pause in the searches (250 ms without one), not only for the one running', async () => {
+    const { indexes } = run();
+    indexes.ready(root);
+    await indexes.settled(root);
+    // Searches of 20 ms every 50 ms for 600 ms: never a running one past its end, never a pause of 250 ms.
+    const started = performance.now();
+    let paused = false;
+    while (performance.now() - started < 600) {
+      const ended = indexes.searchStarted();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      ended();
+      const end = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      // (A timer late by 250 ms on a loaded machine makes a pause: from then on a save may rightly begin.)
+      paused ||= performance.now() - end >= 200;
+      if (!paused) expect(store.names()).toEqual([]);
+    }
+    const lastEnded = performance.now();
+    for (let waited = 0; store.names().length === 0 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(store.names()).toEqual(['workspace']);
+    if (!paused) expect(performance.now() - lastEnded).toBeGreaterThanOrEqual(200);
+  });
+});
+
 describe('a save of a stored search index', () => {
   it('gives way to other work while it encodes, and a refresh of the index waits until the encode ends', async () => {
     for (let n = 0; n < 3000; n += 1) fs.seedFile(`/ws/many/f-${n}.txt`, `line unique_${n} needle_${n % 7}\n`);
