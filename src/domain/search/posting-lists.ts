@@ -54,7 +54,7 @@ export class PostingLists {
     this.tails.write(slot, id - this.lastIds[slot]! - 1);
     this.lastIds[slot] = id;
     this.postings += 1;
-    if (this.tails.bytes >= this.sealBytes) this.seal();
+    if (this.tails.bytes >= this.sealBytes) this.seal(true);
   }
 
   /** add() of each id in turn (ascending, after the key's last); a long run with no tail before it is sealed at once (a decode). */
@@ -119,8 +119,8 @@ export class PostingLists {
     }
   }
 
-  /** Seals every tail into a block at the end of its key's chain, then empties the tails' pool. */
-  seal(): void {
+  /** Seals every tail into a block at the end of its key's chain, then empties the tails' pool (keeping its pages for more when keepPages: a seal in the middle of a build). */
+  seal(keepPages = false): void {
     for (let slot = 0; slot < this.slotCount; slot += 1) {
       const count = this.tails.count(slot);
       if (count === 0) continue;
@@ -136,7 +136,7 @@ export class PostingLists {
       });
       this.sealRun(slot, ids, count);
     }
-    this.tails = new VarintSlices();
+    this.tails.clear(keepPages);
   }
 
   /** Appends ids[0, count) (after the key's sealed ids, with no tail between) to the key's chain. */
