@@ -12,7 +12,7 @@ export interface IndexedFile {
   readonly binary: boolean;
 }
 
-import { NarrowNumbers, NarrowTimes } from './narrow-numbers.js';
+import { copied, StampBlock, Stamps } from './narrow-numbers.js';
 
 /** An indexed file as fields (inode NaN when none is known), filled in place by FileRecords.into. */
 export interface FileRow {
@@ -30,32 +30,16 @@ const BLOCK_FILES = 1 << BLOCK_BITS;
 const IN_BLOCK = BLOCK_FILES - 1;
 
 /** The records of up to BLOCK_FILES files; the last block doubles up to that size as files come (a small index stays small). */
-class Block {
-  /** Sizes and inodes (NaN: none known) as NarrowNumbers, mtimes as NarrowTimes. */
-  readonly sizes: Uint32Array;
-  readonly seconds: Uint32Array;
-  readonly millis: Uint16Array;
-  readonly inodes: Uint32Array;
+class Block extends StampBlock {
   readonly binaries: Uint8Array;
   /** How many posting lists hold each file (what its removal leaves dead). */
   readonly postings: Uint32Array;
 
-  constructor(
-    readonly capacity: number,
-    from?: Block,
-  ) {
-    this.sizes = copied(new Uint32Array(capacity), from?.sizes);
-    this.seconds = copied(new Uint32Array(capacity), from?.seconds);
-    this.millis = copied(new Uint16Array(capacity), from?.millis);
-    this.inodes = copied(new Uint32Array(capacity), from?.inodes);
+  constructor(capacity: number, from?: Block) {
+    super(capacity, from);
     this.binaries = copied(new Uint8Array(capacity), from?.binaries);
     this.postings = copied(new Uint32Array(capacity), from?.postings);
   }
-}
-
-function copied<T extends Uint8Array | Uint16Array | Uint32Array>(into: T, from?: T): T {
-  if (from !== undefined) into.set(from);
-  return into;
 }
 
 /**
@@ -66,9 +50,7 @@ function copied<T extends Uint8Array | Uint16Array | Uint32Array>(into: T, from?
  */
 export class FileRecords {
   private readonly blocks: Block[] = [];
-  private readonly sizes = new NarrowNumbers();
-  private readonly inodes = new NarrowNumbers();
-  private readonly times = new NarrowTimes();
+  private readonly stamps = new Stamps();
   length = 0;
 
   push(file: IndexedFile, postings: number): void {
@@ -78,9 +60,7 @@ export class FileRecords {
     else if ((id & IN_BLOCK) === this.blocks[last]!.capacity) this.blocks[last] = new Block(this.blocks[last]!.capacity * 2, this.blocks[last]);
     const block = this.blocks[id >> BLOCK_BITS]!;
     const at = id & IN_BLOCK;
-    this.sizes.put(block.sizes, at, id, file.stamp.size);
-    this.times.put(block.seconds, block.millis, at, id, file.stamp.modifiedMs);
-    this.inodes.put(block.inodes, at, id, file.stamp.inode ?? Number.NaN);
+    this.stamps.put(block, at, id, file.stamp.size, file.stamp.modifiedMs, file.stamp.inode ?? Number.NaN);
     block.binaries[at] = file.binary ? 1 : 0;
     block.postings[at] = postings;
     this.length += 1;
@@ -90,9 +70,9 @@ export class FileRecords {
   get(id: number): IndexedFile {
     const block = this.blocks[id >> BLOCK_BITS]!;
     const at = id & IN_BLOCK;
-    const inode = this.inodes.get(block.inodes, at, id);
-    const size = this.sizes.get(block.sizes, at, id);
-    const modifiedMs = this.times.get(block.seconds, block.millis, at, id);
+    const inode = this.stamps.inode(block, at, id);
+    const size = this.stamps.size(block, at, id);
+    const modifiedMs = this.stamps.modifiedMs(block, at, id);
     const stamp = Number.isNaN(inode) ? { size, modifiedMs } : { size, modifiedMs, inode };
     return { stamp, binary: block.binaries[at] === 1 };
   }
@@ -101,16 +81,16 @@ export class FileRecords {
   into(id: number, row: FileRow): void {
     const block = this.blocks[id >> BLOCK_BITS]!;
     const at = id & IN_BLOCK;
-    row.size = this.sizes.get(block.sizes, at, id);
-    row.modifiedMs = this.times.get(block.seconds, block.millis, at, id);
-    row.inode = this.inodes.get(block.inodes, at, id);
+    row.size = this.stamps.size(block, at, id);
+    row.modifiedMs = this.stamps.modifiedMs(block, at, id);
+    row.inode = this.stamps.inode(block, at, id);
     row.binary = block.binaries[at] === 1;
   }
 
   /** The file's size when it is text; 0 for a binary file. */
   textBytesOf(id: number): number {
     const block = this.blocks[id >> BLOCK_BITS]!;
-    return block.binaries[id & IN_BLOCK] === 1 ? 0 : this.sizes.get(block.sizes, id & IN_BLOCK, id);
+    return block.binaries[id & IN_BLOCK] === 1 ? 0 : this.stamps.size(block, id & IN_BLOCK, id);
   }
 
   postingsOf(id: number): number {

@@ -51,3 +51,55 @@ export class NarrowTimes {
     return whole === WIDE ? this.wide.get(key)! : whole * 1000 + millis[at]!;
   }
 }
+
+/** `into` with the start of `from` copied in (as much as fits): a block or an array grown, or cut to its use. */
+export function copied<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(into: T, from?: T): T {
+  if (from !== undefined) into.set(from.subarray(0, Math.min(from.length, into.length)));
+  return into;
+}
+
+/**
+ * The stamp columns of a block of files or entries (the index's records, the snapshot's rows): size and
+ * inode in NarrowNumbers slots, mtime in NarrowTimes slots, 14 bytes a slot. `from` is the block it grows.
+ */
+export class StampBlock {
+  readonly sizes: Uint32Array;
+  readonly seconds: Uint32Array;
+  readonly millis: Uint16Array;
+  readonly inodes: Uint32Array;
+
+  constructor(
+    readonly capacity: number,
+    from?: StampBlock,
+  ) {
+    this.sizes = copied(new Uint32Array(capacity), from?.sizes);
+    this.seconds = copied(new Uint32Array(capacity), from?.seconds);
+    this.millis = copied(new Uint16Array(capacity), from?.millis);
+    this.inodes = copied(new Uint32Array(capacity), from?.inodes);
+  }
+}
+
+/** Reads and writes StampBlocks' slots; the values they cannot hold are kept here by the caller's key (a file id, a row). NaN: no inode known. */
+export class Stamps {
+  private readonly sizes = new NarrowNumbers();
+  private readonly inodes = new NarrowNumbers();
+  private readonly times = new NarrowTimes();
+
+  put(block: StampBlock, at: number, key: number, size: number, modifiedMs: number, inode: number): void {
+    this.sizes.put(block.sizes, at, key, size);
+    this.times.put(block.seconds, block.millis, at, key, modifiedMs);
+    this.inodes.put(block.inodes, at, key, inode);
+  }
+
+  size(block: StampBlock, at: number, key: number): number {
+    return this.sizes.get(block.sizes, at, key);
+  }
+
+  modifiedMs(block: StampBlock, at: number, key: number): number {
+    return this.times.get(block.seconds, block.millis, at, key);
+  }
+
+  inode(block: StampBlock, at: number, key: number): number {
+    return this.inodes.get(block.inodes, at, key);
+  }
+}

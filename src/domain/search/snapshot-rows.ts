@@ -1,6 +1,6 @@
 import type { EntryKind, EntryStat } from '../ports/file-system.port.js';
 import { recentDates } from '../recent-dates.js';
-import { NarrowNumbers, NarrowTimes } from './narrow-numbers.js';
+import { copied, StampBlock, Stamps } from './narrow-numbers.js';
 
 const KINDS: readonly EntryKind[] = ['file', 'directory', 'symlink', 'other'];
 const DIRECTORY = KINDS.indexOf('directory');
@@ -34,38 +34,20 @@ export const IGNORE_PRUNED = 2;
  * BLOCK_ROWS rows, so that growing never copies (nor holds twice) more than one block.
  */
 /** The stats of up to BLOCK_ROWS rows; the last block grows to that size as rows come. */
-class Block {
-  /** Sizes and inodes as NarrowNumbers, mtimes as NarrowTimes. */
-  readonly sizes: Uint32Array;
-  readonly seconds: Uint32Array;
-  readonly millis: Uint16Array;
-  readonly inodes: Uint32Array;
+class Block extends StampBlock {
   readonly kinds: Uint8Array;
   readonly owners: Uint16Array;
 
-  constructor(
-    readonly capacity: number,
-    from?: Block,
-  ) {
-    this.sizes = copied(new Uint32Array(capacity), from?.sizes);
-    this.seconds = copied(new Uint32Array(capacity), from?.seconds);
-    this.millis = copied(new Uint16Array(capacity), from?.millis);
-    this.inodes = copied(new Uint32Array(capacity), from?.inodes);
+  constructor(capacity: number, from?: Block) {
+    super(capacity, from);
     this.kinds = copied(new Uint8Array(capacity), from?.kinds);
     this.owners = copied(new Uint16Array(capacity), from?.owners);
   }
 }
 
-function copied<T extends Float64Array | Uint8Array | Uint16Array | Uint32Array | Int32Array>(into: T, from?: T): T {
-  if (from !== undefined) into.set(from.subarray(0, Math.min(from.length, into.length)));
-  return into;
-}
-
 export class SnapshotRows {
   private readonly blocks: Block[] = [new Block(1024)];
-  private readonly sizes = new NarrowNumbers();
-  private readonly inodes = new NarrowNumbers();
-  private readonly times = new NarrowTimes();
+  private readonly stamps = new Stamps();
   private readonly owners: { permissions: number; uid: number; gid: number }[] = [];
   private readonly ownerIndex = new Map<string, number>();
   /** The owner of the last stat added (most entries of a tree share one): no key is made for it. */
@@ -103,9 +85,7 @@ export class SnapshotRows {
     const owner = this.ownerFor(stat);
     if (owner === undefined) return false;
     block.owners[at] = owner;
-    this.sizes.put(block.sizes, at, row, stat.size);
-    this.times.put(block.seconds, block.millis, at, row, stat.modifiedAt.getTime());
-    this.inodes.put(block.inodes, at, row, stat.inode);
+    this.stamps.put(block, at, row, stat.size, stat.modifiedAt.getTime(), stat.inode);
     return true;
   }
 
@@ -126,16 +106,15 @@ export class SnapshotRows {
   }
 
   size(row: number): number {
-    return this.sizes.get(this.blocks[row >> BLOCK_BITS]!.sizes, row & IN_BLOCK, row);
+    return this.stamps.size(this.blocks[row >> BLOCK_BITS]!, row & IN_BLOCK, row);
   }
 
   modifiedMs(row: number): number {
-    const block = this.blocks[row >> BLOCK_BITS]!;
-    return this.times.get(block.seconds, block.millis, row & IN_BLOCK, row);
+    return this.stamps.modifiedMs(this.blocks[row >> BLOCK_BITS]!, row & IN_BLOCK, row);
   }
 
   inode(row: number): number {
-    return this.inodes.get(this.blocks[row >> BLOCK_BITS]!.inodes, row & IN_BLOCK, row);
+    return this.stamps.inode(this.blocks[row >> BLOCK_BITS]!, row & IN_BLOCK, row);
   }
 
   /**
@@ -148,9 +127,9 @@ export class SnapshotRows {
     const at = row & IN_BLOCK;
     const owner = this.owners[block.owners[at]!]!;
     const kind = this.kind(row);
-    const size = this.sizes.get(block.sizes, at, row);
-    const modifiedAt = this.dateOf(this.times.get(block.seconds, block.millis, at, row));
-    const inode = this.inodes.get(block.inodes, at, row);
+    const size = this.stamps.size(block, at, row);
+    const modifiedAt = this.dateOf(this.stamps.modifiedMs(block, at, row));
+    const inode = this.stamps.inode(block, at, row);
     const { permissions, uid, gid } = owner;
     return { name, kind, size, modifiedAt, permissions, uid, gid, inode };
   }
