@@ -1,14 +1,12 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { defaultSettings } from '../../src/config/schema.js';
-import { SearchIndexes } from '../../src/domain/search/search-indexes.js';
-import { TreeSnapshots } from '../../src/domain/search/tree-snapshots.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import type { TreeSnapshots } from '../../src/domain/search/tree-snapshots.js';
+import { INDEXED_FILES as FILES, startIndexedServer } from '../support/indexed-server.js';
+import type { TestServer } from '../support/server.js';
 import { callTool } from '../support/mcp.js';
 import { ok } from '../support/fixtures.js';
-import { makeRoot } from '../support/roots.js';
 
 /**
  * Issue 31.2 through the real server: once the root's walk snapshot is built, grep and glob answer
@@ -17,33 +15,17 @@ import { makeRoot } from '../support/roots.js';
 let server: TestServer;
 let client: Client;
 let snapshots: TreeSnapshots;
-let indexes: SearchIndexes;
 let outside: string;
 
-/** Past the size below which a root keeps no snapshot (a walk of it is as fast). */
-const FILES = 2100;
-
 beforeEach(async () => {
-  const settings = defaultSettings('workspace');
-  server = await startTestServer({
-    settings: { search: { ...settings.search, index: { mode: 'auto', maxBytes: 1 << 26, minRootBytes: 0 } } },
-    configure: (container) => {
-      snapshots = container.get(TreeSnapshots);
-      indexes = container.get(SearchIndexes);
-    },
-  });
-  client = await server.connect();
-  const root = server.rootPath('workspace');
-  for (let d = 0; d < 21; d += 1) {
-    mkdirSync(join(root, `d${d}`));
-    for (let f = 0; f < FILES / 21; f += 1) writeFileSync(join(root, `d${d}`, `f${f}.txt`), d === 3 && f === 7 ? 'needle here\n' : 'hay\n');
-  }
+  const started = await startIndexedServer();
+  ({ server, client, snapshots } = started);
   outside = mkdtempSync(join(tmpdir(), 'walkless-outside-'));
   writeFileSync(join(outside, 'secret.txt'), 'needle outside\n');
   // The first grep starts the index and the snapshot; both are built before the calls below.
   ok(await grep('needle'));
-  await indexes.settled(makeRoot('workspace', root));
-  await snapshots.settled(makeRoot('workspace', root));
+  await started.indexes.settled(started.root);
+  await snapshots.settled(started.root);
 });
 
 afterEach(async () => {
