@@ -43,6 +43,11 @@ export class VarintSlices {
     this.started = 0;
   }
 
+  /** Pages held, in use or kept spare (what the pool costs besides its slots' fields). */
+  get pagesHeld(): number {
+    return this.pages.length + this.spare.length;
+  }
+
   count(slot: number): number {
     return slot < this.counts.length ? this.counts[slot]! : 0;
   }
