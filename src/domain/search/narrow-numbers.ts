@@ -1,29 +1,35 @@
-/** A slot that holds no number itself: the value is in the map of wide values. */
+/** A 32-bit slot that holds no number itself: the value is in the map of wide values. */
 const WIDE = 0xffffffff;
 
 /**
  * Numbers that are almost always small non-negative integers (file sizes, inode numbers) in 32-bit
- * slots, where a Float64Array took twice the bytes: 8 MB less for each such field at a million files.
- * A value a slot cannot hold (4 GiB or more, a fraction, NaN for "unknown") is kept in a map by the
- * caller's key for that slot (a file id, a row), and the slot says so.
+ * slots, where a Float64Array took twice the bytes: 8 MB less for each such field at a million files;
+ * or in 16-bit slots (a file's posting count, mostly a few hundred). A value a slot cannot hold (its
+ * type's largest or more, a fraction, NaN for "unknown") is kept in a map by the caller's key for that
+ * slot (a file id, a row), and the slot holds that largest value to say so.
  */
 export class NarrowNumbers {
   private readonly wide = new Map<number, number>();
 
-  put(slots: Uint32Array, at: number, key: number, value: number): void {
-    if (Number.isInteger(value) && value >= 0 && value < WIDE) {
+  put(slots: Uint32Array | Uint16Array, at: number, key: number, value: number): void {
+    const marker = wideMarkerOf(slots);
+    if (Number.isInteger(value) && value >= 0 && value < marker) {
       slots[at] = value;
       if (this.wide.size > 0) this.wide.delete(key);
     } else {
-      slots[at] = WIDE;
+      slots[at] = marker;
       this.wide.set(key, value);
     }
   }
 
-  get(slots: Uint32Array, at: number, key: number): number {
+  get(slots: Uint32Array | Uint16Array, at: number, key: number): number {
     const value = slots[at]!;
-    return value === WIDE ? this.wide.get(key)! : value;
+    return value === wideMarkerOf(slots) ? this.wide.get(key)! : value;
   }
+}
+
+function wideMarkerOf(slots: Uint32Array | Uint16Array): number {
+  return slots.BYTES_PER_ELEMENT === 2 ? 0xffff : WIDE;
 }
 
 /**

@@ -30,4 +30,15 @@ describe('FileRecords', () => {
     records.countPosting(65_536);
     expect([0, 1, 1023, 1024, 65_535, 65_536, 65_539].map((id) => records.postingsOf(id))).toEqual([2, 1, 2, 2, 2, 3, 2]);
   });
+
+  it('keeps a count past its 16-bit slot, pushed or counted up to it, and binary flags beside their neighbours', () => {
+    const records = new FileRecords();
+    const counts = [70_000, 65_534, 65_535, 0, 2 ** 31];
+    counts.forEach((count, id) => records.push({ stamp: { size: 1, modifiedMs: 0 }, binary: id % 2 === 1 }, count));
+    records.countPosting(1);
+    records.countPosting(1);
+    records.countPosting(2);
+    expect(counts.map((_count, id) => records.postingsOf(id))).toEqual([70_000, 65_536, 65_536, 0, 2 ** 31]);
+    expect(counts.map((_count, id) => records.get(id).binary)).toEqual([false, true, false, true, false]);
+  });
 });

@@ -19,6 +19,15 @@ describe('NarrowNumbers', () => {
     expect(numbers.get(slots, 1, 101)).toBe(2 ** 33);
   });
 
+  it('keeps numbers in 16-bit slots the same way, 65,535 and more beside them', () => {
+    const numbers = new NarrowNumbers();
+    const values = [0, 65_534, 65_535, 65_536, 2 ** 32, 0.5];
+    const slots = new Uint16Array(values.length);
+    values.forEach((value, at) => numbers.put(slots, at, at, value));
+    expect(values.map((_value, at) => numbers.get(slots, at, at))).toEqual(values);
+    expect([...slots]).toEqual([0, 65_534, 65_535, 65_535, 65_535, 65_535]);
+  });
+
   it('keeps a time as seconds and milliseconds, and one before 1970, past 2106 or with a fraction beside them', () => {
     const times = new NarrowTimes();
     const values = [0, 999, 1000, 1_764_300_000_123, (2 ** 32 - 2) * 1000 + 999, -1, -1_000_000, (2 ** 32 - 1) * 1000, 2 ** 45, 1_764_300_000_123.5, Number.NaN];
