@@ -81,4 +81,19 @@ describe('PathTable', () => {
       expect(table.bytes - before).toBeLessThanOrEqual(bound);
     }
   });
+
+  it('keeps its hash table within 1.6 slots a path, filled to four in five (a power of two at half full took up to four)', () => {
+    const table = new PathTable();
+    const pathOf = (n: number) => `d${Math.floor(n / 100)}/f${n % 100}.txt`;
+    const count = 140_000;
+    let names = 0;
+    for (let n = 0; n < count; n += 1) {
+      table.add(pathOf(n));
+      names += `f${n % 100}.txt`.length;
+    }
+    const slots = (table.bytes - names - count * 8) / 4;
+    expect(slots).toBeGreaterThanOrEqual(count / 0.8);
+    expect(slots).toBeLessThanOrEqual(count * 1.6 + 16);
+    for (let n = 0; n < count; n += 997) expect(table.idOf(pathOf(n))).toBe(n);
+  });
 });

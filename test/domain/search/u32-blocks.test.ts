@@ -18,4 +18,28 @@ describe('U32Blocks', () => {
     values.set(3, 4);
     expect([values.get(3), values.get(2_000), values.get(65_535), values.get(65_536), values.get(140_000)]).toEqual([4, 0, 0, 0, 9]);
   });
+
+  it('narrow, keeps small values and the largest in 16 bits, and widens only the block a larger value comes to', () => {
+    const values = new U32Blocks(true);
+    const count = 140_000;
+    const valueOf = (i: number) => (i === 70_000 ? 65_535 : i === 70_001 ? 0xffffffff : i === 130_000 ? 2 ** 31 : i % 0xffff);
+    for (let i = 0; i < count; i += 1) values.set(i, i % 7 === 0 ? 0xffffffff : valueOf(i));
+    // Set again after the block widened: a removed mark set narrow must read back as the largest too.
+    for (let i = 0; i < count; i += 1) values.set(i, valueOf(i));
+    const wrong: number[] = [];
+    for (let i = 0; i < count; i += 1) if (values.get(i) !== valueOf(i)) wrong.push(i);
+    expect(wrong).toEqual([]);
+    const narrow = new U32Blocks(true);
+    narrow.set(5, 0xffffffff);
+    narrow.set(6, 0xfffe);
+    narrow.set(7, 65_536);
+    expect([narrow.get(5), narrow.get(6), narrow.get(7)]).toEqual([0xffffffff, 0xfffe, 65_536]);
+    // Two bytes a value while narrow; one wide value widens its own block only.
+    const folders = new U32Blocks(true);
+    for (let i = 0; i < 3 * 65_536; i += 1) folders.set(i, i % 10_000);
+    expect(folders.bytes).toBe(3 * 65_536 * 2);
+    folders.set(70_000, 1 << 20);
+    expect(folders.bytes).toBe(4 * 65_536 * 2);
+    expect(new U32Blocks().bytes).toBe(1024 * 4);
+  });
 });
