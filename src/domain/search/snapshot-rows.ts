@@ -36,12 +36,20 @@ export const IGNORE_PRUNED = 2;
 /** The stats of up to BLOCK_ROWS rows; the last block grows to that size as rows come. */
 class Block extends StampBlock {
   readonly kinds: Uint8Array;
-  readonly owners: Uint16Array;
+  /** A byte a row until an owner past the 256th comes to the block (a tree has a few owners). */
+  owners: Uint8Array | Uint16Array;
 
   constructor(capacity: number, from?: Block) {
     super(capacity, from);
     this.kinds = copied(new Uint8Array(capacity), from?.kinds);
-    this.owners = copied(new Uint16Array(capacity), from?.owners);
+    const owners = from?.owners.BYTES_PER_ELEMENT === 2 ? new Uint16Array(capacity) : new Uint8Array(capacity);
+    owners.set(from?.owners.subarray(0, Math.min(from.owners.length, capacity)) ?? []);
+    this.owners = owners;
+  }
+
+  setOwner(at: number, owner: number): void {
+    if (owner > 0xff && this.owners.BYTES_PER_ELEMENT === 1) this.owners = Uint16Array.from(this.owners);
+    this.owners[at] = owner;
   }
 }
 
@@ -84,7 +92,7 @@ export class SnapshotRows {
     if (stat === undefined) return true;
     const owner = this.ownerFor(stat);
     if (owner === undefined) return false;
-    block.owners[at] = owner;
+    block.setOwner(at, owner);
     this.stamps.put(block, at, row, stat.size, stat.modifiedAt.getTime(), stat.inode);
     return true;
   }

@@ -59,4 +59,20 @@ describe('SnapshotRows', () => {
     expect([...rows.indexVerdicts(index, 2).subarray(0, 3)]).toEqual([INDEX_UNKNOWN, INDEX_UNKNOWN, INDEX_UNKNOWN]);
     expect([...rows.ignoreVerdicts(['src', index]).subarray(0, 3)]).toEqual([0, 0, 0]);
   });
+
+  it('tells apart more than 256 owners (a byte a row until then), in a block that grows and in one that is full', () => {
+    const rows = new SnapshotRows();
+    const count = 20_000;
+    // The first 16,384 rows share a few owners, then each row has its own uid: the first block is full, the second grows.
+    const ownedOf = (row: number): EntryStat => ({ ...keptOf(statOf(row)), uid: row < 16_384 ? row % 3 : row });
+    for (let row = 0; row < count; row += 1) rows.add(ownedOf(row).kind, ownedOf(row));
+    // A row of the full block restamped with an owner past the 256th.
+    rows.set(5, ownedOf(5).kind, { ...ownedOf(5), uid: 19_999 });
+    const wrong: number[] = [];
+    for (let row = 0; row < count; row += 1) {
+      const want = row === 5 ? { ...ownedOf(5), uid: 19_999 } : ownedOf(row);
+      if (JSON.stringify(rows.stat(row, want.name)) !== JSON.stringify(want)) wrong.push(row);
+    }
+    expect(wrong).toEqual([]);
+  });
 });
