@@ -164,8 +164,9 @@ export async function grepIndexed1M(ctx) {
           reference: undefined,
           floors: [['first grep (a scan)', latency([first])]],
           ratio: `${peak?.toFixed(0) ?? 'n/a'} MiB`,
-          bar: 'peak RSS ≤ 300 MiB',
-          met: peak === undefined ? undefined : peak <= 300,
+          // Issue 31.2 says 300 MB: 300 * 10^6 bytes, 286.1 MiB.
+          bar: 'peak RSS ≤ 300 MB (286.1 MiB)',
+          met: peak === undefined ? undefined : peak * 2 ** 20 <= 300e6,
         },
         {
           name: '1M files: repeated grep, indexed',
