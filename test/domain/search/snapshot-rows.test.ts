@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { EntryStat } from '../../../src/domain/ports/file-system.port.js';
-import { INDEX_UNKNOWN, SnapshotRows } from '../../../src/domain/search/snapshot-rows.js';
+import { IGNORE_KEPT, IGNORE_PRUNED, IGNORE_UNKNOWN, INDEX_UNKNOWN, SnapshotRows } from '../../../src/domain/search/snapshot-rows.js';
 
 const statOf = (row: number): EntryStat => ({
   name: `f${row}`,
@@ -74,5 +74,29 @@ describe('SnapshotRows', () => {
       if (JSON.stringify(rows.stat(row, want.name)) !== JSON.stringify(want)) wrong.push(row);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps ignore verdicts for each of the last four rule keys asked for, each apart; a restamp or a new row reaches them all', () => {
+    const rows = new SnapshotRows();
+    for (let row = 0; row < 3; row += 1) rows.add('file', statOf(row));
+    const grep = ['text', 'rules'];
+    const glob = ['tree', 'rules'];
+    rows.ignoreVerdicts(grep).set([IGNORE_KEPT, IGNORE_PRUNED, IGNORE_KEPT]);
+    rows.ignoreVerdicts(glob).set([IGNORE_PRUNED, IGNORE_PRUNED, IGNORE_PRUNED]);
+    // A key equal item by item is the same key.
+    expect([...rows.ignoreVerdicts(['text', 'rules']).subarray(0, 3)]).toEqual([IGNORE_KEPT, IGNORE_PRUNED, IGNORE_KEPT]);
+    expect([...rows.ignoreVerdicts(glob).subarray(0, 3)]).toEqual([IGNORE_PRUNED, IGNORE_PRUNED, IGNORE_PRUNED]);
+    rows.set(1, 'file', statOf(1));
+    const added = rows.add('file', statOf(5_000))!;
+    for (let row = 3; row < 5_000; row += 1) rows.add('file', statOf(row));
+    expect([...rows.ignoreVerdicts(grep).subarray(0, 3)]).toEqual([IGNORE_KEPT, IGNORE_UNKNOWN, IGNORE_KEPT]);
+    expect(rows.ignoreVerdicts(grep)[added]).toBe(IGNORE_UNKNOWN);
+    rows.ignoreVerdicts(grep)[4_999] = IGNORE_KEPT;
+    expect([...rows.ignoreVerdicts(glob).subarray(0, 3)]).toEqual([IGNORE_PRUNED, IGNORE_UNKNOWN, IGNORE_PRUNED]);
+    expect(rows.ignoreVerdicts(glob)[4_999]).toBe(IGNORE_UNKNOWN);
+    // Three more keys: glob's was asked for last of the two, so grep's is the one let go.
+    for (const other of [['a'], ['b'], ['c']]) rows.ignoreVerdicts(other)[0] = IGNORE_KEPT;
+    expect(rows.ignoreVerdicts(glob)[0]).toBe(IGNORE_PRUNED);
+    expect(rows.ignoreVerdicts(grep)[0]).toBe(IGNORE_UNKNOWN);
   });
 });
