@@ -60,6 +60,20 @@ describe('the V8 code cache beside the bundle', () => {
     expect({ ino: second.ino, mtime: second.mtimeMs }).toEqual({ ino: first.ino, mtime: first.mtimeMs });
   });
 
+  it('is left by no run that only prints (--help, --version) or fails: the first start that serves writes it', async () => {
+    await rm(cacheDir(), { recursive: true, force: true });
+    await runToExit([join(copy, 'main.js'), '--help']);
+    await runToExit([join(copy, 'main.js'), '--version']);
+    await runToExit([join(copy, 'main.js'), '--config', join(served, 'no-such.yaml')]);
+    expect((await readdir(cacheDir()).catch(() => [])).filter((name) => name.endsWith('.bin'))).toEqual([]);
+    await start();
+    const written = await stat(await cacheFile());
+    expect(written.size).toBeGreaterThan(100_000);
+    await runToExit([join(copy, 'main.js'), '--help']);
+    const after = await stat(await cacheFile());
+    expect({ ino: after.ino, mtime: after.mtimeMs }).toEqual({ ino: written.ino, mtime: written.mtimeMs });
+  });
+
   it('falls back to a compile when V8 refuses the data, and writes it again', async () => {
     const file = await cacheFile();
     await writeFile(file, Buffer.alloc(4096, 7), { mode: 0o600 });
@@ -120,4 +134,14 @@ async function alive(pid: number): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Runs the launcher with these arguments to its exit. */
+async function runToExit(args: string[]): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: 'ignore', env: { PATH: process.env.PATH ?? '' } });
+    child.on('error', reject);
+    child.on('exit', () => resolve());
+  });
 }
