@@ -57,12 +57,36 @@ function newClient() {
   return new Client({ name: 'mcpfs-bench', version: '1.0.0' });
 }
 
-/** An SDK client over stdio to a spawned server; `pid` is the server's. */
+/**
+ * An SDK client over stdio to a spawned server; `pid` is the server's. close() resolves once the server
+ * has exited: what a server does as it ends (ours writes its code cache) must not run beside the next
+ * start a row times.
+ */
 export async function stdioClient(args, env = undefined) {
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', ...(env ? { env: { ...process.env, ...env } } : {}) });
   const client = newClient();
   await client.connect(transport);
-  return { client, pid: transport.pid, close: () => client.close() };
+  const pid = transport.pid;
+  return {
+    client,
+    pid,
+    close: async () => {
+      await client.close();
+      await exited(pid);
+    },
+  };
+}
+
+/** Resolves once the process is gone (reaped: Node reaps its children between turns), or after 5 s. */
+async function exited(pid) {
+  for (let waited = 0; waited < 5000; waited += 5) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** Ours over stdio; `env` sets the change journal (MCP_FS_JOURNAL_DIR, or MCP_FS_JOURNAL_ENABLED=false). */
