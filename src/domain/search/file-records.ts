@@ -61,7 +61,7 @@ class Block extends StampBlock {
 export class FileRecords {
   private readonly blocks: Block[] = [];
   private readonly stamps = new Stamps();
-  private readonly postings = new NarrowNumbers();
+  private readonly postings = new NarrowNumbers<Uint16Array>(16);
   length = 0;
 
   push(file: IndexedFile, postings: number): void {

@@ -1,6 +1,3 @@
-/** A 32-bit slot that holds no number itself: the value is in the map of wide values. */
-const WIDE = 0xffffffff;
-
 /**
  * Numbers that are almost always small non-negative integers (file sizes, inode numbers) in 32-bit
  * slots, where a Float64Array took twice the bytes: 8 MB less for each such field at a million files;
@@ -8,29 +5,34 @@ const WIDE = 0xffffffff;
  * type's largest or more, a fraction, NaN for "unknown") is kept in a map by the caller's key for that
  * slot (a file id, a row), and the slot holds that largest value to say so.
  */
-export class NarrowNumbers {
+export class NarrowNumbers<Slots extends Uint32Array | Uint16Array = Uint32Array> {
   private readonly wide = new Map<number, number>();
+  /** The slot value that says "in the map": the slot type's largest. */
+  private readonly marker: number;
 
-  put(slots: Uint32Array | Uint16Array, at: number, key: number, value: number): void {
-    const marker = wideMarkerOf(slots);
-    if (Number.isInteger(value) && value >= 0 && value < marker) {
+  /** `bits`: the width of the caller's slots (16 for Uint16Array ones). */
+  constructor(bits: 16 | 32 = 32) {
+    this.marker = 2 ** bits - 1;
+  }
+
+  put(slots: Slots, at: number, key: number, value: number): void {
+    if (Number.isInteger(value) && value >= 0 && value < this.marker) {
       slots[at] = value;
       if (this.wide.size > 0) this.wide.delete(key);
     } else {
-      slots[at] = marker;
+      slots[at] = this.marker;
       this.wide.set(key, value);
     }
   }
 
-  get(slots: Uint32Array | Uint16Array, at: number, key: number): number {
+  get(slots: Slots, at: number, key: number): number {
     const value = slots[at]!;
-    return value === wideMarkerOf(slots) ? this.wide.get(key)! : value;
+    return value === this.marker ? this.wide.get(key)! : value;
   }
 }
 
-function wideMarkerOf(slots: Uint32Array | Uint16Array): number {
-  return slots.BYTES_PER_ELEMENT === 2 ? 0xffff : WIDE;
-}
+/** A seconds slot that holds no time itself: the value is in the map of wide values. */
+const WIDE_SECONDS = 0xffffffff;
 
 /**
  * Times in ms since the epoch as whole seconds (32 bits) and the milliseconds past them (16 bits):
@@ -42,19 +44,19 @@ export class NarrowTimes {
 
   put(seconds: Uint32Array, millis: Uint16Array, at: number, key: number, value: number): void {
     const whole = Math.floor(value / 1000);
-    if (Number.isInteger(value) && whole >= 0 && whole < WIDE) {
+    if (Number.isInteger(value) && whole >= 0 && whole < WIDE_SECONDS) {
       seconds[at] = whole;
       millis[at] = value - whole * 1000;
       if (this.wide.size > 0) this.wide.delete(key);
     } else {
-      seconds[at] = WIDE;
+      seconds[at] = WIDE_SECONDS;
       this.wide.set(key, value);
     }
   }
 
   get(seconds: Uint32Array, millis: Uint16Array, at: number, key: number): number {
     const whole = seconds[at]!;
-    return whole === WIDE ? this.wide.get(key)! : whole * 1000 + millis[at]!;
+    return whole === WIDE_SECONDS ? this.wide.get(key)! : whole * 1000 + millis[at]!;
   }
 }
 

@@ -31,7 +31,7 @@ export class VarintSlices {
 
   /**
    * Empties the pool (every slot back to no value). With keepPages, its pages are kept for the next
-   * values: a build that seals every 8 MiB would otherwise free and make 8 pages each time (160 MiB
+   * values: a build that seals every few MiB would otherwise free and make those pages each time (160 MiB
    * over a 1M-file build), and malloc kept the freed ones resident.
    */
   clear(keepPages: boolean): void {

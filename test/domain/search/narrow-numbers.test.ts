@@ -20,7 +20,7 @@ describe('NarrowNumbers', () => {
   });
 
   it('keeps numbers in 16-bit slots the same way, 65,535 and more beside them', () => {
-    const numbers = new NarrowNumbers();
+    const numbers = new NarrowNumbers<Uint16Array>(16);
     const values = [0, 65_534, 65_535, 65_536, 2 ** 32, 0.5];
     const slots = new Uint16Array(values.length);
     values.forEach((value, at) => numbers.put(slots, at, at, value));
